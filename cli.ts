@@ -1,0 +1,218 @@
+/**
+ * The deermem-eval command line. Parses flags, loads the protocol (embedded by default, files by flag),
+ * revokes network permission for every command but `run-qa`, runs one command, and maps errors to exit codes.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import denoConfig from "./deno.json" with { type: "json" };
+import { formatConformance, runConformance } from "./lib/conformance.ts";
+import { type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
+import { exitCodeFor, InputError } from "./lib/errors.ts";
+import { readBytes } from "./lib/fs.ts";
+
+/** The program's version (from `deno.json`). */
+export const VERSION: string = denoConfig.version;
+
+const OPTIONS = {
+  config: { type: "string" },
+  "official-manifest": { type: "string" },
+  "synthetic-manifest": { type: "string" },
+  dataset: { type: "string" },
+  "output-dir": { type: "string" },
+  json: { type: "boolean" },
+  strict: { type: "boolean" },
+  "dry-run": { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+  version: { type: "boolean" },
+} as const;
+
+type Flags = {
+  config?: string;
+  "official-manifest"?: string;
+  "synthetic-manifest"?: string;
+  dataset?: string;
+  "output-dir"?: string;
+  json?: boolean;
+  strict?: boolean;
+  "dry-run"?: boolean;
+  help?: boolean;
+  version?: boolean;
+};
+
+/** Where a command writes its lines; tests capture them. */
+export interface Io {
+  out: (line: string) => void;
+  err: (line: string) => void;
+  env: (name: string) => string | undefined;
+  isTerminal: boolean;
+}
+
+interface Command {
+  summary: string;
+  usage: string;
+  help: string;
+  network?: boolean;
+  run: (flags: Flags, positionals: string[], io: Io) => Promise<number>;
+}
+
+const PROTOCOL_FLAGS = `
+Protocol (embedded pr4789-reproduction-v1 unless given):
+  --config PATH               protocol config YAML
+  --official-manifest PATH    official case manifest JSON
+  --synthetic-manifest PATH   synthetic correction manifest JSON`;
+
+async function contractSources(flags: Flags): Promise<ContractSources> {
+  const embedded = embeddedSources();
+  const load = async (path: string | undefined, fallback: ContractSources["config"], what: string) =>
+    path === undefined ? fallback : { source: path, bytes: await readBytes(path, what) };
+  return {
+    config: await load(flags.config, embedded.config, "config"),
+    official: await load(flags["official-manifest"], embedded.official, "official manifest"),
+    synthetic: await load(flags["synthetic-manifest"], embedded.synthetic, "synthetic manifest"),
+  };
+}
+
+function notImplemented(name: string): Command["run"] {
+  return (_flags, _positionals, io) => {
+    io.err(`deermem-eval ${name}: not implemented in this build`);
+    return Promise.resolve(2);
+  };
+}
+
+const COMMANDS: Record<string, Command> = {
+  "validate-contracts": {
+    summary: "check the config, both manifests and the answer prompt agree and match their pins",
+    usage: "deermem-eval validate-contracts [protocol flags]",
+    help: `Reads the protocol contracts (no dataset, no network) and checks: one protocol id across all three,
+the grader version and policy version this program implements, and the answer prompt's pinned SHA-256.
+Writes nothing.${PROTOCOL_FLAGS}`,
+    run: async (flags, _positionals, io) => {
+      const contracts = await loadContracts(await contractSources(flags));
+      const official = Object.values(contracts.official.scenarios).reduce((sum, ids) => sum + ids.length, 0);
+      io.out(`validated ${official} official and ${contracts.synthetic.cases.length} synthetic cases`);
+      return 0;
+    },
+  },
+  validate: {
+    summary: "verify the dataset's SHA-256, recompute the official selection and build all 45 cases",
+    usage: "deermem-eval validate --dataset PATH [protocol flags]",
+    help: "Not implemented in this build.",
+    run: notImplemented("validate"),
+  },
+  "run-policy": {
+    summary: "run both policies at every capacity: 270 metadata-only rows, a summary and a run record",
+    usage: "deermem-eval run-policy --dataset PATH --output-dir DIR [protocol flags]",
+    help: "Not implemented in this build.",
+    run: notImplemented("run-policy"),
+  },
+  "run-qa": {
+    summary: "ask the answer model (the only networked command); resumable",
+    usage: "deermem-eval run-qa --dataset PATH --output-dir DIR [--dry-run] [protocol flags]",
+    help: "Not implemented in this build.",
+    network: true,
+    run: notImplemented("run-qa"),
+  },
+  "grade-qa": {
+    summary: "re-verify a QA run, grade blindly, write rows, summary and statistics",
+    usage: "deermem-eval grade-qa --dataset PATH --output-dir DIR [protocol flags]",
+    help: "Not implemented in this build.",
+    run: notImplemented("grade-qa"),
+  },
+  conformance: {
+    summary: "check this build against a directory of reference vector files",
+    usage: "deermem-eval conformance DIR [--json] [--strict]",
+    help: `Runs every line of each known vector file in DIR (eviction.jsonl, eviction-exotic.jsonl, datetime.jsonl,
+bounded-number.jsonl, grader.jsonl, stats.jsonl, mt19937.jsonl, pyjson-floats.jsonl, pyjson-strings.jsonl, ...)
+through the library and compares exactly. Unknown files are listed as skipped. Reads only DIR; writes nothing.
+  --json     print the report as one JSON document
+  --strict   fail on exotic-tier disagreements too`,
+    run: async (flags, positionals, io) => {
+      const directory = positionals[0];
+      if (directory === undefined) throw new InputError("conformance needs a directory of vector files");
+      const report = await runConformance(directory, { strict: flags.strict });
+      io.out(flags.json ? JSON.stringify(report, null, 2) : formatConformance(report));
+      return report.ok ? 0 : 1;
+    },
+  },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
+  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  return `deermem-eval ${VERSION} — reproduce and verify the DeerMem capacity-eviction evaluation
+
+Usage: deermem-eval COMMAND [flags]   (deermem-eval COMMAND --help for details)
+
+Commands:
+${lines.join("\n")}
+
+Exit codes: 0 success, 1 runtime failure, 2 bad usage or invalid input.`;
+}
+
+/**
+ * Runs the command line; returns the exit code. Never throws for expected errors.
+ *
+ * @example
+ * ```ts ignore
+ * import { main } from "./cli.ts";
+ * const code = await main(["validate-contracts"]);
+ * ```
+ */
+export async function main(args: string[], io: Io = defaultIo()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    io.err(`deermem-eval: ${(error as Error).message}`);
+    return 2;
+  }
+  const flags = parsed.values as Flags;
+  const [name, ...positionals] = parsed.positionals;
+  if (flags.version) {
+    io.out(`deermem-eval ${VERSION}`);
+    return 0;
+  }
+  if (name === undefined) {
+    (flags.help ? io.out : io.err)(usage());
+    return flags.help ? 0 : 2;
+  }
+  const command = COMMANDS[name];
+  if (command === undefined) {
+    io.err(`deermem-eval: unknown command ${JSON.stringify(name)} (see deermem-eval --help)`);
+    return 2;
+  }
+  if (flags.help) {
+    io.out(`${command.usage}\n\n${command.help}`);
+    return 0;
+  }
+  if (!command.network) {
+    // Offline commands give up the network before any work, so not even a bug can reach it.
+    await Deno.permissions.revoke({ name: "net" });
+  }
+  try {
+    return await command.run(flags, positionals, io);
+  } catch (error) {
+    const code = exitCodeFor(error);
+    if (code === 2) {
+      io.err(`deermem-eval ${name}: ${(error as Error).message}`);
+    } else {
+      io.err(`deermem-eval ${name}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    }
+    return code;
+  }
+}
+
+function defaultIo(): Io {
+  return {
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+    env: (name) => Deno.env.get(name),
+    isTerminal: Deno.stdout.isTerminal(),
+  };
+}
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

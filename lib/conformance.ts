@@ -1,0 +1,503 @@
+/**
+ * Checks this build against reference vector files (the format of deer-flow's golden vectors): every line
+ * is run through the library and compared exactly — doubles as bit patterns, with the documented ±1 ulp
+ * `log1p` allowance for `accessHeat` and the scores containing it, counted separately.
+ *
+ * @module
+ */
+
+import { doubleToHex, hexToDouble, ulpDistance } from "./bits.ts";
+import { InputError } from "./errors.ts";
+import { type HybridParams, selectFactsForCapacity, type ScoreComponents, boundedNumber, parseTimestamp } from "./eviction.ts";
+import { dumps, dumpsString, floatRepr, PyFloat } from "./pyjson.ts";
+import { gradeAnswer, normalizeAnswer } from "./grading.ts";
+import { PythonRandom } from "./mt19937.ts";
+import { instantToEpochMicroseconds } from "./python.ts";
+import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
+
+/** One field of one line that disagrees. */
+export interface FieldMismatch {
+  field: string;
+  expected: unknown;
+  actual: unknown;
+}
+
+/** A failing line. */
+export interface LineMismatch extends FieldMismatch {
+  line: number;
+  input: string;
+  tier: Tier;
+}
+
+/** `core` lines must agree; `exotic` ones are reported and only fail under `--strict`. */
+export type Tier = "core" | "exotic";
+
+/** The verdict on one vector line. */
+export interface LineVerdict {
+  mismatches: FieldMismatch[];
+  /** True when the only differences are within the documented 1-ulp `log1p` allowance. */
+  ulpTolerated?: boolean;
+  tier: Tier;
+  /** A short description of the input, for reports. */
+  input: string;
+}
+
+/** Checks one parsed vector line; throws {@linkcode VectorFormatError} when the line lacks a field. */
+export type VectorChecker = (record: Record<string, unknown>) => Promise<LineVerdict> | LineVerdict;
+
+/** A vector line is malformed (bad JSON, missing or mistyped field): exit code 2. */
+export class VectorFormatError extends InputError {
+  constructor(message: string, options: { path?: string; field?: string; cause?: unknown } = {}) {
+    super(message, options);
+    this.name = "VectorFormatError";
+  }
+}
+
+/** The report on one file. */
+export interface FileReport {
+  file: string;
+  total: number;
+  passed: number;
+  /** Lines that agree only within the 1-ulp log1p allowance (counted in `passed`). */
+  ulpTolerated: number;
+  /** Failing lines of tier `core`, and of tier `exotic`. */
+  coreFailures: number;
+  exoticFailures: number;
+  /** The first three mismatches. */
+  mismatches: LineMismatch[];
+}
+
+/** The whole conformance report. */
+export interface ConformanceReport {
+  files: FileReport[];
+  /** Files present in the directory that this build does not know; never counted as passed. */
+  skipped: string[];
+  /** Known files not present. */
+  missing: string[];
+  ok: boolean;
+  strict: boolean;
+}
+
+export function requireField(record: Record<string, unknown>, field: string): unknown {
+  if (!Object.hasOwn(record, field)) throw new VectorFormatError(`missing field`, { field });
+  return record[field];
+}
+
+function requireString(record: Record<string, unknown>, field: string): string {
+  const value = requireField(record, field);
+  if (typeof value !== "string") throw new VectorFormatError(`must be a string`, { field });
+  return value;
+}
+
+function requireHexDouble(value: unknown, field: string): number {
+  if (typeof value !== "string" || !/^[0-9a-f]{16}$/.test(value)) {
+    throw new VectorFormatError(`must be a 16-hex-digit double`, { field });
+  }
+  return hexToDouble(value);
+}
+
+function summarize(value: unknown, limit = 80): string {
+  const text = typeof value === "string" ? JSON.stringify(value) : JSON.stringify(value) ?? String(value);
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
+}
+
+/**
+ * The first path at which two JSON-shaped values differ, or undefined.
+ *
+ * @example
+ * ```ts
+ * import { firstDifference } from "./conformance.ts";
+ * console.log(firstDifference({ a: [1, 2] }, { a: [1, 3] })); // { field: "a[1]", expected: 2, actual: 3 }
+ * ```
+ */
+export function firstDifference(expected: unknown, actual: unknown, path = ""): FieldMismatch | undefined {
+  if (Object.is(expected, actual)) return undefined;
+  if (Array.isArray(expected) && Array.isArray(actual)) {
+    for (let index = 0; index < Math.max(expected.length, actual.length); index++) {
+      const difference = firstDifference(expected[index], actual[index], `${path}[${index}]`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+  if (
+    expected !== null && actual !== null && typeof expected === "object" && typeof actual === "object" &&
+    !Array.isArray(expected) && !Array.isArray(actual)
+  ) {
+    const left = expected as Record<string, unknown>;
+    const right = actual as Record<string, unknown>;
+    const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
+    for (const key of keys) {
+      const difference = firstDifference(left[key], right[key], path === "" ? key : `${path}.${key}`);
+      if (difference) return difference;
+    }
+    return undefined;
+  }
+  return { field: path === "" ? "value" : path, expected, actual };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Checkers, one per known file.
+
+const PARAM_NAMES: Record<string, keyof HybridParams> = {
+  confidence_weight: "confidenceWeight",
+  confirmation_weight: "confirmationWeight",
+  access_weight: "accessWeight",
+  confirmation_half_life_days: "confirmationHalfLifeDays",
+  access_half_life_days: "accessHalfLifeDays",
+  correction_reserved_fraction: "correctionReservedFraction",
+  correction_reserved_max: "correctionReservedMax",
+};
+
+function componentsHex(components: ScoreComponents): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(components)) if (value !== undefined) out[key] = doubleToHex(value);
+  return out;
+}
+
+/** Fields where V8's `log1p` may differ from glibc's by one ulp: the heat and any hybrid score holding it. */
+function isLog1pField(field: string): boolean {
+  return /(^|\.)accessHeat$/.test(field) || /\.(value|score)$/.test(field);
+}
+
+function checkEviction(tier: Tier): VectorChecker {
+  return (record) => {
+    const input = requireField(record, "input") as Record<string, unknown>;
+    const expected = requireField(record, "expected");
+    if (input === null || typeof input !== "object") throw new VectorFormatError("must be an object", { field: "input" });
+    for (const field of ["facts", "max_facts", "policy", "now"]) requireField(input, field);
+    const params: Partial<HybridParams> = {};
+    for (const [key, value] of Object.entries((input.params ?? {}) as Record<string, unknown>)) {
+      const name = PARAM_NAMES[key];
+      if (name === undefined) throw new VectorFormatError(`unknown parameter`, { field: `input.params.${key}` });
+      params[name] = typeof value === "string" ? requireHexDouble(value, `input.params.${key}`) : Number(value);
+    }
+    const facts = input.facts as Record<string, unknown>[];
+    const result = selectFactsForCapacity(facts, {
+      maxFacts: input.max_facts as number,
+      policy: input.policy as "confidence",
+      now: input.now as string,
+      usage: (input.usage ?? {}) as Record<string, unknown>,
+      params,
+    });
+    const actual = {
+      evicted: result.evicted.map((fact) => ({
+        category: fact.category,
+        components: componentsHex(fact.components),
+        fact_id: fact.factId,
+        score: doubleToHex(fact.score),
+      })),
+      kept_ids: result.kept.map((fact) => fact.id ?? null),
+      kept_index: result.keptIndex,
+      policy: input.policy,
+      reserved_correction_slots: result.reservedCorrectionSlots,
+      scores: Object.fromEntries(
+        [...result.scores].map(([id, score]) => [id, {
+          components: componentsHex(score.components),
+          value: doubleToHex(score.value),
+        }]),
+      ),
+    };
+    const hybrid = input.policy === "hybrid-v1";
+    const mismatches: FieldMismatch[] = [];
+    let ulpTolerated = false;
+    collectDifferences(expected, actual, "", (difference) => {
+      const { field, expected: want, actual: got } = difference;
+      if (
+        hybrid && isLog1pField(field) && typeof want === "string" && typeof got === "string" &&
+        /^[0-9a-f]{16}$/.test(want) && /^[0-9a-f]{16}$/.test(got) && ulpDistance(hexToDouble(want), hexToDouble(got)) <= 1
+      ) {
+        ulpTolerated = true;
+      } else {
+        mismatches.push(difference);
+      }
+    });
+    return {
+      mismatches,
+      ulpTolerated: mismatches.length === 0 && ulpTolerated,
+      tier,
+      input: `${input.policy} capacity ${input.max_facts}, ${facts.length} facts`,
+    };
+  };
+}
+
+function collectDifferences(
+  expected: unknown,
+  actual: unknown,
+  path: string,
+  report: (difference: FieldMismatch) => void,
+): void {
+  if (Object.is(expected, actual)) return;
+  if (Array.isArray(expected) && Array.isArray(actual) && expected.length === actual.length) {
+    expected.forEach((item, index) => collectDifferences(item, actual[index], `${path}[${index}]`, report));
+    return;
+  }
+  if (
+    expected !== null && actual !== null && typeof expected === "object" && typeof actual === "object" &&
+    !Array.isArray(expected) && !Array.isArray(actual)
+  ) {
+    const left = expected as Record<string, unknown>;
+    const right = actual as Record<string, unknown>;
+    const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
+    for (const key of keys) collectDifferences(left[key], right[key], path === "" ? key : `${path}.${key}`, report);
+    return;
+  }
+  report({ field: path === "" ? "value" : path, expected, actual });
+}
+
+const checkDatetime: VectorChecker = (record) => {
+  const input = requireField(record, "input");
+  const expected = requireField(record, "epoch_microseconds");
+  const tier = record.tier === "exotic" ? "exotic" : "core";
+  const instant = parseTimestamp(input);
+  const actual = instant === undefined ? null : Number(instantToEpochMicroseconds(instant));
+  return {
+    mismatches: Object.is(actual, expected) ? [] : [{ field: "epoch_microseconds", expected, actual }],
+    tier,
+    input: summarize(input),
+  };
+};
+
+const checkBoundedNumber: VectorChecker = (record) => {
+  const input = requireField(record, "input");
+  const expected = requireString(record, "expected");
+  const actual = doubleToHex(boundedNumber(input));
+  return {
+    mismatches: actual === expected ? [] : [{ field: "expected", expected, actual }],
+    tier: "core",
+    input: summarize(input),
+  };
+};
+
+const checkPyjsonFloat: VectorChecker = (record) => {
+  const bits = requireString(record, "bits");
+  const value = requireHexDouble(bits, "bits");
+  const mismatches: FieldMismatch[] = [];
+  const repr = floatRepr(value);
+  const json = dumps(new PyFloat(value));
+  if (repr !== requireString(record, "repr")) mismatches.push({ field: "repr", expected: record.repr, actual: repr });
+  if (json !== requireString(record, "json")) mismatches.push({ field: "json", expected: record.json, actual: json });
+  return { mismatches, tier: "core", input: bits };
+};
+
+const checkPyjsonString: VectorChecker = (record) => {
+  const text = requireString(record, "string");
+  const mismatches: FieldMismatch[] = [];
+  const plain = dumpsString(text);
+  const ascii = dumpsString(text, true);
+  if (plain !== requireString(record, "dumps")) mismatches.push({ field: "dumps", expected: record.dumps, actual: plain });
+  if (ascii !== requireString(record, "dumps_ascii")) {
+    mismatches.push({ field: "dumps_ascii", expected: record.dumps_ascii, actual: ascii });
+  }
+  return { mismatches, tier: "core", input: summarize(text) };
+};
+
+function differences(expected: unknown, actual: unknown): FieldMismatch[] {
+  const found: FieldMismatch[] = [];
+  collectDifferences(expected, actual, "", (difference) => found.push(difference));
+  return found;
+}
+
+const checkGrader: VectorChecker = (record) => {
+  const prediction = requireString(record, "prediction");
+  const reference = requireString(record, "reference");
+  const expected = {
+    expected: requireField(record, "expected"),
+    normalized_prediction: requireField(record, "normalized_prediction"),
+    normalized_reference: requireField(record, "normalized_reference"),
+  };
+  let verdict: unknown;
+  try {
+    verdict = gradeAnswer(prediction, reference);
+  } catch (error) {
+    verdict = { error: (error as Error).message };
+  }
+  const actual = {
+    expected: verdict,
+    normalized_prediction: normalizeAnswer(prediction),
+    normalized_reference: normalizeAnswer(reference),
+  };
+  return { mismatches: differences(expected, actual), tier: "core", input: `${summarize(prediction, 30)} vs ${summarize(reference, 30)}` };
+};
+
+const checkMt19937: VectorChecker = (record) => {
+  const seed = BigInt(requireString(record, "seed"));
+  const words = requireField(record, "getrandbits32") as unknown[];
+  const draws = requireField(record, "randrange") as Record<string, unknown[]>;
+  const wordStream = new PythonRandom(seed);
+  const drawStream = new PythonRandom(seed);
+  const actualDraws: Record<string, number[]> = {};
+  // One generator for the draws, bounds in ascending order, as the reference vectors were produced.
+  for (const bound of Object.keys(draws).sort((a, b) => Number(a) - Number(b))) {
+    actualDraws[bound] = draws[bound].map(() => drawStream.randrange(Number(bound)));
+  }
+  const actual = { getrandbits32: words.map(() => wordStream.getrandbits(32)), randrange: actualDraws };
+  return {
+    mismatches: differences({ getrandbits32: words, randrange: draws }, actual),
+    tier: "core",
+    input: `seed ${seed}`,
+  };
+};
+
+const checkStats: VectorChecker = (record) => {
+  const pairs = requireField(record, "pairs") as Pair[];
+  const seed = BigInt(requireString(record, "seed"));
+  const iterations = requireField(record, "iterations") as number;
+  const alpha = requireField(record, "alpha") as number;
+  const mcnemar = exactMcnemar(pairs);
+  const bootstrap = pairedBootstrapDifference(pairs, { seed, iterations, alpha });
+  const actual = {
+    bootstrap: {
+      lower: doubleToHex(bootstrap.lower),
+      mean_difference: doubleToHex(bootstrap.mean_difference),
+      upper: doubleToHex(bootstrap.upper),
+    },
+    mcnemar: { ...mcnemar, p_value: doubleToHex(mcnemar.p_value) },
+  };
+  const expected = { bootstrap: requireField(record, "bootstrap"), mcnemar: requireField(record, "mcnemar") };
+  return {
+    mismatches: differences(expected, actual),
+    tier: "core",
+    input: `${pairs.length} pairs, seed ${seed}, ${iterations} iterations, alpha ${alpha}`,
+  };
+};
+
+/** Every vector file this build knows, with its checker. */
+export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker>> = {
+  "eviction.jsonl": checkEviction("core"),
+  "eviction-exotic.jsonl": checkEviction("exotic"),
+  "datetime.jsonl": checkDatetime,
+  "bounded-number.jsonl": checkBoundedNumber,
+  "pyjson-floats.jsonl": checkPyjsonFloat,
+  "pyjson-strings.jsonl": checkPyjsonString,
+  "grader.jsonl": checkGrader,
+  "mt19937.jsonl": checkMt19937,
+  "stats.jsonl": checkStats,
+};
+
+/**
+ * Runs every line of one vector file's text through its checker.
+ *
+ * @example
+ * ```ts
+ * import { checkVectorText } from "./conformance.ts";
+ * const report = await checkVectorText("bounded-number.jsonl", '{"expected": "3fe6666666666666", "input": 0.7}\n');
+ * console.log(report.passed, report.total); // 1 1
+ * ```
+ */
+export async function checkVectorText(file: string, text: string): Promise<FileReport> {
+  const checker = VECTOR_CHECKERS[file];
+  if (checker === undefined) throw new RangeError(`unknown vector file: ${file}`);
+  const report: FileReport = {
+    file,
+    total: 0,
+    passed: 0,
+    ulpTolerated: 0,
+    coreFailures: 0,
+    exoticFailures: 0,
+    mismatches: [],
+  };
+  const lines = text.split("\n");
+  for (let index = 0; index < lines.length; index++) {
+    const line = lines[index];
+    if (line.trim() === "") continue;
+    const lineNumber = index + 1;
+    let record: Record<string, unknown>;
+    try {
+      record = JSON.parse(line);
+    } catch (error) {
+      throw new VectorFormatError(`line ${lineNumber}: not valid JSON`, { path: file, cause: error });
+    }
+    if (record === null || typeof record !== "object" || Array.isArray(record)) {
+      throw new VectorFormatError(`line ${lineNumber}: not a JSON object`, { path: file });
+    }
+    let verdict: LineVerdict;
+    try {
+      verdict = await checker(record);
+    } catch (error) {
+      if (error instanceof VectorFormatError) {
+        throw new VectorFormatError(`line ${lineNumber}: ${error.field ?? ""}: ${error.detail}`, { path: file });
+      }
+      throw error;
+    }
+    report.total++;
+    if (verdict.mismatches.length === 0) {
+      report.passed++;
+      if (verdict.ulpTolerated) report.ulpTolerated++;
+      continue;
+    }
+    if (verdict.tier === "core") report.coreFailures++;
+    else report.exoticFailures++;
+    if (report.mismatches.length < 3) {
+      report.mismatches.push({ line: lineNumber, input: verdict.input, tier: verdict.tier, ...verdict.mismatches[0] });
+    }
+  }
+  return report;
+}
+
+/**
+ * Checks every known vector file in a directory. Unknown files are listed as skipped, never passed.
+ *
+ * @example
+ * ```ts ignore
+ * import { runConformance } from "./conformance.ts";
+ * const report = await runConformance("../shared/golden/vectors");
+ * console.log(report.ok);
+ * ```
+ */
+export async function runConformance(directory: string, options: { strict?: boolean } = {}): Promise<ConformanceReport> {
+  const strict = options.strict ?? false;
+  const present: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(directory)) if (entry.isFile) present.push(entry.name);
+  } catch (error) {
+    throw new InputError(`cannot read the vector directory`, { path: directory, cause: error });
+  }
+  present.sort();
+  const files: FileReport[] = [];
+  const skipped: string[] = [];
+  for (const name of present) {
+    if (!Object.hasOwn(VECTOR_CHECKERS, name)) {
+      skipped.push(name);
+      continue;
+    }
+    const text = await Deno.readTextFile(`${directory}/${name}`);
+    files.push(await checkVectorText(name, text));
+  }
+  const missing = Object.keys(VECTOR_CHECKERS).filter((name) => !present.includes(name));
+  const ok = files.length > 0 &&
+    files.every((file) => file.coreFailures === 0 && (!strict || file.exoticFailures === 0));
+  return { files, skipped, missing, ok, strict };
+}
+
+/**
+ * The text report: one line per file, then the first mismatches of each failing file.
+ *
+ * @example
+ * ```ts ignore
+ * import { formatConformance, runConformance } from "./conformance.ts";
+ * console.log(formatConformance(await runConformance("vectors")));
+ * ```
+ */
+export function formatConformance(report: ConformanceReport): string {
+  const lines: string[] = [];
+  for (const file of report.files) {
+    const failed = file.coreFailures + file.exoticFailures;
+    const mark = failed === 0 ? "✓" : file.coreFailures === 0 && !report.strict ? "~" : "✗";
+    let line = `${mark} ${file.file} ${file.passed}/${file.total}`;
+    if (file.ulpTolerated > 0) line += ` (${file.ulpTolerated} within the 1-ulp log1p allowance)`;
+    if (file.exoticFailures > 0) line += ` (${file.exoticFailures} exotic-tier disagreements)`;
+    lines.push(line);
+  }
+  for (const name of report.skipped) lines.push(`- ${name} skipped: not a known vector file`);
+  for (const file of report.files) {
+    for (const mismatch of file.mismatches) {
+      lines.push(
+        `  ${file.file}:${mismatch.line} [${mismatch.tier}] ${mismatch.input}: ${mismatch.field}: expected ${
+          summarize(mismatch.expected)
+        }, got ${summarize(mismatch.actual)}`,
+      );
+    }
+  }
+  lines.push(report.ok ? "conformance: all known files agree" : "conformance: FAILED");
+  return lines.join("\n");
+}

@@ -1,0 +1,148 @@
+/**
+ * The frozen blind grader `deterministic-overlap-v1`. It takes a prediction and a reference — two strings and
+ * nothing else — so it cannot know which policy produced an answer. Any rule change needs a new version.
+ *
+ * @module
+ */
+
+/** The grader version this module implements; a protocol's `qa.grader_version` must equal it. */
+export const GRADER_VERSION = "deterministic-overlap-v1";
+
+/** Accept threshold for the overlap rule, in both directions. */
+export const OVERLAP_THRESHOLD = 0.6;
+
+const NUMBER_WORDS: Readonly<Record<string, string>> = {
+  one: "1",
+  two: "2",
+  three: "3",
+  four: "4",
+  five: "5",
+  six: "6",
+  seven: "7",
+  eight: "8",
+  nine: "9",
+  ten: "10",
+  fifteen: "15",
+};
+
+/** Function words dropped by the overlap rule; `yes`, `no` and `not` are deliberately absent. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  ("a an the this that these those all any both each few more most other some such same own i you he she it we " +
+    "they me him her us them my your his its our their mine yours hers ours theirs whose am is are was were be " +
+    "been being do does did doing have has had having will would shall should can could may might must and or " +
+    "but nor so yet if then than because while until once although though whether of in on at by for with about " +
+    "against between into through during before after above below to from up down out off over under again " +
+    "further what which who whom when where why how there here only too very just also").split(" "),
+);
+
+/** Why a prediction was judged as it was. */
+export type GradeRule =
+  | "empty-prediction"
+  | "insufficient"
+  | "exact"
+  | "substring"
+  | "numeric-range"
+  | "numeric-conflict"
+  | "overlap-accept"
+  | "overlap-reject";
+
+/** A verdict. */
+export interface Grade {
+  correct: boolean;
+  rule: GradeRule;
+}
+
+/**
+ * The grader's normalisation: Unicode lower-case, every run outside `[0-9a-z]` a separator, number words
+ * one–ten and fifteen as digits.
+ *
+ * @example
+ * ```ts
+ * import { normalizeAnswer } from "./grading.ts";
+ * console.log(normalizeAnswer("Seven WEEKS!")); // ["7", "weeks"]
+ * ```
+ */
+export function normalizeAnswer(text: string): string[] {
+  return text.toLowerCase().split(/[^0-9a-z]+/).filter((token) => token !== "").map((token) =>
+    NUMBER_WORDS[token] ?? token
+  );
+}
+
+function containsRun(haystack: readonly string[], needle: readonly string[]): boolean {
+  if (needle.length === 0 || needle.length > haystack.length) return false;
+  outer: for (let start = 0; start + needle.length <= haystack.length; start++) {
+    for (let offset = 0; offset < needle.length; offset++) {
+      if (haystack[start + offset] !== needle[offset]) continue outer;
+    }
+    return true;
+  }
+  return false;
+}
+
+function integers(tokens: readonly string[]): bigint[] {
+  // Arbitrary precision: 12345678901234567890 and …891 must differ.
+  return tokens.filter((token) => /^[0-9]+$/.test(token)).map((token) => BigInt(token));
+}
+
+const RANGE = /\branging from (\d+)(?:\s\S+)*?\sto (\d+)\b/;
+
+function overlap(from: ReadonlySet<string>, to: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const token of from) if (to.has(token)) shared++;
+  return shared / from.size;
+}
+
+/**
+ * Grades a prediction against a reference answer. Blind by construction: two strings in, a verdict out.
+ * Throws `RangeError` when the reference has no tokens.
+ *
+ * @example
+ * ```ts
+ * import { gradeAnswer } from "./grading.ts";
+ * console.log(gradeAnswer("in Paris", "Paris")); // { correct: true, rule: "substring" }
+ * console.log(gradeAnswer("25", "5")); // { correct: false, rule: "numeric-conflict" }
+ * ```
+ */
+export function gradeAnswer(prediction: string, reference: string): Grade {
+  const referenceTokens = normalizeAnswer(reference);
+  if (referenceTokens.length === 0) throw new RangeError("The grading reference must contain at least one token");
+  const predictionTokens = normalizeAnswer(prediction);
+  if (predictionTokens.length === 0) return { correct: false, rule: "empty-prediction" };
+  if (predictionTokens.length === 1 && predictionTokens[0] === "insufficient") {
+    return { correct: false, rule: "insufficient" };
+  }
+  if (
+    predictionTokens.length === referenceTokens.length &&
+    predictionTokens.every((token, index) => token === referenceTokens[index])
+  ) {
+    return { correct: true, rule: "exact" };
+  }
+  if (containsRun(referenceTokens, predictionTokens) || containsRun(predictionTokens, referenceTokens)) {
+    return { correct: true, rule: "substring" };
+  }
+  const predictionNumbers = integers(predictionTokens);
+  const range = RANGE.exec(referenceTokens.join(" "));
+  if (range !== null && predictionNumbers.length > 0) {
+    const [a, b] = [BigInt(range[1]), BigInt(range[2])];
+    const [low, high] = a <= b ? [a, b] : [b, a];
+    if (predictionNumbers.every((value) => value >= low && value <= high)) return { correct: true, rule: "numeric-range" };
+  }
+  const referenceNumbers = integers(referenceTokens);
+  if (predictionNumbers.length > 0 && referenceNumbers.length > 0) {
+    const left = new Set(predictionNumbers);
+    const right = new Set(referenceNumbers);
+    if (left.size !== right.size || [...left].some((value) => !right.has(value))) {
+      return { correct: false, rule: "numeric-conflict" };
+    }
+  }
+  const predictionContent = new Set(predictionTokens.filter((token) => !STOPWORDS.has(token)));
+  const referenceContent = new Set(referenceTokens.filter((token) => !STOPWORDS.has(token)));
+  if (
+    predictionContent.size > 0 && referenceContent.size > 0 &&
+    overlap(predictionContent, referenceContent) >= OVERLAP_THRESHOLD &&
+    overlap(referenceContent, predictionContent) >= OVERLAP_THRESHOLD
+  ) {
+    return { correct: true, rule: "overlap-accept" };
+  }
+  return { correct: false, rule: "overlap-reject" };
+}

@@ -1,0 +1,146 @@
+/**
+ * The two case manifests: official LongMemEval IDs by scenario, and the synthetic correction guards.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { ContractError } from "./errors.ts";
+import { parseWith } from "./schema.ts";
+
+/** The four official scenarios, each controlling one thing. */
+export const OFFICIAL_SCENARIOS = [
+  "confirmation_help",
+  "access_help",
+  "confidence_control",
+  "noisy_signal_control",
+] as const;
+
+/** An official scenario name. */
+export type OfficialScenario = typeof OFFICIAL_SCENARIOS[number];
+
+/** The scenario of every synthetic case. */
+export const SYNTHETIC_SCENARIO = "correction_reserve";
+
+const nonEmpty = z.string().min(1, "must be a non-empty string");
+const int = z.number().int("must be an integer");
+const lossRank = int.min(1, "must be in [1, 10]").max(10, "must be in [1, 10]");
+const tenUniqueIds = z.array(nonEmpty).length(10, "must hold exactly ten IDs").refine(
+  (ids) => new Set(ids).size === ids.length,
+  "IDs must be unique",
+);
+
+/** The official manifest schema. */
+export const OfficialManifest = z.strictObject({
+  schema_version: z.literal(1, "must be 1"),
+  protocol_id: nonEmpty,
+  selection: z.strictObject({
+    eligible_question_types: z.array(nonEmpty).min(1, "must not be empty"),
+    excluded_pilot_ids: z.array(nonEmpty),
+    exclude_abstention_suffix: nonEmpty,
+    answer_min_chars: int.min(0, "must be ≥ 0"),
+    answer_max_chars: int.min(0, "must be ≥ 0"),
+    answer_excluded_substrings: z.array(nonEmpty),
+    evidence_min_chars: int.min(0, "must be ≥ 0"),
+    evidence_max_chars: int.min(0, "must be ≥ 0"),
+    take_per_question_type: int.min(1, "must be ≥ 1"),
+    cases_per_type_per_scenario: int.min(1, "must be ≥ 1"),
+  }),
+  scenario_order: z.array(z.enum(OFFICIAL_SCENARIOS, "must be a registered scenario")).length(
+    4,
+    "must list the four scenarios",
+  ).refine((order) => new Set(order).size === 4, "must be a permutation of the four scenarios"),
+  loss_ranks: z.array(lossRank).length(10, "must hold exactly ten ranks"),
+  scenarios: z.strictObject({
+    confirmation_help: tenUniqueIds,
+    access_help: tenUniqueIds,
+    confidence_control: tenUniqueIds,
+    noisy_signal_control: tenUniqueIds,
+  }),
+}).superRefine((manifest, context) => {
+  const { selection } = manifest;
+  if (selection.answer_min_chars > selection.answer_max_chars) {
+    context.addIssue({ code: "custom", path: ["selection", "answer_min_chars"], message: "must be ≤ answer_max_chars" });
+  }
+  if (selection.evidence_min_chars > selection.evidence_max_chars) {
+    context.addIssue({
+      code: "custom",
+      path: ["selection", "evidence_min_chars"],
+      message: "must be ≤ evidence_max_chars",
+    });
+  }
+  const seen = new Set<string>();
+  for (const scenario of OFFICIAL_SCENARIOS) {
+    for (const id of manifest.scenarios[scenario]) {
+      if (seen.has(id)) {
+        context.addIssue({ code: "custom", path: ["scenarios", scenario], message: `ID ${id} appears twice` });
+      }
+      seen.add(id);
+    }
+  }
+});
+
+/** A validated official manifest. */
+export type OfficialManifest = z.infer<typeof OfficialManifest>;
+
+/** One synthetic correction case. */
+export const SyntheticCase = z.strictObject({
+  case_id: nonEmpty,
+  support_fact: nonEmpty,
+  question: nonEmpty,
+  answer: nonEmpty,
+  loss_rank: lossRank,
+});
+
+/** A synthetic case. */
+export type SyntheticCase = z.infer<typeof SyntheticCase>;
+
+/** The synthetic manifest schema. */
+export const SyntheticManifest = z.strictObject({
+  schema_version: z.literal(1, "must be 1"),
+  protocol_id: nonEmpty,
+  scenario: z.literal(SYNTHETIC_SCENARIO, `must be ${SYNTHETIC_SCENARIO}`),
+  cases: z.array(SyntheticCase).length(5, "must hold exactly five cases").refine(
+    (cases) => new Set(cases.map((item) => item.case_id)).size === cases.length,
+    "case_id values must be unique",
+  ),
+});
+
+/** A validated synthetic manifest. */
+export type SyntheticManifest = z.infer<typeof SyntheticManifest>;
+
+function parseJson(text: string, path: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ContractError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
+  }
+}
+
+/**
+ * Parses and validates the official manifest.
+ *
+ * @example
+ * ```ts ignore
+ * import { parseOfficialManifest } from "./manifest.ts";
+ * const manifest = parseOfficialManifest(await Deno.readTextFile("manifests/longmemeval-pr4789-v1.json"), "official.json");
+ * console.log(manifest.scenario_order.length); // 4
+ * ```
+ */
+export function parseOfficialManifest(text: string, path: string): OfficialManifest {
+  return parseWith(OfficialManifest, parseJson(text, path), path);
+}
+
+/**
+ * Parses and validates the synthetic manifest.
+ *
+ * @example
+ * ```ts ignore
+ * import { parseSyntheticManifest } from "./manifest.ts";
+ * const manifest = parseSyntheticManifest(await Deno.readTextFile("manifests/synthetic-corrections-pr4789-v1.json"), "s.json");
+ * console.log(manifest.cases.length); // 5
+ * ```
+ */
+export function parseSyntheticManifest(text: string, path: string): SyntheticManifest {
+  return parseWith(SyntheticManifest, parseJson(text, path), path);
+}

@@ -1,0 +1,30 @@
+/**
+ * Turns zod failures into one-line contract errors naming the file and the field path.
+ *
+ * @module
+ */
+
+import type { z } from "zod";
+import { ContractError } from "./errors.ts";
+
+/**
+ * Parses `data` with `schema`; on failure throws a {@linkcode ContractError} for the first issue,
+ * e.g. `configs/x.yaml: pool.qa_capacity: must be one of pool.capacities`.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { parseWith } from "./schema.ts";
+ * const value = parseWith(z.strictObject({ a: z.number() }), { a: 1 }, "x.json");
+ * console.log(value.a); // 1
+ * ```
+ */
+export function parseWith<S extends z.ZodType>(schema: S, data: unknown, path: string): z.infer<S> {
+  const result = schema.safeParse(data);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".");
+  let message = issue.message;
+  if (issue.code === "unrecognized_keys") message = `unknown key(s): ${issue.keys.join(", ")}`;
+  throw new ContractError(message, { path, field, cause: result.error });
+}

@@ -1,0 +1,125 @@
+/**
+ * Paired statistics for two policies answering the same cases: exact McNemar and a seeded paired bootstrap
+ * whose draws reproduce Python's `random.Random`.
+ *
+ * @module
+ */
+
+import { PythonRandom } from "./mt19937.ts";
+
+/** One case's outcome under the first (`confidence`) and second (`hybrid-v1`) policy. */
+export type Pair = readonly [first: boolean, second: boolean];
+
+/** Exact McNemar counts and p-value. */
+export interface McnemarResult {
+  both_correct: number;
+  both_wrong: number;
+  only_first_correct: number;
+  only_second_correct: number;
+  p_value: number;
+}
+
+function binomial(n: number, k: number): bigint {
+  let result = 1n;
+  for (let index = 1; index <= k; index++) result = (result * BigInt(n - k + index)) / BigInt(index);
+  return result;
+}
+
+/**
+ * Two-sided exact McNemar: exact binomial tail on the discordant pairs, `p = min(1, 2 · tail)`, 1.0 without
+ * discordant pairs. The tail is an exact integer sum over 2^n, rounded once.
+ *
+ * @example
+ * ```ts
+ * import { exactMcnemar } from "./stats.ts";
+ * console.log(exactMcnemar([[false, true], [false, true], [true, true]]).p_value); // 0.5
+ * ```
+ */
+export function exactMcnemar(pairs: readonly Pair[]): McnemarResult {
+  let bothCorrect = 0;
+  let bothWrong = 0;
+  let onlyFirst = 0;
+  let onlySecond = 0;
+  for (const [first, second] of pairs) {
+    if (first && second) bothCorrect++;
+    else if (!first && !second) bothWrong++;
+    else if (first) onlyFirst++;
+    else onlySecond++;
+  }
+  const discordant = onlyFirst + onlySecond;
+  let pValue = 1;
+  if (discordant > 0) {
+    let tail = 0n;
+    for (let k = 0; k <= Math.min(onlyFirst, onlySecond); k++) tail += binomial(discordant, k);
+    // Number(bigint) rounds once; dividing by a power of two is exact, so this is Python's int/int.
+    pValue = Math.min(1, Number(2n * tail) / 2 ** discordant);
+  }
+  return {
+    both_correct: bothCorrect,
+    both_wrong: bothWrong,
+    only_first_correct: onlyFirst,
+    only_second_correct: onlySecond,
+    p_value: pValue,
+  };
+}
+
+/** Options of {@linkcode pairedBootstrapDifference}. */
+export interface BootstrapOptions {
+  seed: bigint | number;
+  iterations: number;
+  alpha: number;
+}
+
+/** The bootstrap's observed mean difference and percentile interval (second minus first). */
+export interface BootstrapResult {
+  mean_difference: number;
+  lower: number;
+  upper: number;
+}
+
+/**
+ * Paired bootstrap of the accuracy difference (second minus first): each iteration resamples `n` cases with
+ * Python's `randrange(n)`; the interval is taken from the sorted differences at
+ * `floor(alpha/2 · iterations)` and `floor((1 − alpha/2) · iterations) − 1`, clamped into range.
+ *
+ * @example
+ * ```ts
+ * import { pairedBootstrapDifference } from "./stats.ts";
+ * const result = pairedBootstrapDifference([[true, true], [false, true]], { seed: 1, iterations: 100, alpha: 0.05 });
+ * console.log(result.mean_difference); // 0.5
+ * ```
+ */
+export function pairedBootstrapDifference(pairs: readonly Pair[], options: BootstrapOptions): BootstrapResult {
+  const n = pairs.length;
+  if (n === 0) throw new RangeError("the bootstrap needs at least one pair");
+  const { iterations, alpha } = options;
+  if (!Number.isInteger(iterations) || iterations < 1) throw new RangeError("iterations must be ≥ 1");
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError("alpha must be in (0, 1)");
+  const firsts = pairs.map(([first]) => Number(first));
+  const seconds = pairs.map(([, second]) => Number(second));
+  // Each accuracy is its own mean, then subtracted — not the mean of per-case differences (rounding differs).
+  const accuracyDifference = (indices: ArrayLike<number>) => {
+    let firstTotal = 0;
+    let secondTotal = 0;
+    for (let draw = 0; draw < n; draw++) {
+      firstTotal += firsts[indices[draw]];
+      secondTotal += seconds[indices[draw]];
+    }
+    return secondTotal / n - firstTotal / n;
+  };
+  const random = new PythonRandom(BigInt(options.seed));
+  const samples = new Float64Array(iterations);
+  const indices = new Uint32Array(n);
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    for (let draw = 0; draw < n; draw++) indices[draw] = random.randrange(n);
+    samples[iteration] = accuracyDifference(indices);
+  }
+  const observed = accuracyDifference(Uint32Array.from({ length: n }, (_, index) => index));
+  samples.sort();
+  const clamp = (index: number) => Math.min(iterations - 1, Math.max(0, index));
+  return {
+    mean_difference: observed,
+    lower: samples[clamp(Math.floor((alpha / 2) * iterations))],
+    upper: samples[clamp(Math.floor((1 - alpha / 2) * iterations) - 1)],
+  };
+}

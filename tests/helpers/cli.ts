@@ -1,0 +1,42 @@
+/** Helpers shared by the end-to-end tests: run the CLI as a subprocess with the tasks' permission flags. */
+
+export const ROOT = new URL("../../", import.meta.url).pathname;
+export const SHARED = `${ROOT}../shared`;
+export const GOLDEN = `${SHARED}/golden`;
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Offline commands run exactly as the `cli` task runs them: no net, no env. */
+export const OFFLINE_FLAGS = ["--no-prompt", "--allow-read", "--allow-write", "--ignore-env"];
+
+export async function runCli(
+  args: string[],
+  options: { flags?: string[]; env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliResult> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: ["run", ...(options.flags ?? OFFLINE_FLAGS), `${ROOT}cli.ts`, ...args],
+    cwd: options.cwd ?? ROOT,
+    env: { NO_COLOR: "1", ...options.env },
+    stdout: "piped",
+    stderr: "piped",
+  });
+  const output = await command.output();
+  const decoder = new TextDecoder();
+  return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
+}
+
+export function fixtureProtocolFlags(): string[] {
+  const protocol = `${GOLDEN}/fixture/protocol`;
+  return [
+    "--config",
+    `${protocol}/config.yaml`,
+    "--official-manifest",
+    `${protocol}/official.json`,
+    "--synthetic-manifest",
+    `${protocol}/synthetic.json`,
+  ];
+}

@@ -1,0 +1,50 @@
+import { EMBEDDED_ARTIFACTS } from "../lib/contracts.ts";
+import { ContractError } from "../lib/errors.ts";
+import { parseOfficialManifest, parseSyntheticManifest } from "../lib/manifest.ts";
+import { assertEquals, assertThrows } from "./helpers/assert.ts";
+
+const OFFICIAL = "manifests/longmemeval-pr4789-v1.json";
+const SYNTHETIC = "manifests/synthetic-corrections-pr4789-v1.json";
+// deno-lint-ignore no-explicit-any
+type Json = any;
+
+function expectViolation(path: string, mutate: (manifest: Json) => void, field: string, message: RegExp) {
+  const manifest = JSON.parse(EMBEDDED_ARTIFACTS[path]);
+  mutate(manifest);
+  const parse = path === OFFICIAL ? parseOfficialManifest : parseSyntheticManifest;
+  const error = assertThrows(() => parse(JSON.stringify(manifest), path), ContractError);
+  assertEquals(error.message.startsWith(`${path}: ${field}: `), true, error.message);
+  assertEquals(message.test(error.message), true, error.message);
+}
+
+Deno.test("embedded manifests parse", () => {
+  assertEquals(parseOfficialManifest(EMBEDDED_ARTIFACTS[OFFICIAL], OFFICIAL).loss_ranks, [6, 6, 6, 8, 8, 8, 10, 10, 10, 10]);
+  assertEquals(parseSyntheticManifest(EMBEDDED_ARTIFACTS[SYNTHETIC], SYNTHETIC).cases.length, 5);
+});
+
+const OFFICIAL_RULES: [string, (m: Json) => void, string, RegExp][] = [
+  ["unknown scenario key", (m) => (m.scenarios.recency_help = m.scenarios.access_help), "scenarios", /unknown key/],
+  ["nine IDs", (m) => m.scenarios.access_help.pop(), "scenarios.access_help", /exactly ten/],
+  ["duplicate ID", (m) => (m.scenarios.access_help[1] = m.scenarios.access_help[0]), "scenarios.access_help", /unique/],
+  ["ID in two scenarios", (m) => (m.scenarios.access_help[0] = m.scenarios.confirmation_help[0]), "scenarios.access_help", /twice/],
+  ["unregistered scenario in order", (m) => (m.scenario_order[0] = "other"), "scenario_order.0", /registered/],
+  ["order not a permutation", (m) => (m.scenario_order[1] = m.scenario_order[0]), "scenario_order", /permutation/],
+  ["nine loss ranks", (m) => m.loss_ranks.pop(), "loss_ranks", /exactly ten/],
+  ["loss rank 11", (m) => (m.loss_ranks[0] = 11), "loss_ranks.0", /\[1, 10\]/],
+  ["loss rank 0", (m) => (m.loss_ranks[0] = 0), "loss_ranks.0", /\[1, 10\]/],
+  ["unknown selection key", (m) => (m.selection.extra = true), "selection", /unknown key/],
+];
+for (const [name, mutate, field, message] of OFFICIAL_RULES) {
+  Deno.test(`official manifest rule: ${name}`, () => expectViolation(OFFICIAL, mutate, field, message));
+}
+
+const SYNTHETIC_RULES: [string, (m: Json) => void, string, RegExp][] = [
+  ["four cases", (m) => m.cases.pop(), "cases", /exactly five/],
+  ["duplicate case id", (m) => (m.cases[1].case_id = m.cases[0].case_id), "cases", /unique/],
+  ["loss rank out of range", (m) => (m.cases[0].loss_rank = 12), "cases.0.loss_rank", /\[1, 10\]/],
+  ["wrong scenario", (m) => (m.scenario = "access_help"), "scenario", /correction_reserve/],
+  ["unknown case key", (m) => (m.cases[0].extra = 1), "cases.0", /unknown key/],
+];
+for (const [name, mutate, field, message] of SYNTHETIC_RULES) {
+  Deno.test(`synthetic manifest rule: ${name}`, () => expectViolation(SYNTHETIC, mutate, field, message));
+}
