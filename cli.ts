@@ -11,6 +11,8 @@ import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
 import { exitCodeFor, InputError } from "./lib/errors.ts";
 import { readBytes } from "./lib/fs.ts";
+import { retentionTable } from "./lib/results.ts";
+import { POLICY_OUTPUTS, prepareProtocol, runPolicy } from "./lib/stages.ts";
 
 /** The program's version (from `deno.json`). */
 export const VERSION: string = denoConfig.version;
@@ -74,6 +76,31 @@ async function contractSources(flags: Flags): Promise<ContractSources> {
   };
 }
 
+const DATASET_ENV = "LONGMEMEVAL_ORACLE_PATH";
+
+function datasetPath(flags: Flags, io: Io): string {
+  const path = flags.dataset ?? io.env(DATASET_ENV);
+  if (path === undefined || path === "") {
+    throw new InputError(`needs --dataset PATH (or ${DATASET_ENV}); the CLI never downloads the dataset`);
+  }
+  return path;
+}
+
+function outputDir(flags: Flags): string {
+  const path = flags["output-dir"];
+  if (path === undefined || path === "") throw new InputError("needs --output-dir DIR");
+  return path;
+}
+
+async function prepare(flags: Flags, io: Io) {
+  const contracts = await loadContracts(await contractSources(flags));
+  const path = datasetPath(flags, io);
+  return await prepareProtocol(contracts, await readBytes(path, "dataset"), path);
+}
+
+/** Where the output came from, recorded in place of the reference's git state. */
+export const SOURCE_STATE = { dirty: null, head: null, tool: `deermem-eval ${VERSION}` };
+
 function notImplemented(name: string): Command["run"] {
   return (_flags, _positionals, io) => {
     io.err(`deermem-eval ${name}: not implemented in this build`);
@@ -98,14 +125,36 @@ Writes nothing.${PROTOCOL_FLAGS}`,
   validate: {
     summary: "verify the dataset's SHA-256, recompute the official selection and build all 45 cases",
     usage: "deermem-eval validate --dataset PATH [protocol flags]",
-    help: "Not implemented in this build.",
-    run: notImplemented("validate"),
+    help:
+      `Checks the dataset file's SHA-256 against the config's pin (before parsing it), recomputes the 40 official
+IDs from the selection rule and compares them with the manifest, builds the distractor bank and all cases.
+Writes nothing; no network.
+  --dataset PATH   longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)${PROTOCOL_FLAGS}`,
+    run: async (flags, _positionals, io) => {
+      const prepared = await prepare(flags, io);
+      io.out(`validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`);
+      return 0;
+    },
   },
   "run-policy": {
     summary: "run both policies at every capacity: 270 metadata-only rows, a summary and a run record",
     usage: "deermem-eval run-policy --dataset PATH --output-dir DIR [protocol flags]",
-    help: "Not implemented in this build.",
-    run: notImplemented("run-policy"),
+    help:
+      `Validates as \`validate\` does, then runs both policies at every capacity with no model and writes into DIR:
+  policy.raw.jsonl  one metadata-only row per case × capacity × policy (IDs, scores; never content)
+  summary.json      support retention by source, scenario, capacity and policy
+  run.json          dataset identity, artifact hashes, evaluation clock, policies, capacities
+Refuses a DIR that already holds any of them; each file is written atomically. No network.
+  --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir DIR   where to write${PROTOCOL_FLAGS}`,
+    run: async (flags, _positionals, io) => {
+      const directory = outputDir(flags);
+      const prepared = await prepare(flags, io);
+      const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE);
+      io.out(retentionTable(results));
+      io.out(`wrote ${POLICY_OUTPUTS.map((name) => `${directory}/${name}`).join(", ")}`);
+      return 0;
+    },
   },
   "run-qa": {
     summary: "ask the answer model (the only networked command); resumable",
@@ -123,7 +172,8 @@ Writes nothing.${PROTOCOL_FLAGS}`,
   conformance: {
     summary: "check this build against a directory of reference vector files",
     usage: "deermem-eval conformance DIR [--json] [--strict]",
-    help: `Runs every line of each known vector file in DIR (eviction.jsonl, eviction-exotic.jsonl, datetime.jsonl,
+    help:
+      `Runs every line of each known vector file in DIR (eviction.jsonl, eviction-exotic.jsonl, datetime.jsonl,
 bounded-number.jsonl, grader.jsonl, stats.jsonl, mt19937.jsonl, pyjson-floats.jsonl, pyjson-strings.jsonl, ...)
 through the library and compares exactly. Unknown files are listed as skipped. Reads only DIR; writes nothing.
   --json     print the report as one JSON document
@@ -140,7 +190,9 @@ through the library and compares exactly. Unknown files are listed as skipped. R
 
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
-  const lines = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
+  const lines = Object.entries(COMMANDS).map(([name, command]) =>
+    `  ${name.padEnd(width)}  ${command.summary}`
+  );
   return `deermem-eval ${VERSION} — reproduce and verify the DeerMem capacity-eviction evaluation
 
 Usage: deermem-eval COMMAND [flags]   (deermem-eval COMMAND --help for details)
@@ -198,7 +250,9 @@ export async function main(args: string[], io: Io = defaultIo()): Promise<number
     if (code === 2) {
       io.err(`deermem-eval ${name}: ${(error as Error).message}`);
     } else {
-      io.err(`deermem-eval ${name}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      io.err(
+        `deermem-eval ${name}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`,
+      );
     }
     return code;
   }

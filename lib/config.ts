@@ -31,7 +31,9 @@ export const ProtocolConfig = z.strictObject({
   protocol_id: nonEmpty,
   required_policy_version: nonEmpty,
   evaluation_time: z.string().transform((text, context) => {
-    const instant = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/.test(text.trim()) ? fromIsoFormat(text.trim().replaceAll("Z", "+00:00")) : undefined;
+    const instant = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/.test(text.trim())
+      ? fromIsoFormat(text.trim().replaceAll("Z", "+00:00"))
+      : undefined;
     if (instant === undefined) {
       context.addIssue({ code: "custom", message: "must be an ISO timestamp with a zone" });
       return z.NEVER;
@@ -83,13 +85,20 @@ export const ProtocolConfig = z.strictObject({
   }),
 }).superRefine((config, context) => {
   const { pool, policies } = config;
-  const issue = (path: (string | number)[], message: string) => context.addIssue({ code: "custom", path, message });
+  const issue = (path: (string | number)[], message: string) =>
+    context.addIssue({ code: "custom", path, message });
   if (pool.distractors !== pool.size - 1) issue(["pool", "distractors"], "must equal pool.size - 1");
-  if (pool.distractor_bank_size < pool.distractors) issue(["pool", "distractor_bank_size"], "must be ≥ pool.distractors");
+  if (pool.distractor_bank_size < pool.distractors) {
+    issue(["pool", "distractor_bank_size"], "must be ≥ pool.distractors");
+  }
   pool.capacities.forEach((capacity, index) => {
-    if (capacity < 1 || capacity > pool.size - 1) issue(["pool", "capacities", index], "must be in [1, pool.size - 1]");
+    if (capacity < 1 || capacity > pool.size - 1) {
+      issue(["pool", "capacities", index], "must be in [1, pool.size - 1]");
+    }
   });
-  if (!pool.capacities.includes(pool.qa_capacity)) issue(["pool", "qa_capacity"], "must be one of pool.capacities");
+  if (!pool.capacities.includes(pool.qa_capacity)) {
+    issue(["pool", "qa_capacity"], "must be one of pool.capacities");
+  }
   if (pool.distractor_min_evidence_chars > pool.distractor_max_evidence_chars) {
     issue(["pool", "distractor_min_evidence_chars"], "must be ≤ pool.distractor_max_evidence_chars");
   }
@@ -118,10 +127,14 @@ export function parseConfig(text: string, path: string): ProtocolConfig {
     // YAML 1.1 like PyYAML, but timestamps stay text so a missing zone is still visible to the schema.
     data = parseYaml(text, {
       version: "1.1",
-      customTags: (tags) => tags.filter((tag) => typeof tag === "string" || tag.tag !== "tag:yaml.org,2002:timestamp"),
+      customTags: (tags) =>
+        tags.filter((tag) => typeof tag === "string" || tag.tag !== "tag:yaml.org,2002:timestamp"),
     });
   } catch (error) {
-    throw new ContractError(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, { path, cause: error });
+    throw new ContractError(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, {
+      path,
+      cause: error,
+    });
   }
   return parseWith(ProtocolConfig, data, path);
 }

@@ -8,11 +8,19 @@
 
 import { doubleToHex, hexToDouble, ulpDistance } from "./bits.ts";
 import { InputError } from "./errors.ts";
-import { type HybridParams, selectFactsForCapacity, type ScoreComponents, boundedNumber, parseTimestamp } from "./eviction.ts";
-import { dumps, dumpsString, floatRepr, PyFloat } from "./pyjson.ts";
+import {
+  boundedNumber,
+  type HybridParams,
+  parseTimestamp,
+  type ScoreComponents,
+  selectFactsForCapacity,
+} from "./eviction.ts";
+import { dumps, dumpsString, floatRepr, parsePyJson, PyFloat } from "./pyjson.ts";
+import { answerText, renderEvidence } from "./dataset.ts";
 import { gradeAnswer, normalizeAnswer } from "./grading.ts";
+import { distractorOffset } from "./protocol.ts";
 import { PythonRandom } from "./mt19937.ts";
-import { instantToEpochMicroseconds } from "./python.ts";
+import { codePointLength, instantToEpochMicroseconds } from "./python.ts";
 import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
 
 /** One field of one line that disagrees. */
@@ -150,7 +158,9 @@ const PARAM_NAMES: Record<string, keyof HybridParams> = {
 
 function componentsHex(components: ScoreComponents): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(components)) if (value !== undefined) out[key] = doubleToHex(value);
+  for (const [key, value] of Object.entries(components)) {
+    if (value !== undefined) out[key] = doubleToHex(value);
+  }
   return out;
 }
 
@@ -163,13 +173,19 @@ function checkEviction(tier: Tier): VectorChecker {
   return (record) => {
     const input = requireField(record, "input") as Record<string, unknown>;
     const expected = requireField(record, "expected");
-    if (input === null || typeof input !== "object") throw new VectorFormatError("must be an object", { field: "input" });
+    if (input === null || typeof input !== "object") {
+      throw new VectorFormatError("must be an object", { field: "input" });
+    }
     for (const field of ["facts", "max_facts", "policy", "now"]) requireField(input, field);
     const params: Partial<HybridParams> = {};
     for (const [key, value] of Object.entries((input.params ?? {}) as Record<string, unknown>)) {
       const name = PARAM_NAMES[key];
-      if (name === undefined) throw new VectorFormatError(`unknown parameter`, { field: `input.params.${key}` });
-      params[name] = typeof value === "string" ? requireHexDouble(value, `input.params.${key}`) : Number(value);
+      if (name === undefined) {
+        throw new VectorFormatError(`unknown parameter`, { field: `input.params.${key}` });
+      }
+      params[name] = typeof value === "string"
+        ? requireHexDouble(value, `input.params.${key}`)
+        : Number(value);
     }
     const facts = input.facts as Record<string, unknown>[];
     const result = selectFactsForCapacity(facts, {
@@ -204,7 +220,8 @@ function checkEviction(tier: Tier): VectorChecker {
       const { field, expected: want, actual: got } = difference;
       if (
         hybrid && isLog1pField(field) && typeof want === "string" && typeof got === "string" &&
-        /^[0-9a-f]{16}$/.test(want) && /^[0-9a-f]{16}$/.test(got) && ulpDistance(hexToDouble(want), hexToDouble(got)) <= 1
+        /^[0-9a-f]{16}$/.test(want) && /^[0-9a-f]{16}$/.test(got) &&
+        ulpDistance(hexToDouble(want), hexToDouble(got)) <= 1
       ) {
         ulpTolerated = true;
       } else {
@@ -238,7 +255,9 @@ function collectDifferences(
     const left = expected as Record<string, unknown>;
     const right = actual as Record<string, unknown>;
     const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
-    for (const key of keys) collectDifferences(left[key], right[key], path === "" ? key : `${path}.${key}`, report);
+    for (const key of keys) {
+      collectDifferences(left[key], right[key], path === "" ? key : `${path}.${key}`, report);
+    }
     return;
   }
   report({ field: path === "" ? "value" : path, expected, actual });
@@ -274,8 +293,12 @@ const checkPyjsonFloat: VectorChecker = (record) => {
   const mismatches: FieldMismatch[] = [];
   const repr = floatRepr(value);
   const json = dumps(new PyFloat(value));
-  if (repr !== requireString(record, "repr")) mismatches.push({ field: "repr", expected: record.repr, actual: repr });
-  if (json !== requireString(record, "json")) mismatches.push({ field: "json", expected: record.json, actual: json });
+  if (repr !== requireString(record, "repr")) {
+    mismatches.push({ field: "repr", expected: record.repr, actual: repr });
+  }
+  if (json !== requireString(record, "json")) {
+    mismatches.push({ field: "json", expected: record.json, actual: json });
+  }
   return { mismatches, tier: "core", input: bits };
 };
 
@@ -284,7 +307,9 @@ const checkPyjsonString: VectorChecker = (record) => {
   const mismatches: FieldMismatch[] = [];
   const plain = dumpsString(text);
   const ascii = dumpsString(text, true);
-  if (plain !== requireString(record, "dumps")) mismatches.push({ field: "dumps", expected: record.dumps, actual: plain });
+  if (plain !== requireString(record, "dumps")) {
+    mismatches.push({ field: "dumps", expected: record.dumps, actual: plain });
+  }
   if (ascii !== requireString(record, "dumps_ascii")) {
     mismatches.push({ field: "dumps_ascii", expected: record.dumps_ascii, actual: ascii });
   }
@@ -316,7 +341,11 @@ const checkGrader: VectorChecker = (record) => {
     normalized_prediction: normalizeAnswer(prediction),
     normalized_reference: normalizeAnswer(reference),
   };
-  return { mismatches: differences(expected, actual), tier: "core", input: `${summarize(prediction, 30)} vs ${summarize(reference, 30)}` };
+  return {
+    mismatches: differences(expected, actual),
+    tier: "core",
+    input: `${summarize(prediction, 30)} vs ${summarize(reference, 30)}`,
+  };
 };
 
 const checkMt19937: VectorChecker = (record) => {
@@ -361,6 +390,40 @@ const checkStats: VectorChecker = (record) => {
   };
 };
 
+const checkEvidence: VectorChecker = (record) => {
+  const row = requireField(record, "row") as Record<string, unknown>;
+  const expected = requireField(record, "expected");
+  let actual: unknown;
+  try {
+    const content = renderEvidence(row);
+    actual = { answer: answerText(row.answer ?? null), content, length: codePointLength(content) };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    actual = { error: error.detail };
+  }
+  return {
+    mismatches: differences(expected, actual),
+    tier: "core",
+    input: `question ${String(row.question_id)}`,
+  };
+};
+
+const checkOffset: VectorChecker = async (record) => {
+  const namespace = requireString(record, "namespace");
+  const caseId = requireString(record, "case_id");
+  const bankSize = requireField(record, "bank_size") as number;
+  const expected = requireField(record, "offset");
+  const actual = await distractorOffset(namespace, caseId, bankSize);
+  return {
+    mismatches: actual === expected ? [] : [{ field: "offset", expected, actual }],
+    tier: "core",
+    input: `${namespace}:${caseId} mod ${bankSize}`,
+  };
+};
+
+/** Files whose inputs must keep Python's float/int distinction (a `2.0` answer renders as "2.0"). */
+const PYTHON_FLOAT_FILES = new Set(["evidence.jsonl"]);
+
 /** Every vector file this build knows, with its checker. */
 export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker>> = {
   "eviction.jsonl": checkEviction("core"),
@@ -372,6 +435,8 @@ export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker>> = {
   "grader.jsonl": checkGrader,
   "mt19937.jsonl": checkMt19937,
   "stats.jsonl": checkStats,
+  "evidence.jsonl": checkEvidence,
+  "offsets.jsonl": checkOffset,
 };
 
 /**
@@ -403,7 +468,10 @@ export async function checkVectorText(file: string, text: string): Promise<FileR
     const lineNumber = index + 1;
     let record: Record<string, unknown>;
     try {
-      record = JSON.parse(line);
+      record = (PYTHON_FLOAT_FILES.has(file) ? parsePyJson(line) : JSON.parse(line)) as Record<
+        string,
+        unknown
+      >;
     } catch (error) {
       throw new VectorFormatError(`line ${lineNumber}: not valid JSON`, { path: file, cause: error });
     }
@@ -415,7 +483,9 @@ export async function checkVectorText(file: string, text: string): Promise<FileR
       verdict = await checker(record);
     } catch (error) {
       if (error instanceof VectorFormatError) {
-        throw new VectorFormatError(`line ${lineNumber}: ${error.field ?? ""}: ${error.detail}`, { path: file });
+        throw new VectorFormatError(`line ${lineNumber}: ${error.field ?? ""}: ${error.detail}`, {
+          path: file,
+        });
       }
       throw error;
     }
@@ -428,7 +498,12 @@ export async function checkVectorText(file: string, text: string): Promise<FileR
     if (verdict.tier === "core") report.coreFailures++;
     else report.exoticFailures++;
     if (report.mismatches.length < 3) {
-      report.mismatches.push({ line: lineNumber, input: verdict.input, tier: verdict.tier, ...verdict.mismatches[0] });
+      report.mismatches.push({
+        line: lineNumber,
+        input: verdict.input,
+        tier: verdict.tier,
+        ...verdict.mismatches[0],
+      });
     }
   }
   return report;
@@ -444,7 +519,10 @@ export async function checkVectorText(file: string, text: string): Promise<FileR
  * console.log(report.ok);
  * ```
  */
-export async function runConformance(directory: string, options: { strict?: boolean } = {}): Promise<ConformanceReport> {
+export async function runConformance(
+  directory: string,
+  options: { strict?: boolean } = {},
+): Promise<ConformanceReport> {
   const strict = options.strict ?? false;
   const present: string[] = [];
   try {

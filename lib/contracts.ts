@@ -14,7 +14,12 @@ import { ContractError } from "./errors.ts";
 import { EVICTION_POLICY_VERSION } from "./eviction.ts";
 import { GRADER_VERSION } from "./grading.ts";
 import { sha256Hex } from "./hash.ts";
-import { type OfficialManifest, parseOfficialManifest, parseSyntheticManifest, type SyntheticManifest } from "./manifest.ts";
+import {
+  type OfficialManifest,
+  parseOfficialManifest,
+  parseSyntheticManifest,
+  type SyntheticManifest,
+} from "./manifest.ts";
 
 /** One artifact's bytes and where they came from. */
 export interface Artifact {
@@ -93,7 +98,9 @@ function decode(artifact: Artifact): string {
 }
 
 function displayPath(artifact: Artifact): string {
-  return artifact.source.startsWith("embedded:") ? artifact.source.slice("embedded:".length) : artifact.source;
+  return artifact.source.startsWith("embedded:")
+    ? artifact.source.slice("embedded:".length)
+    : artifact.source;
 }
 
 /**
@@ -128,10 +135,13 @@ export async function loadContracts(sources: ContractSources): Promise<Contracts
     });
   }
   if (config.qa.grader_version !== GRADER_VERSION) {
-    throw new ContractError(`expected ${GRADER_VERSION} (the grader this program implements), got ${config.qa.grader_version}`, {
-      path: configPath,
-      field: "qa.grader_version",
-    });
+    throw new ContractError(
+      `expected ${GRADER_VERSION} (the grader this program implements), got ${config.qa.grader_version}`,
+      {
+        path: configPath,
+        field: "qa.grader_version",
+      },
+    );
   }
   if (config.required_policy_version !== EVICTION_POLICY_VERSION) {
     throw new ContractError(
@@ -151,10 +161,13 @@ export async function loadContracts(sources: ContractSources): Promise<Contracts
   }
   const promptHash = await sha256Hex(promptArtifact.bytes);
   if (promptHash !== config.qa.answer_prompt.sha256) {
-    throw new ContractError(`SHA-256 mismatch: expected ${config.qa.answer_prompt.sha256}, actual ${promptHash}`, {
-      path: configPath,
-      field: "qa.answer_prompt.sha256",
-    });
+    throw new ContractError(
+      `SHA-256 mismatch: expected ${config.qa.answer_prompt.sha256}, actual ${promptHash}`,
+      {
+        path: configPath,
+        field: "qa.answer_prompt.sha256",
+      },
+    );
   }
   return {
     config,

@@ -185,9 +185,14 @@ function asRecord(fact: unknown, index: number): Record_ {
  * console.log(result.kept.map((fact) => fact.id)); // ["confirmed"]
  * ```
  */
-export function selectFactsForCapacity<F>(facts: readonly F[], options: SelectionOptions): SelectionResult<F> {
+export function selectFactsForCapacity<F>(
+  facts: readonly F[],
+  options: SelectionOptions,
+): SelectionResult<F> {
   const { maxFacts, policy } = options;
-  if (!Number.isInteger(maxFacts) || maxFacts < 0) throw new RangeError(`maxFacts must be a whole number ≥ 0`);
+  if (!Number.isInteger(maxFacts) || maxFacts < 0) {
+    throw new RangeError(`maxFacts must be a whole number ≥ 0`);
+  }
   if (policy !== EVICTION_POLICY_CONFIDENCE && policy !== EVICTION_POLICY_HYBRID_V1) {
     throw new RangeError(`unknown eviction policy: ${String(policy)}`);
   }
@@ -217,7 +222,9 @@ export function selectFactsForCapacity<F>(facts: readonly F[], options: Selectio
     } else {
       const createdAt = parseTimestamp(fact.createdAt);
       // Creation is weaker evidence than an explicit confirmation, so it counts half.
-      if (createdAt !== undefined) freshness = 0.5 * decay(ageDays(createdAt, now), params.confirmationHalfLifeDays);
+      if (createdAt !== undefined) {
+        freshness = 0.5 * decay(ageDays(createdAt, now), params.confirmationHalfLifeDays);
+      }
     }
     freshness = boundedNumber(freshness, 0);
     let accessHeat = 0;

@@ -105,7 +105,9 @@ function overlap(from: ReadonlySet<string>, to: ReadonlySet<string>): number {
  */
 export function gradeAnswer(prediction: string, reference: string): Grade {
   const referenceTokens = normalizeAnswer(reference);
-  if (referenceTokens.length === 0) throw new RangeError("The grading reference must contain at least one token");
+  if (referenceTokens.length === 0) {
+    throw new RangeError("The grading reference must contain at least one token");
+  }
   const predictionTokens = normalizeAnswer(prediction);
   if (predictionTokens.length === 0) return { correct: false, rule: "empty-prediction" };
   if (predictionTokens.length === 1 && predictionTokens[0] === "insufficient") {
@@ -125,7 +127,9 @@ export function gradeAnswer(prediction: string, reference: string): Grade {
   if (range !== null && predictionNumbers.length > 0) {
     const [a, b] = [BigInt(range[1]), BigInt(range[2])];
     const [low, high] = a <= b ? [a, b] : [b, a];
-    if (predictionNumbers.every((value) => value >= low && value <= high)) return { correct: true, rule: "numeric-range" };
+    if (predictionNumbers.every((value) => value >= low && value <= high)) {
+      return { correct: true, rule: "numeric-range" };
+    }
   }
   const referenceNumbers = integers(referenceTokens);
   if (predictionNumbers.length > 0 && referenceNumbers.length > 0) {

@@ -60,7 +60,11 @@ export const OfficialManifest = z.strictObject({
 }).superRefine((manifest, context) => {
   const { selection } = manifest;
   if (selection.answer_min_chars > selection.answer_max_chars) {
-    context.addIssue({ code: "custom", path: ["selection", "answer_min_chars"], message: "must be ≤ answer_max_chars" });
+    context.addIssue({
+      code: "custom",
+      path: ["selection", "answer_min_chars"],
+      message: "must be ≤ answer_max_chars",
+    });
   }
   if (selection.evidence_min_chars > selection.evidence_max_chars) {
     context.addIssue({
@@ -73,7 +77,11 @@ export const OfficialManifest = z.strictObject({
   for (const scenario of OFFICIAL_SCENARIOS) {
     for (const id of manifest.scenarios[scenario]) {
       if (seen.has(id)) {
-        context.addIssue({ code: "custom", path: ["scenarios", scenario], message: `ID ${id} appears twice` });
+        context.addIssue({
+          code: "custom",
+          path: ["scenarios", scenario],
+          message: `ID ${id} appears twice`,
+        });
       }
       seen.add(id);
     }

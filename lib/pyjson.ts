@@ -74,7 +74,9 @@ export function floatRepr(value: number): string {
   const pointPosition = exponent + 1;
   if (pointPosition > -4 && pointPosition <= 16) {
     if (pointPosition <= 0) return `${sign}0.${"0".repeat(-pointPosition)}${digits}`;
-    if (pointPosition >= digits.length) return `${sign}${digits}${"0".repeat(pointPosition - digits.length)}.0`;
+    if (pointPosition >= digits.length) {
+      return `${sign}${digits}${"0".repeat(pointPosition - digits.length)}.0`;
+    }
     return `${sign}${digits.slice(0, pointPosition)}.${digits.slice(pointPosition)}`;
   }
   const head = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
@@ -117,9 +119,7 @@ function unicodeEscape(code: number): string {
  */
 export function dumpsString(value: string, ensureAscii = false): string {
   const pattern = ensureAscii ? /["\\]|[^ -~]/g : /["\\\u0000-\u001f]/g;
-  return `"${
-    value.replace(pattern, (char) => SHORT_ESCAPES[char] ?? unicodeEscape(char.charCodeAt(0)))
-  }"`;
+  return `"${value.replace(pattern, (char) => SHORT_ESCAPES[char] ?? unicodeEscape(char.charCodeAt(0)))}"`;
 }
 
 /**

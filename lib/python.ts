@@ -49,8 +49,7 @@ function decimalDigitValue(codePoint: number): number {
   return (codePoint - start) % 10;
 }
 
-const PY_FLOAT_SYNTAX =
-  /^[+-]?(?:(?:\d(?:_?\d)*)?\.\d(?:_?\d)*|\d(?:_?\d)*\.?)(?:[eE][+-]?\d(?:_?\d)*)?$/;
+const PY_FLOAT_SYNTAX = /^[+-]?(?:(?:\d(?:_?\d)*)?\.\d(?:_?\d)*|\d(?:_?\d)*\.?)(?:[eE][+-]?\d(?:_?\d)*)?$/;
 const PY_FLOAT_SPECIAL = /^[+-]?(?:nan|inf|infinity)$/i;
 
 /**

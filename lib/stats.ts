@@ -89,7 +89,10 @@ export interface BootstrapResult {
  * console.log(result.mean_difference); // 0.5
  * ```
  */
-export function pairedBootstrapDifference(pairs: readonly Pair[], options: BootstrapOptions): BootstrapResult {
+export function pairedBootstrapDifference(
+  pairs: readonly Pair[],
+  options: BootstrapOptions,
+): BootstrapResult {
   const n = pairs.length;
   if (n === 0) throw new RangeError("the bootstrap needs at least one pair");
   const { iterations, alpha } = options;

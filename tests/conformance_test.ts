@@ -8,7 +8,11 @@ const VECTORS = `${GOLDEN}/vectors`;
 Deno.test("every shared reference vector agrees with this build", async () => {
   const report = await runConformance(VECTORS, { strict: true });
   for (const file of report.files) {
-    assertEquals(file.coreFailures + file.exoticFailures, 0, `${file.file}: ${JSON.stringify(file.mismatches)}`);
+    assertEquals(
+      file.coreFailures + file.exoticFailures,
+      0,
+      `${file.file}: ${JSON.stringify(file.mismatches)}`,
+    );
     assertEquals(file.passed, file.total, file.file);
   }
   assertEquals(report.skipped, []);
@@ -30,7 +34,9 @@ Deno.test("the 1-ulp log1p allowance is used only where V8 and glibc disagree, a
 Deno.test("an altered expected value fails and names the line and field", async () => {
   const lines = (await Deno.readTextFile(`${VECTORS}/grader.jsonl`)).split("\n");
   const record = JSON.parse(lines[41]);
-  record.expected = record.expected.error ? { correct: true, rule: "exact" } : { ...record.expected, correct: !record.expected.correct };
+  record.expected = record.expected.error
+    ? { correct: true, rule: "exact" }
+    : { ...record.expected, correct: !record.expected.correct };
   lines[41] = JSON.stringify(record);
   const report = await checkVectorText("grader.jsonl", lines.join("\n"));
   assertEquals(report.total - report.passed, 1);
@@ -42,7 +48,11 @@ Deno.test("a malformed line is a format error naming the file and line", async (
   const text = '{"expected": "3fe6666666666666", "input": 0.7}\n{"input": 1}\n';
   const error = await assertRejects(() => checkVectorText("bounded-number.jsonl", text), VectorFormatError);
   assertMatch(error.message, /bounded-number\.jsonl: line 2: expected: missing field/);
-  await assertRejects(() => checkVectorText("grader.jsonl", "{not json\n"), VectorFormatError, "line 1: not valid JSON");
+  await assertRejects(
+    () => checkVectorText("grader.jsonl", "{not json\n"),
+    VectorFormatError,
+    "line 1: not valid JSON",
+  );
 });
 
 Deno.test("conformance CLI: text, --json and exit codes", async () => {
@@ -58,10 +68,13 @@ Deno.test("conformance CLI: text, --json and exit codes", async () => {
     assertMatch(text.stdout, /notes\.txt skipped/);
     const json = await runCli(["conformance", directory, "--json"]);
     const report = JSON.parse(json.stdout);
-    assertEquals(report.files.map((file: { file: string; passed: number }) => `${file.file} ${file.passed}`), [
-      "bounded-number.jsonl 31",
-      "stats.jsonl 60",
-    ]);
+    assertEquals(
+      report.files.map((file: { file: string; passed: number }) => `${file.file} ${file.passed}`),
+      [
+        "bounded-number.jsonl 31",
+        "stats.jsonl 60",
+      ],
+    );
     assertEquals(report.skipped, ["notes.txt"]);
 
     const altered = (await Deno.readTextFile(`${VECTORS}/bounded-number.jsonl`)).replace(
@@ -72,7 +85,10 @@ Deno.test("conformance CLI: text, --json and exit codes", async () => {
     const failing = await runCli(["conformance", directory]);
     assertEquals(failing.code, 1);
     assertMatch(failing.stdout, /✗ bounded-number\.jsonl 30\/31/);
-    assertMatch(failing.stdout, /bounded-number\.jsonl:1 .*expected: expected "3fe6666666666667", got "3fe6666666666666"/);
+    assertMatch(
+      failing.stdout,
+      /bounded-number\.jsonl:1 .*expected: expected "3fe6666666666667", got "3fe6666666666666"/,
+    );
 
     await Deno.writeTextFile(`${directory}/stats.jsonl`, "{oops\n");
     const malformed = await runCli(["conformance", directory]);

@@ -24,25 +24,44 @@ Deno.test("a config loaded from a file is hashed as those bytes", async () => {
   assertEquals(contracts.hashes.config, await sha256Hex(config.bytes));
 });
 
-const CASES: [string, (sources: ReturnType<typeof embeddedSources>) => ReturnType<typeof embeddedSources>, string][] = [
+const CASES: [
+  string,
+  (sources: ReturnType<typeof embeddedSources>) => ReturnType<typeof embeddedSources>,
+  string,
+][] = [
   [
     "manifest protocol id differs",
-    (s) => ({ ...s, official: edited(s.official, (t) => t.replace('"deermem-hybrid', '"other-deermem-hybrid')) }),
+    (s) => ({
+      ...s,
+      official: edited(s.official, (t) => t.replace('"deermem-hybrid', '"other-deermem-hybrid')),
+    }),
     "protocol_id: other-deermem-hybrid-v1-pr4789-reproduction-v1 does not match",
   ],
   [
     "synthetic protocol id differs",
-    (s) => ({ ...s, synthetic: edited(s.synthetic, (t) => t.replace('"deermem-hybrid', '"x-deermem-hybrid')) }),
+    (s) => ({
+      ...s,
+      synthetic: edited(s.synthetic, (t) => t.replace('"deermem-hybrid', '"x-deermem-hybrid')),
+    }),
     "edited.txt: protocol_id: x-deermem-hybrid",
   ],
   [
     "grader version this program does not implement",
-    (s) => ({ ...s, config: edited(s.config, (t) => t.replace("deterministic-overlap-v1", "deterministic-overlap-v2")) }),
+    (s) => ({
+      ...s,
+      config: edited(s.config, (t) => t.replace("deterministic-overlap-v1", "deterministic-overlap-v2")),
+    }),
     "qa.grader_version: expected deterministic-overlap-v1",
   ],
   [
     "policy version this program does not implement",
-    (s) => ({ ...s, config: edited(s.config, (t) => t.replace("required_policy_version: hybrid-v1", "required_policy_version: hybrid-v2")) }),
+    (s) => ({
+      ...s,
+      config: edited(
+        s.config,
+        (t) => t.replace("required_policy_version: hybrid-v1", "required_policy_version: hybrid-v2"),
+      ),
+    }),
     "required_policy_version: expected hybrid-v1",
   ],
   [
@@ -52,7 +71,10 @@ const CASES: [string, (sources: ReturnType<typeof embeddedSources>) => ReturnTyp
   ],
   [
     "prompt path outside the tool's protocol root",
-    (s) => ({ ...s, config: edited(s.config, (t) => t.replace("path: prompts/answer-v1.txt", "path: ../answer-v1.txt")) }),
+    (s) => ({
+      ...s,
+      config: edited(s.config, (t) => t.replace("path: prompts/answer-v1.txt", "path: ../answer-v1.txt")),
+    }),
     "qa.answer_prompt.path",
   ],
 ];

@@ -18,17 +18,53 @@ function expectViolation(path: string, mutate: (manifest: Json) => void, field: 
 }
 
 Deno.test("embedded manifests parse", () => {
-  assertEquals(parseOfficialManifest(EMBEDDED_ARTIFACTS[OFFICIAL], OFFICIAL).loss_ranks, [6, 6, 6, 8, 8, 8, 10, 10, 10, 10]);
+  assertEquals(parseOfficialManifest(EMBEDDED_ARTIFACTS[OFFICIAL], OFFICIAL).loss_ranks, [
+    6,
+    6,
+    6,
+    8,
+    8,
+    8,
+    10,
+    10,
+    10,
+    10,
+  ]);
   assertEquals(parseSyntheticManifest(EMBEDDED_ARTIFACTS[SYNTHETIC], SYNTHETIC).cases.length, 5);
 });
 
 const OFFICIAL_RULES: [string, (m: Json) => void, string, RegExp][] = [
-  ["unknown scenario key", (m) => (m.scenarios.recency_help = m.scenarios.access_help), "scenarios", /unknown key/],
+  [
+    "unknown scenario key",
+    (m) => (m.scenarios.recency_help = m.scenarios.access_help),
+    "scenarios",
+    /unknown key/,
+  ],
   ["nine IDs", (m) => m.scenarios.access_help.pop(), "scenarios.access_help", /exactly ten/],
-  ["duplicate ID", (m) => (m.scenarios.access_help[1] = m.scenarios.access_help[0]), "scenarios.access_help", /unique/],
-  ["ID in two scenarios", (m) => (m.scenarios.access_help[0] = m.scenarios.confirmation_help[0]), "scenarios.access_help", /twice/],
-  ["unregistered scenario in order", (m) => (m.scenario_order[0] = "other"), "scenario_order.0", /registered/],
-  ["order not a permutation", (m) => (m.scenario_order[1] = m.scenario_order[0]), "scenario_order", /permutation/],
+  [
+    "duplicate ID",
+    (m) => (m.scenarios.access_help[1] = m.scenarios.access_help[0]),
+    "scenarios.access_help",
+    /unique/,
+  ],
+  [
+    "ID in two scenarios",
+    (m) => (m.scenarios.access_help[0] = m.scenarios.confirmation_help[0]),
+    "scenarios.access_help",
+    /twice/,
+  ],
+  [
+    "unregistered scenario in order",
+    (m) => (m.scenario_order[0] = "other"),
+    "scenario_order.0",
+    /registered/,
+  ],
+  [
+    "order not a permutation",
+    (m) => (m.scenario_order[1] = m.scenario_order[0]),
+    "scenario_order",
+    /permutation/,
+  ],
   ["nine loss ranks", (m) => m.loss_ranks.pop(), "loss_ranks", /exactly ten/],
   ["loss rank 11", (m) => (m.loss_ranks[0] = 11), "loss_ranks.0", /\[1, 10\]/],
   ["loss rank 0", (m) => (m.loss_ranks[0] = 0), "loss_ranks.0", /\[1, 10\]/],

@@ -21,18 +21,27 @@ export function assertMatch(actual: string, expected: RegExp, message?: string):
 }
 
 export function assertStringIncludes(actual: string, expected: string, message?: string): void {
-  nodeAssert.ok(actual.includes(expected), message ?? `expected ${JSON.stringify(actual)} to include ${JSON.stringify(expected)}`);
+  nodeAssert.ok(
+    actual.includes(expected),
+    message ?? `expected ${JSON.stringify(actual)} to include ${JSON.stringify(expected)}`,
+  );
 }
 
 // deno-lint-ignore no-explicit-any
 type ErrorClass<E extends Error> = new (...args: any[]) => E;
 
-export function assertThrows<E extends Error = Error>(fn: () => unknown, errorClass?: ErrorClass<E>, includes?: string): E {
+export function assertThrows<E extends Error = Error>(
+  fn: () => unknown,
+  errorClass?: ErrorClass<E>,
+  includes?: string,
+): E {
   try {
     fn();
   } catch (error) {
     if (errorClass && !(error instanceof errorClass)) {
-      throw new Error(`expected ${errorClass.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`);
+      throw new Error(
+        `expected ${errorClass.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`,
+      );
     }
     if (includes !== undefined) assertStringIncludes((error as Error).message, includes);
     return error as E;
@@ -49,7 +58,9 @@ export async function assertRejects<E extends Error = Error>(
     await fn();
   } catch (error) {
     if (errorClass && !(error instanceof errorClass)) {
-      throw new Error(`expected ${errorClass.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`);
+      throw new Error(
+        `expected ${errorClass.name}, got ${(error as Error)?.name}: ${(error as Error)?.message}`,
+      );
     }
     if (includes !== undefined) assertStringIncludes((error as Error).message, includes);
     return error as E;

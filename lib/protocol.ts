@@ -1,0 +1,233 @@
+/**
+ * The protocol's deterministic reconstruction: the official selection recomputed from the dataset, the
+ * distractor bank, the SHA-256 offsets and the 45 prepared cases (40 official + 5 synthetic).
+ *
+ * @module
+ */
+
+import type { ProtocolConfig } from "./config.ts";
+import type { Dataset, DatasetRow } from "./dataset.ts";
+import { DatasetIntegrityError } from "./errors.ts";
+import { sha256Bytes } from "./hash.ts";
+import {
+  OFFICIAL_SCENARIOS,
+  type OfficialManifest,
+  SYNTHETIC_SCENARIO,
+  type SyntheticManifest,
+} from "./manifest.ts";
+import { codePointLength, pyStrip } from "./python.ts";
+import { compareCodePoints } from "./pyjson.ts";
+
+/** Where a case comes from. */
+export type CaseSource = "longmemeval" | "synthetic";
+
+/** The question type of every synthetic case. */
+export const SYNTHETIC_QUESTION_TYPE = "synthetic-correction";
+
+/** A case ready for pool construction: the support evidence, its distractors and its metadata rule. */
+export interface PreparedCase {
+  caseId: string;
+  source: CaseSource;
+  scenario: string;
+  questionType: string;
+  question: string;
+  answer: string;
+  questionDate: string | null;
+  lossRank: number;
+  /** The support fact's content: rendered evidence, or the synthetic support text. */
+  supportContent: string;
+  /** The nine distractor records, in draw order. */
+  distractors: DatasetRow[];
+}
+
+/**
+ * The distractor offset: the first four bytes of `SHA-256("{namespace}:{caseId}")`, big-endian, modulo the
+ * bank size.
+ *
+ * @example
+ * ```ts
+ * import { distractorOffset } from "./protocol.ts";
+ * console.log(await distractorOffset("alt-ns", "case-0", 1000)); // 126
+ * ```
+ */
+export async function distractorOffset(namespace: string, caseId: string, bankSize: number): Promise<number> {
+  if (!Number.isInteger(bankSize) || bankSize < 1) throw new RangeError("bank size must be ≥ 1");
+  const digest = await sha256Bytes(`${namespace}:${caseId}`);
+  const value = ((digest[0] << 24) >>> 0) + (digest[1] << 16) + (digest[2] << 8) + digest[3];
+  return value % bankSize;
+}
+
+function byQuestionId(a: DatasetRow, b: DatasetRow): number {
+  return compareCodePoints(a.questionId, b.questionId);
+}
+
+/**
+ * Recomputes the official selection per eligible question type: pilots, abstention IDs, answers outside the
+ * length bounds or holding an excluded substring, and evidence outside its bounds are dropped; the rest
+ * sorted by question_id, the first `take_per_question_type` taken.
+ *
+ * @example
+ * ```ts ignore
+ * import { recomputeSelection } from "./protocol.ts";
+ * const byType = recomputeSelection(dataset, manifest); // Map: question type → rows
+ * ```
+ */
+export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest): Map<string, DatasetRow[]> {
+  const rule = manifest.selection;
+  const pilots = new Set(rule.excluded_pilot_ids);
+  const excluded = rule.answer_excluded_substrings.map((text) => text.toLowerCase());
+  const selected = new Map<string, DatasetRow[]>();
+  for (const questionType of rule.eligible_question_types) {
+    const eligible = dataset.rows.filter((row) => {
+      if (row.questionType !== questionType) return false;
+      if (pilots.has(row.questionId) || row.questionId.endsWith(rule.exclude_abstention_suffix)) return false;
+      // Lengths are Python len(): code points, not UTF-16 units.
+      const answerLength = codePointLength(pyStrip(row.answer));
+      if (answerLength < rule.answer_min_chars || answerLength > rule.answer_max_chars) return false;
+      const answer = row.answer.toLowerCase();
+      if (excluded.some((text) => answer.includes(text))) return false;
+      return row.evidenceLength >= rule.evidence_min_chars && row.evidenceLength <= rule.evidence_max_chars;
+    }).sort(byQuestionId);
+    if (eligible.length < rule.take_per_question_type) {
+      throw new DatasetIntegrityError(
+        `only ${eligible.length} eligible ${questionType} rows, the selection needs ${rule.take_per_question_type}`,
+        { field: "selection" },
+      );
+    }
+    selected.set(questionType, eligible.slice(0, rule.take_per_question_type));
+  }
+  return selected;
+}
+
+/**
+ * Checks the recomputed selection against the manifest: scenario *i* in `scenario_order` must hold, for each
+ * eligible type in turn, that type's rows `[k·i, k·i + k)`; returns the official rows per scenario.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkOfficialSelection } from "./protocol.ts";
+ * const scenarios = checkOfficialSelection(dataset, manifest, "manifests/longmemeval-pr4789-v1.json");
+ * ```
+ */
+export function checkOfficialSelection(
+  dataset: Dataset,
+  manifest: OfficialManifest,
+  manifestPath: string,
+): Map<string, DatasetRow[]> {
+  const selection = recomputeSelection(dataset, manifest);
+  const per = manifest.selection.cases_per_type_per_scenario;
+  const result = new Map<string, DatasetRow[]>();
+  manifest.scenario_order.forEach((scenario, index) => {
+    const expected = manifest.selection.eligible_question_types.flatMap((type) =>
+      selection.get(type)!.slice(per * index, per * index + per)
+    );
+    const expectedIds = expected.map((row) => row.questionId).sort(compareCodePoints);
+    const pinnedIds = [...manifest.scenarios[scenario]].sort(compareCodePoints);
+    if (expectedIds.join(",") !== pinnedIds.join(",")) {
+      throw new DatasetIntegrityError(
+        `recomputed selection ${expectedIds.join(",")} differs from the pinned ${pinnedIds.join(",")}`,
+        { path: manifestPath, field: `scenarios.${scenario}` },
+      );
+    }
+    result.set(scenario, expected);
+  });
+  return result;
+}
+
+/**
+ * The distractor bank: the first `distractor_bank_size` rows of the distractor types, by question_id, whose
+ * evidence length (code points) is within the bank bounds.
+ *
+ * @example
+ * ```ts ignore
+ * import { buildDistractorBank } from "./protocol.ts";
+ * const bank = buildDistractorBank(dataset, config); // 40 rows
+ * ```
+ */
+export function buildDistractorBank(dataset: Dataset, config: ProtocolConfig): DatasetRow[] {
+  const pool = config.pool;
+  const types = new Set(pool.distractor_types);
+  const eligible = dataset.rows.filter((row) =>
+    types.has(row.questionType) && row.evidenceLength >= pool.distractor_min_evidence_chars &&
+    row.evidenceLength <= pool.distractor_max_evidence_chars
+  ).sort(byQuestionId);
+  if (eligible.length < pool.distractor_bank_size) {
+    throw new DatasetIntegrityError(
+      `only ${eligible.length} eligible distractor rows, the bank needs ${pool.distractor_bank_size}`,
+      { field: "pool.distractor_bank_size" },
+    );
+  }
+  return eligible.slice(0, pool.distractor_bank_size);
+}
+
+async function drawDistractors(
+  caseId: string,
+  bank: DatasetRow[],
+  config: ProtocolConfig,
+): Promise<DatasetRow[]> {
+  const offset = await distractorOffset(config.pool.offset_namespace, caseId, bank.length);
+  return Array.from({ length: config.pool.distractors }, (_, index) => bank[(offset + index) % bank.length]);
+}
+
+/**
+ * Prepares all cases: official ones ordered by scenario (`scenario_order`), then by (question type, ID), paired
+ * with the loss ranks; then the synthetic ones in manifest order.
+ *
+ * @example
+ * ```ts ignore
+ * import { prepareCases } from "./protocol.ts";
+ * const cases = await prepareCases(dataset, contracts); // 45 cases
+ * ```
+ */
+export async function prepareCases(
+  dataset: Dataset,
+  contracts: {
+    config: ProtocolConfig;
+    official: OfficialManifest;
+    synthetic: SyntheticManifest;
+    sources: { official: string };
+  },
+): Promise<PreparedCase[]> {
+  const { config, official, synthetic } = contracts;
+  const manifestPath = contracts.sources.official.replace(/^embedded:/, "");
+  const scenarios = checkOfficialSelection(dataset, official, manifestPath);
+  const bank = buildDistractorBank(dataset, config);
+  const cases: PreparedCase[] = [];
+  for (const scenario of official.scenario_order) {
+    const rows = [...scenarios.get(scenario)!].sort((a, b) =>
+      compareCodePoints(a.questionType, b.questionType) || compareCodePoints(a.questionId, b.questionId)
+    );
+    for (const [index, row] of rows.entries()) {
+      cases.push({
+        caseId: row.questionId,
+        source: "longmemeval",
+        scenario,
+        questionType: row.questionType,
+        question: row.question,
+        answer: row.answer,
+        questionDate: row.questionDate,
+        lossRank: official.loss_ranks[index % official.loss_ranks.length],
+        supportContent: row.evidence,
+        distractors: await drawDistractors(row.questionId, bank, config),
+      });
+    }
+  }
+  for (const item of synthetic.cases) {
+    cases.push({
+      caseId: item.case_id,
+      source: "synthetic",
+      scenario: SYNTHETIC_SCENARIO,
+      questionType: SYNTHETIC_QUESTION_TYPE,
+      question: item.question,
+      answer: item.answer,
+      questionDate: null,
+      lossRank: item.loss_rank,
+      supportContent: item.support_fact,
+      distractors: await drawDistractors(item.case_id, bank, config),
+    });
+  }
+  return cases;
+}
+
+/** The registered official scenarios, re-exported for callers that order output by them. */
+export { OFFICIAL_SCENARIOS };
