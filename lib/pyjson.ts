@@ -118,6 +118,7 @@ function unicodeEscape(code: number): string {
  * ```
  */
 export function dumpsString(value: string, ensureAscii = false): string {
+  // deno-lint-ignore no-control-regex -- JSON escapes every control character.
   const pattern = ensureAscii ? /["\\]|[^ -~]/g : /["\\\u0000-\u001f]/g;
   return `"${value.replace(pattern, (char) => SHORT_ESCAPES[char] ?? unicodeEscape(char.charCodeAt(0)))}"`;
 }

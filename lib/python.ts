@@ -8,6 +8,7 @@
 import { floatRepr, PyFloat } from "./pyjson.ts";
 
 /** Characters Python's `str.isspace()` accepts (JS's `\s` differs: it has U+FEFF, lacks U+001C–U+001F and U+0085). */
+// deno-lint-ignore no-control-regex -- Python counts U+001C–U+001F as whitespace.
 const PY_WHITESPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
 const DECIMAL_DIGIT = /^\p{Nd}$/u;
 

@@ -1,0 +1,140 @@
+/**
+ * The demo: a synthetic LongMemEval-shaped dataset generated here (no LongMemEval text) with a protocol pinned
+ * to it, so the offline stages can be shown end to end without the real file. Deterministic.
+ *
+ * @module
+ */
+
+import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
+import { sha256Hex } from "./hash.ts";
+import { parseRows } from "./dataset.ts";
+import type { OfficialManifest } from "./manifest.ts";
+import { recomputeSelection } from "./protocol.ts";
+
+/** The demo protocol's id; it says "demo" wherever it is recorded. */
+export const DEMO_PROTOCOL_ID = "deermem-demo-synthetic-v1";
+
+const WORDS = ["kite", "lake", "garden", "violin", "bakery", "train", "museum", "harbor", "lantern", "orchard"];
+const NAMES = ["Lena", "Omar", "Priya", "Jonas", "Mei", "Tomas", "Ada", "Ravi"];
+
+function pick<T>(items: readonly T[], index: number): T {
+  return items[index % items.length];
+}
+
+function hexId(index: number, salt: number): string {
+  return ((index * 2654435761 + salt * 40503) >>> 0).toString(16).padStart(8, "0");
+}
+
+function session(id: string, sentences: string[], answerTurn: number) {
+  return sentences.map((content, turn) => ({
+    role: turn % 2 === 0 ? "user" : "assistant",
+    content,
+    ...(turn === answerTurn ? { has_answer: true } : {}),
+  }));
+}
+
+/**
+ * A LongMemEval-shaped dataset: knowledge-update and temporal-reasoning questions, distractor-type rows, and
+ * a few rows each selection rule excludes. `scale` multiplies the row count (the bench uses a large one).
+ *
+ * @example
+ * ```ts
+ * import { generateDemoDataset } from "./demo.ts";
+ * const rows = generateDemoDataset();
+ * console.log(rows.length > 100); // true
+ * ```
+ */
+export function generateDemoDataset(scale = 1, padding = 0): Record<string, unknown>[] {
+  const rows: Record<string, unknown>[] = [];
+  const filler = padding > 0 ? " " + "The weather was unremarkable that day. ".repeat(padding) : "";
+  const types: [string, number][] = [
+    ["knowledge-update", 26],
+    ["temporal-reasoning", 26],
+    ["single-session-user", 36],
+    ["single-session-preference", 14],
+    ["multi-session", 4],
+  ];
+  let serial = 0;
+  for (let copy = 0; copy < scale; copy++) {
+    for (const [type, count] of types) {
+      for (let index = 0; index < count; index++) {
+        serial++;
+        const name = pick(NAMES, serial);
+        const thing = pick(WORDS, serial * 3);
+        const place = pick(WORDS, serial * 7 + 1);
+        const questionId = `${hexId(serial, copy)}${index % 9 === 8 && type === "knowledge-update" ? "_abs" : ""}`;
+        const sessions = [
+          session(`s_${serial}_0`, [
+            `${name} mentioned the ${thing} near the ${place} on day ${serial % 28 + 1}.`,
+            `Noted: ${name} and the ${thing}.`,
+          ], type.startsWith("single-session") ? -1 : 1),
+          session(`s_${serial}_1`, [
+            `Later ${name} said the ${thing} cost ${serial % 90 + 10} dollars.${filler}`,
+            `Understood, ${serial % 90 + 10} dollars for the ${thing}.`,
+          ], type.startsWith("single-session") ? -1 : 0),
+        ];
+        rows.push({
+          question_id: questionId,
+          question_type: type,
+          question: `How much did ${name} pay for the ${thing}?`,
+          answer: index % 11 === 10 ? "There is not enough information." : `${serial % 90 + 10} dollars`,
+          question_date: `2023/0${serial % 9 + 1}/1${serial % 10} (Mon) 10:00`,
+          haystack_session_ids: [`s_${serial}_0`, `s_${serial}_1`],
+          haystack_dates: ["2023/01/02 (Mon) 09:00", "2023/02/03 (Fri) 18:30"],
+          haystack_sessions: sessions,
+          answer_session_ids: [`s_${serial}_1`],
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+/** A generated demo protocol: the dataset bytes and the three contract texts pinned to them. */
+export interface DemoProtocol {
+  dataset: Uint8Array;
+  config: string;
+  official: string;
+  synthetic: string;
+}
+
+/**
+ * Builds the demo protocol: the embedded config with the demo's dataset identity and protocol id, an official
+ * manifest listing the IDs the selection rule picks from the generated data, and the embedded synthetic cases.
+ *
+ * @example
+ * ```ts ignore
+ * import { buildDemoProtocol } from "./demo.ts";
+ * const demo = await buildDemoProtocol();
+ * ```
+ */
+export async function buildDemoProtocol(): Promise<DemoProtocol> {
+  const rows = generateDemoDataset();
+  const dataset = new TextEncoder().encode(JSON.stringify(rows, null, 1));
+  const sha256 = await sha256Hex(dataset);
+  const config = EMBEDDED_ARTIFACTS["configs/pr4789-reproduction-v1.yaml"]
+    .replace(/^protocol_id: .*$/m, `protocol_id: ${DEMO_PROTOCOL_ID}`)
+    .replace(/^ {2}repository: .*$/m, "  repository: deermem-eval/demo-synthetic")
+    .replace(/^ {2}filename: .*$/m, "  filename: demo-longmemeval-shaped.json")
+    .replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${sha256}`);
+  const official = JSON.parse(EMBEDDED_ARTIFACTS["manifests/longmemeval-pr4789-v1.json"]);
+  official.protocol_id = DEMO_PROTOCOL_ID;
+  const selection = recomputeSelection({ sha256, ...parseRows(rows, "demo") }, official as OfficialManifest);
+  const per = official.selection.cases_per_type_per_scenario;
+  official.scenarios = Object.fromEntries(
+    (official.scenario_order as string[]).map((scenario, index) => [
+      scenario,
+      official.selection.eligible_question_types.flatMap((type: string) =>
+        selection.get(type)!.slice(per * index, per * index + per).map((row) => row.questionId)
+      ).sort(),
+    ]),
+  );
+  const synthetic = JSON.parse(EMBEDDED_ARTIFACTS["manifests/synthetic-corrections-pr4789-v1.json"]);
+  synthetic.protocol_id = DEMO_PROTOCOL_ID;
+  return {
+    dataset,
+    config,
+    official: JSON.stringify(official, null, 2) + "\n",
+    synthetic: JSON.stringify(synthetic, null, 2) + "\n",
+  };
+}
