@@ -18,6 +18,8 @@ import {
 import { dumps, dumpsString, floatRepr, parsePyJson, PyFloat } from "./pyjson.ts";
 import { answerText, renderEvidence } from "./dataset.ts";
 import { gradeAnswer, normalizeAnswer } from "./grading.ts";
+import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
+import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "./prompt.ts";
 import { distractorOffset } from "./protocol.ts";
 import { PythonRandom } from "./mt19937.ts";
 import { codePointLength, instantToEpochMicroseconds } from "./python.ts";
@@ -421,6 +423,41 @@ const checkOffset: VectorChecker = async (record) => {
   };
 };
 
+const answerTemplate = parsePromptTemplate(EMBEDDED_ARTIFACTS["prompts/answer-v1.txt"]);
+
+const checkPrompt: VectorChecker = async (record) => {
+  const facts = requireField(record, "facts") as [string, string][];
+  const qa = requireField(record, "qa") as Record<string, unknown>;
+  const question = requireString(record, "question");
+  const questionDate = requireField(record, "question_date") as string | null;
+  const settings = {
+    model: qa.model as string,
+    temperature: requireHexDouble(qa.temperature_bits, "qa.temperature_bits"),
+    maxTokens: qa.max_tokens as number,
+    stream: qa.stream as boolean,
+  };
+  const messages = renderMessages(answerTemplate, {
+    question,
+    questionDate,
+    facts: facts.map(([id, content]) => ({ id, content })),
+  });
+  const expected = {
+    fingerprint: requireString(record, "fingerprint"),
+    messages: requireField(record, "messages"),
+    payload_json: requireString(record, "payload_json"),
+  };
+  const actual = {
+    fingerprint: await requestFingerprint(settings, messages),
+    messages: messages.map((message) => ({ content: message.content, role: message.role })),
+    payload_json: fingerprintPayload(settings, messages),
+  };
+  return {
+    mismatches: differences(expected, actual),
+    tier: "core",
+    input: `${facts.length} facts, ${summarize(question, 30)}`,
+  };
+};
+
 /** Files whose inputs must keep Python's float/int distinction (a `2.0` answer renders as "2.0"). */
 const PYTHON_FLOAT_FILES = new Set(["evidence.jsonl"]);
 
@@ -437,6 +474,7 @@ export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker>> = {
   "stats.jsonl": checkStats,
   "evidence.jsonl": checkEvidence,
   "offsets.jsonl": checkOffset,
+  "prompts.jsonl": checkPrompt,
 };
 
 /**

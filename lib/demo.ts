@@ -14,7 +14,18 @@ import { recomputeSelection } from "./protocol.ts";
 /** The demo protocol's id; it says "demo" wherever it is recorded. */
 export const DEMO_PROTOCOL_ID = "deermem-demo-synthetic-v1";
 
-const WORDS = ["kite", "lake", "garden", "violin", "bakery", "train", "museum", "harbor", "lantern", "orchard"];
+const WORDS = [
+  "kite",
+  "lake",
+  "garden",
+  "violin",
+  "bakery",
+  "train",
+  "museum",
+  "harbor",
+  "lantern",
+  "orchard",
+];
 const NAMES = ["Lena", "Omar", "Priya", "Jonas", "Mei", "Tomas", "Ada", "Ravi"];
 
 function pick<T>(items: readonly T[], index: number): T {
@@ -62,7 +73,9 @@ export function generateDemoDataset(scale = 1, padding = 0): Record<string, unkn
         const name = pick(NAMES, serial);
         const thing = pick(WORDS, serial * 3);
         const place = pick(WORDS, serial * 7 + 1);
-        const questionId = `${hexId(serial, copy)}${index % 9 === 8 && type === "knowledge-update" ? "_abs" : ""}`;
+        const questionId = `${hexId(serial, copy)}${
+          index % 9 === 8 && type === "knowledge-update" ? "_abs" : ""
+        }`;
         const sessions = [
           session(`s_${serial}_0`, [
             `${name} mentioned the ${thing} near the ${place} on day ${serial % 28 + 1}.`,

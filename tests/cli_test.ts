@@ -28,7 +28,18 @@ Deno.test("exit codes: usage errors and bad input are 2 with one line on stderr,
   const version = await runCli(["--version"]);
   assertEquals(version.code, 0);
   assertMatch(version.stdout, /^deermem-eval \d+\.\d+\.\d+/);
-  for (const command of ["validate-contracts", "validate", "run-policy", "run-qa", "grade-qa", "verify", "conformance", "demo"]) {
+  for (
+    const command of [
+      "validate-contracts",
+      "validate",
+      "run-policy",
+      "run-qa",
+      "grade-qa",
+      "verify",
+      "conformance",
+      "demo",
+    ]
+  ) {
     const help = await runCli([command, "--help"]);
     assertEquals(help.code, 0, command);
     assertStringIncludes(help.stdout, `deermem-eval ${command}`);
@@ -38,10 +49,13 @@ Deno.test("exit codes: usage errors and bad input are 2 with one line on stderr,
 Deno.test("an offline command revokes network permission before any work", async () => {
   const controller = new AbortController();
   let hits = 0;
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen: () => {} }, () => {
-    hits++;
-    return new Response("ok");
-  });
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen: () => {} },
+    () => {
+      hits++;
+      return new Response("ok");
+    },
+  );
   try {
     const url = `http://127.0.0.1:${server.addr.port}/`;
     // Control: the same probe reaches the server when no offline command ran first.
@@ -49,7 +63,16 @@ Deno.test("an offline command revokes network permission before any work", async
     await control.body?.cancel();
     assertEquals(hits, 1);
     const command = new Deno.Command(Deno.execPath(), {
-      args: ["run", "--no-prompt", "--allow-read", "--allow-net", "--ignore-env", `${ROOT}tests/fixtures/offline_probe.ts`, "validate-contracts", url],
+      args: [
+        "run",
+        "--no-prompt",
+        "--allow-read",
+        "--allow-net",
+        "--ignore-env",
+        `${ROOT}tests/fixtures/offline_probe.ts`,
+        "validate-contracts",
+        url,
+      ],
       stdout: "piped",
       stderr: "piped",
     });
@@ -71,13 +94,19 @@ Deno.test("validate: the dataset hash is checked before parsing, naming both dig
     const result = await runCli(["validate", "--dataset", path, ...fixtureProtocolFlags()]);
     assertEquals(result.code, 2);
     const actual = await sha256Hex(await Deno.readFile(path));
-    assertMatch(result.stderr, new RegExp(`broken\\.json: SHA-256 mismatch: expected cd5c2b20\\w+, actual ${actual}`));
+    assertMatch(
+      result.stderr,
+      new RegExp(`broken\\.json: SHA-256 mismatch: expected cd5c2b20\\w+, actual ${actual}`),
+    );
     const viaEnv = await runCli(["validate", ...fixtureProtocolFlags()], {
       flags: ["--no-prompt", "--allow-read", "--allow-env=LONGMEMEVAL_ORACLE_PATH", "--ignore-env"],
       env: { LONGMEMEVAL_ORACLE_PATH: FIXTURE_DATASET },
     });
     assertEquals(viaEnv.code, 0, viaEnv.stderr);
-    assertMatch(viaEnv.stdout, /^validated dataset cd5c2b20057269a69a3308014dc9eb02b94231ff5aa0ca476e10e55483c938d9 and prepared 45 cases$/m);
+    assertMatch(
+      viaEnv.stdout,
+      /^validated dataset cd5c2b20057269a69a3308014dc9eb02b94231ff5aa0ca476e10e55483c938d9 and prepared 45 cases$/m,
+    );
   } finally {
     await Deno.remove(directory, { recursive: true });
   }
@@ -86,11 +115,22 @@ Deno.test("validate: the dataset hash is checked before parsing, naming both dig
 Deno.test("run-policy on the fixture is byte-identical to the reference and refuses to overwrite", async () => {
   const directory = await tempDir();
   try {
-    const result = await runCli(["run-policy", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags()]);
+    const result = await runCli([
+      "run-policy",
+      "--dataset",
+      FIXTURE_DATASET,
+      "--output-dir",
+      directory,
+      ...fixtureProtocolFlags(),
+    ]);
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout, /all 45 cases\s+27\/45\s+45\/45/);
     for (const name of ["policy.raw.jsonl", "summary.json"]) {
-      assertEquals(await Deno.readTextFile(`${directory}/${name}`), await Deno.readTextFile(`${REFERENCE_POLICY}/${name}`), name);
+      assertEquals(
+        await Deno.readTextFile(`${directory}/${name}`),
+        await Deno.readTextFile(`${REFERENCE_POLICY}/${name}`),
+        name,
+      );
     }
     const ours = JSON.parse(await Deno.readTextFile(`${directory}/run.json`));
     const reference = JSON.parse(await Deno.readTextFile(`${REFERENCE_POLICY}/run.json`));
@@ -108,7 +148,14 @@ Deno.test("run-policy on the fixture is byte-identical to the reference and refu
     assert(!raw.includes(`_${notes.traps.bank_39_codepoints_41_utf16}"`));
 
     const before = await Deno.readTextFile(`${directory}/summary.json`);
-    const again = await runCli(["run-policy", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags()]);
+    const again = await runCli([
+      "run-policy",
+      "--dataset",
+      FIXTURE_DATASET,
+      "--output-dir",
+      directory,
+      ...fixtureProtocolFlags(),
+    ]);
     assertEquals(again.code, 2);
     assertMatch(again.stderr, /refusing to overwrite an existing file/);
     assertEquals(await Deno.readTextFile(`${directory}/summary.json`), before);
@@ -121,7 +168,14 @@ Deno.test("run-policy with one output already present writes nothing at all", as
   const directory = await tempDir();
   try {
     await Deno.writeTextFile(`${directory}/run.json`, "mine\n");
-    const result = await runCli(["run-policy", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags()]);
+    const result = await runCli([
+      "run-policy",
+      "--dataset",
+      FIXTURE_DATASET,
+      "--output-dir",
+      directory,
+      ...fixtureProtocolFlags(),
+    ]);
     assertEquals(result.code, 2);
     const names = [];
     for await (const entry of Deno.readDir(directory)) names.push(entry.name);

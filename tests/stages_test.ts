@@ -36,7 +36,10 @@ Deno.test("evidence: has_answer turns of any role win over user turns; empty ses
     haystack_dates: [null, "2023/01/01", "x"],
     haystack_sessions: [
       [{ role: "assistant", content: "yes", has_answer: true }, { role: "User", content: "plain" }],
-      [{ role: "USER", content: "only user" }, { role: "assistant", content: "no" }, "junk", { role: "user", content: 3 }],
+      [{ role: "USER", content: "only user" }, { role: "assistant", content: "no" }, "junk", {
+        role: "user",
+        content: 3,
+      }],
       [{ role: "assistant", content: "skipped" }],
     ],
   });
@@ -54,21 +57,52 @@ Deno.test("evidence: has_answer must be exactly true; a missing role renders UNK
 });
 
 Deno.test("evidence: malformed haystack arrays are DatasetIntegrityErrors naming the question", () => {
-  const base = { question_id: "q9", haystack_session_ids: ["a"], haystack_dates: ["d"], haystack_sessions: [[]] };
-  assertThrows(() => renderEvidence({ ...base, haystack_sessions: "oops" }), DatasetIntegrityError, "question q9");
-  assertThrows(() => renderEvidence({ ...base, haystack_dates: [] }), DatasetIntegrityError, "different lengths");
-  assertThrows(() => renderEvidence({ ...base, haystack_sessions: ["x"] }), DatasetIntegrityError, "invalid haystack");
+  const base = {
+    question_id: "q9",
+    haystack_session_ids: ["a"],
+    haystack_dates: ["d"],
+    haystack_sessions: [[]],
+  };
+  assertThrows(
+    () => renderEvidence({ ...base, haystack_sessions: "oops" }),
+    DatasetIntegrityError,
+    "question q9",
+  );
+  assertThrows(
+    () => renderEvidence({ ...base, haystack_dates: [] }),
+    DatasetIntegrityError,
+    "different lengths",
+  );
+  assertThrows(
+    () => renderEvidence({ ...base, haystack_sessions: ["x"] }),
+    DatasetIntegrityError,
+    "invalid haystack",
+  );
 });
 
 Deno.test("dataset rows: question_id must be a unique non-empty string; non-string answers are json.dumps'd", () => {
-  assertThrows(() => parseRows({}, "d.json"), DatasetIntegrityError, "d.json: (root): the root must be a list");
+  assertThrows(
+    () => parseRows({}, "d.json"),
+    DatasetIntegrityError,
+    "d.json: (root): the root must be a list",
+  );
   assertThrows(() => parseRows([row("", "x", "a", "e")], "d.json"), DatasetIntegrityError, "[0].question_id");
-  assertThrows(() => parseRows([row("a", "x", "a", "e"), row("a", "x", "b", "e")], "d.json"), DatasetIntegrityError, "duplicate");
-  assertEquals(parseRows([row("a", "x", { b: [1, true], a: null }, "e")], "d.json").rows[0].answer, '{"a": null, "b": [1, true]}');
+  assertThrows(
+    () => parseRows([row("a", "x", "a", "e"), row("a", "x", "b", "e")], "d.json"),
+    DatasetIntegrityError,
+    "duplicate",
+  );
+  assertEquals(
+    parseRows([row("a", "x", { b: [1, true], a: null }, "e")], "d.json").rows[0].answer,
+    '{"a": null, "b": [1, true]}',
+  );
 });
 
 function selectionRows(type: string, prefix: string, count: number): Row[] {
-  return Array.from({ length: count }, (_, index) => row(`${prefix}${String(index).padStart(3, "0")}`, type, "ans", "evidence"));
+  return Array.from(
+    { length: count },
+    (_, index) => row(`${prefix}${String(index).padStart(3, "0")}`, type, "ans", "evidence"),
+  );
 }
 
 Deno.test("selection drops pilots, _abs IDs, long or excluded answers and out-of-bound evidence, by code points", () => {
@@ -86,30 +120,49 @@ Deno.test("selection drops pilots, _abs IDs, long or excluded answers and out-of
     row("a005", "temporal-reasoning", "😀😀" + "x".repeat(98), "e"),
   ];
   const selected = recomputeSelection(dataset(rows), selectionRule);
-  assertEquals(selected.get("knowledge-update")!.map((item) => item.questionId), selectionRows("knowledge-update", "k", 20).map((r) => r.question_id));
+  assertEquals(
+    selected.get("knowledge-update")!.map((item) => item.questionId),
+    selectionRows("knowledge-update", "k", 20).map((r) => r.question_id),
+  );
   assertEquals(selected.get("temporal-reasoning")![0].questionId, "a005");
   assertEquals(selected.get("temporal-reasoning")!.length, 20);
 });
 
 Deno.test("selection: too few eligible rows is its own error", () => {
-  const rows = [...selectionRows("knowledge-update", "k", 19), ...selectionRows("temporal-reasoning", "t", 20)];
-  assertThrows(() => recomputeSelection(dataset(rows), selectionRule), DatasetIntegrityError, "only 19 eligible knowledge-update rows");
+  const rows = [
+    ...selectionRows("knowledge-update", "k", 19),
+    ...selectionRows("temporal-reasoning", "t", 20),
+  ];
+  assertThrows(
+    () => recomputeSelection(dataset(rows), selectionRule),
+    DatasetIntegrityError,
+    "only 19 eligible knowledge-update rows",
+  );
 });
 
 Deno.test("selection: a manifest that differs from the recomputed IDs names the scenario and both lists", async () => {
   const rows = generateDemoDataset();
   const data = dataset(rows);
   const manifest = structuredClone(selectionRule);
-  const error = await prepareCases(data, { ...contracts, official: manifest }).then(() => undefined, (e) => e);
+  const error = await prepareCases(data, { ...contracts, official: manifest }).then(
+    () => undefined,
+    (e) => e,
+  );
   assert(error instanceof DatasetIntegrityError);
-  assertMatch(error.message, /manifests\/longmemeval-pr4789-v1\.json: scenarios\.confirmation_help: recomputed selection .* differs from the pinned 01493427/);
+  assertMatch(
+    error.message,
+    /manifests\/longmemeval-pr4789-v1\.json: scenarios\.confirmation_help: recomputed selection .* differs from the pinned 01493427/,
+  );
 });
 
 Deno.test("pools: metadata rules, IDs, timestamps and usage as the reference writes them", async () => {
   const demo = await (await import("../lib/demo.ts")).buildDemoProtocol();
   const official = parseOfficialManifest(demo.official, "demo.json");
   const data = dataset(JSON.parse(new TextDecoder().decode(demo.dataset)));
-  const cases = await prepareCases(data, { ...contracts, official: { ...official, protocol_id: contracts.config.protocol_id } });
+  const cases = await prepareCases(data, {
+    ...contracts,
+    official: { ...official, protocol_id: contracts.config.protocol_id },
+  });
   assertEquals(cases.length, 45);
   assertEquals(cases.map((item) => item.source).filter((source) => source === "synthetic").length, 5);
   const access = cases.find((item) => item.scenario === "access_help" && item.lossRank === 8)!;
@@ -119,7 +172,11 @@ Deno.test("pools: metadata rules, IDs, timestamps and usage as the reference wri
   assertEquals(gold.confidence, 0.70);
   assertEquals(gold.createdAt, "2026-02-14T00:00:00Z");
   assertEquals(gold.source, `deermem-eviction-eval:${access.caseId}`);
-  assertEquals(pool.usage[gold.id], { accessHeat: 8, accessCount: 8, lastAccessedAt: "2026-08-13T00:00:00Z" });
+  assertEquals(pool.usage[gold.id], {
+    accessHeat: 8,
+    accessCount: 8,
+    lastAccessedAt: "2026-08-13T00:00:00Z",
+  });
   const third = pool.facts.find((fact) => fact.id.startsWith(`d_${access.caseId}_3_`))!;
   assertEquals(third.confidence, 0.94 - 0.02 * 3);
   const eighth = pool.facts.find((fact) => fact.id.startsWith(`d_${access.caseId}_7_`))!;
@@ -127,7 +184,11 @@ Deno.test("pools: metadata rules, IDs, timestamps and usage as the reference wri
   const control = cases.find((item) => item.scenario === "confidence_control")!;
   const controlPool = buildPool(control, contracts.config.evaluation_time);
   const fifth = controlPool.facts.find((fact) => fact.id.startsWith(`d_${control.caseId}_5_`))!;
-  assertEquals([fifth.confidence, fifth.lastConfirmedAt, fifth.confirmationCount], [0.70, "2026-08-06T00:00:00Z", 1]);
+  assertEquals([fifth.confidence, fifth.lastConfirmedAt, fifth.confirmationCount], [
+    0.70,
+    "2026-08-06T00:00:00Z",
+    1,
+  ]);
   const sixth = controlPool.facts.find((fact) => fact.id.startsWith(`d_${control.caseId}_6_`))!;
   assertEquals(controlPool.usage[sixth.id]?.accessHeat, 8);
 });

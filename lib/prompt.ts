@@ -1,0 +1,138 @@
+/**
+ * The answer request: the prompt template rendered for a case's kept facts, and the request fingerprint —
+ * SHA-256 of Python's `json.dumps({model, temperature, max_tokens, stream, messages}, ensure_ascii=False,
+ * sort_keys=True)` — that binds every stored row to the exact bytes sent.
+ *
+ * @module
+ */
+
+import { ContractError } from "./errors.ts";
+import { sha256Hex } from "./hash.ts";
+import { compareCodePoints, dumps, PyFloat } from "./pyjson.ts";
+
+/** A chat message. */
+export interface ChatMessage {
+  role: "system" | "user";
+  content: string;
+}
+
+/** A parsed answer prompt template. */
+export interface PromptTemplate {
+  system: string;
+  user: string;
+}
+
+const PLACEHOLDERS = ["{{CURRENT_DATE_SECTION}}", "{{STORED_MEMORY}}", "{{QUESTION}}"];
+
+function trimNewlines(text: string): string {
+  return text.replace(/^\n+|\n+$/g, "");
+}
+
+/**
+ * Splits the template into its `SYSTEM:` and `USER:` parts (newlines trimmed); both sections and all three
+ * placeholders are required.
+ *
+ * @example
+ * ```ts
+ * import { parsePromptTemplate } from "./prompt.ts";
+ * const template = parsePromptTemplate("SYSTEM:\nBe brief.\n\nUSER:\n{{CURRENT_DATE_SECTION}}{{STORED_MEMORY}}\n{{QUESTION}}\n");
+ * console.log(template.system); // "Be brief."
+ * ```
+ */
+export function parsePromptTemplate(text: string, path = "prompts/answer-v1.txt"): PromptTemplate {
+  const systemAt = text.indexOf("SYSTEM:");
+  const userAt = text.indexOf("USER:");
+  if (systemAt < 0 || userAt < 0 || userAt < systemAt) {
+    throw new ContractError("must contain a SYSTEM: section followed by a USER: section", { path });
+  }
+  const system = trimNewlines(text.slice(systemAt + "SYSTEM:".length, userAt));
+  const user = trimNewlines(text.slice(userAt + "USER:".length));
+  for (const placeholder of PLACEHOLDERS) {
+    if (!user.includes(placeholder)) {
+      throw new ContractError(`the USER: section lacks ${placeholder}`, { path });
+    }
+  }
+  return { system, user };
+}
+
+/** A fact as the prompt shows it. */
+export interface MemoryFact {
+  id: string;
+  content: string;
+}
+
+/**
+ * Renders the two chat messages: kept facts sorted by ID as `[{id}]\n{content}` blocks joined by a blank
+ * line; `CURRENT DATE: {date}\n` only when the case has a date.
+ *
+ * @example
+ * ```ts
+ * import { parsePromptTemplate, renderMessages } from "./prompt.ts";
+ * const template = parsePromptTemplate("SYSTEM:\nS\nUSER:\n{{CURRENT_DATE_SECTION}}{{STORED_MEMORY}}|{{QUESTION}}");
+ * const [, user] = renderMessages(template, { question: "Q?", questionDate: null, facts: [{ id: "b", content: "2" }, { id: "a", content: "1" }] });
+ * console.log(user.content); // "[a]\n1\n\n[b]\n2|Q?"
+ * ```
+ */
+export function renderMessages(
+  template: PromptTemplate,
+  input: { question: string; questionDate: string | null; facts: readonly MemoryFact[] },
+): ChatMessage[] {
+  if (input.facts.length === 0) throw new RangeError("the stored memory needs at least one fact");
+  const facts = [...input.facts].sort((a, b) => compareCodePoints(a.id, b.id));
+  for (let index = 1; index < facts.length; index++) {
+    if (facts[index].id === facts[index - 1].id) throw new RangeError(`duplicate fact id ${facts[index].id}`);
+  }
+  const memory = facts.map((fact) => `[${fact.id}]\n${fact.content}`).join("\n\n");
+  const dateSection = input.questionDate ? `CURRENT DATE: ${input.questionDate}\n` : "";
+  // One pass, so text inside a fact that looks like a placeholder is never substituted again.
+  const user = template.user.replace(
+    /\{\{(CURRENT_DATE_SECTION|STORED_MEMORY|QUESTION)\}\}/g,
+    (_match, name: string) =>
+      name === "CURRENT_DATE_SECTION" ? dateSection : name === "STORED_MEMORY" ? memory : input.question,
+  );
+  return [{ role: "system", content: template.system }, { role: "user", content: user }];
+}
+
+/** The request settings that are part of the fingerprint. */
+export interface RequestSettings {
+  model: string;
+  temperature: number;
+  maxTokens: number;
+  stream: boolean;
+}
+
+/**
+ * The exact JSON the fingerprint hashes (`temperature` always a float, as the reference's config holds it).
+ *
+ * @example
+ * ```ts
+ * import { fingerprintPayload } from "./prompt.ts";
+ * console.log(fingerprintPayload({ model: "m", temperature: 0, maxTokens: 5, stream: false }, []));
+ * // {"max_tokens": 5, "messages": [], "model": "m", "stream": false, "temperature": 0.0}
+ * ```
+ */
+export function fingerprintPayload(settings: RequestSettings, messages: readonly ChatMessage[]): string {
+  return dumps({
+    max_tokens: settings.maxTokens,
+    messages: messages.map((message) => ({ content: message.content, role: message.role })),
+    model: settings.model,
+    stream: settings.stream,
+    temperature: new PyFloat(settings.temperature),
+  });
+}
+
+/**
+ * The request fingerprint: SHA-256 of {@linkcode fingerprintPayload} as UTF-8.
+ *
+ * @example
+ * ```ts
+ * import { requestFingerprint } from "./prompt.ts";
+ * console.log((await requestFingerprint({ model: "m", temperature: 0, maxTokens: 5, stream: false }, [])).length); // 64
+ * ```
+ */
+export async function requestFingerprint(
+  settings: RequestSettings,
+  messages: readonly ChatMessage[],
+): Promise<string> {
+  return await sha256Hex(fingerprintPayload(settings, messages));
+}

@@ -1,0 +1,242 @@
+/**
+ * Graded QA rows and the two files derived from them: `qa.summary.json` (accuracy by source, scenario and
+ * policy — official and synthetic never folded together) and `qa.stats.json` (exact McNemar and the seeded
+ * paired bootstrap for the official, synthetic and overall suites), written exactly as the reference writes them.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { ProtocolConfig } from "./config.ts";
+import { RowIntegrityError } from "./errors.ts";
+import { GRADER_VERSION } from "./grading.ts";
+import { POLICIES } from "./policy.ts";
+import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
+import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
+
+/** A graded row of `qa.rows.jsonl`: exactly these 19 fields. */
+export const GradedRow = z.strictObject({
+  attempts: z.number().int().min(1),
+  capacity: z.number().int(),
+  case_id: z.string().min(1),
+  grade_correct: z.boolean(),
+  grade_rule: z.string().min(1),
+  grader_version: z.string(),
+  kept_fact_ids: z.array(z.string()),
+  policy: z.enum(["confidence", "hybrid-v1"]),
+  prediction: z.string(),
+  question_type: z.string(),
+  request_fingerprint: sha256,
+  response_model: z.string().nullable(),
+  row_id: z.string().min(1),
+  scenario: z.string(),
+  schema_version: z.literal(1),
+  source: z.enum(["longmemeval", "synthetic"]),
+  support_all_retained: z.boolean(),
+  support_recall: z.number().min(0).max(1),
+  usage: z.record(z.string(), z.number().int()),
+});
+
+/** A graded row. */
+export type GradedRow = z.infer<typeof GradedRow>;
+
+/**
+ * Serialises graded rows as `qa.rows.jsonl` (compact sorted-key lines; `support_recall` a float).
+ *
+ * @example
+ * ```ts ignore
+ * import { gradedRowsJsonl } from "./report.ts";
+ * await Deno.writeTextFile("qa.rows.jsonl", gradedRowsJsonl(rows));
+ * ```
+ */
+export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
+  return rows.map((row) =>
+    dumps({ ...row, support_recall: new PyFloat(row.support_recall) } as PyJson) + "\n"
+  ).join("");
+}
+
+/**
+ * Parses `qa.rows.jsonl` text: every line must be a {@linkcode GradedRow}, at the QA capacity, with this
+ * grader's version, and every case must have both policies exactly once.
+ *
+ * @example
+ * ```ts ignore
+ * import { parseGradedRows } from "./report.ts";
+ * const rows = parseGradedRows(text, "results/qa.rows.jsonl", config);
+ * ```
+ */
+export function parseGradedRows(text: string, path: string, config: ProtocolConfig): GradedRow[] {
+  const rows: GradedRow[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch (error) {
+      throw new RowIntegrityError(`line ${index + 1}: not valid JSON`, { path, cause: error });
+    }
+    const result = GradedRow.safeParse(data);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw new RowIntegrityError(`line ${index + 1}: ${issue.message}`, {
+        path,
+        field: issue.path.join(".") || "(row)",
+      });
+    }
+    const row = result.data;
+    if (row.capacity !== config.pool.qa_capacity) {
+      throw new RowIntegrityError(
+        `line ${index + 1}: expected capacity ${config.pool.qa_capacity}, got ${row.capacity}`,
+        {
+          path,
+          field: "capacity",
+        },
+      );
+    }
+    if (row.grader_version !== GRADER_VERSION) {
+      throw new RowIntegrityError(
+        `line ${index + 1}: expected ${GRADER_VERSION}, got ${row.grader_version}`,
+        {
+          path,
+          field: "grader_version",
+        },
+      );
+    }
+    rows.push(row);
+  });
+  const byCase = new Map<string, string[]>();
+  for (const row of rows) byCase.set(row.case_id, [...(byCase.get(row.case_id) ?? []), row.policy]);
+  for (const [caseId, policies] of byCase) {
+    if (policies.length !== 2 || !POLICIES.every((policy) => policies.includes(policy))) {
+      throw new RowIntegrityError(
+        `case ${caseId} must have exactly one row per policy, has ${policies.join(", ")}`,
+        {
+          path,
+          field: "policy",
+        },
+      );
+    }
+  }
+  return rows;
+}
+
+/**
+ * `qa.summary.json`: accuracy per (source, scenario, policy), sorted by those keys.
+ *
+ * @example
+ * ```ts ignore
+ * import { qaSummary } from "./report.ts";
+ * const text = qaSummary(rows, config);
+ * ```
+ */
+export function qaSummary(rows: readonly GradedRow[], config: ProtocolConfig): string {
+  const groups = new Map<string, GradedRow[]>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.source, row.scenario, row.policy]);
+    groups.set(key, [...(groups.get(key) ?? []), row]);
+  }
+  const summary = [...groups.values()].map((members) => {
+    const correct = members.filter((member) => member.grade_correct).length;
+    return {
+      accuracy: new PyFloat(correct / members.length),
+      cases: members.length,
+      correct,
+      policy: members[0].policy,
+      scenario: members[0].scenario,
+      source: members[0].source,
+    };
+  }).sort((a, b) =>
+    compareCodePoints(a.source, b.source) || compareCodePoints(a.scenario, b.scenario) ||
+    compareCodePoints(a.policy, b.policy)
+  );
+  return dumps({
+    grader_version: GRADER_VERSION,
+    groups: summary,
+    protocol_id: config.protocol_id,
+    qa_capacity: config.pool.qa_capacity,
+    schema_version: 1,
+  }, { indent: 2 }) + "\n";
+}
+
+function suite(rows: readonly GradedRow[], config: ProtocolConfig): PyJson {
+  const caseIds = [...new Set(rows.map((row) => row.case_id))].sort(compareCodePoints);
+  const pairs: Pair[] = caseIds.map((caseId) => {
+    const outcome = (policy: string) =>
+      rows.find((row) => row.case_id === caseId && row.policy === policy)!.grade_correct;
+    return [outcome(POLICIES[0]), outcome(POLICIES[1])];
+  });
+  const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = config.statistics;
+  const mcnemar = exactMcnemar(pairs);
+  const bootstrap = pairedBootstrapDifference(pairs, { seed, iterations, alpha });
+  return {
+    bootstrap: {
+      alpha: new PyFloat(alpha),
+      iterations,
+      lower: new PyFloat(bootstrap.lower),
+      mean_difference: new PyFloat(bootstrap.mean_difference),
+      seed,
+      upper: new PyFloat(bootstrap.upper),
+    },
+    cases: pairs.length,
+    mcnemar: { ...mcnemar, p_value: new PyFloat(mcnemar.p_value) },
+  };
+}
+
+/**
+ * `qa.stats.json`: suites `official`, `synthetic` and `overall` (hybrid-v1 minus confidence), pairs by case id.
+ *
+ * @example
+ * ```ts ignore
+ * import { qaStats } from "./report.ts";
+ * const text = qaStats(rows, config);
+ * ```
+ */
+export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): string {
+  return dumps({
+    grader_version: GRADER_VERSION,
+    policies: [...POLICIES],
+    protocol_id: config.protocol_id,
+    schema_version: 1,
+    suites: {
+      official: suite(rows.filter((row) => row.source === "longmemeval"), config),
+      overall: suite(rows, config),
+      synthetic: suite(rows.filter((row) => row.source === "synthetic"), config),
+    },
+  }, { indent: 2 }) + "\n";
+}
+
+/**
+ * One line per suite for the terminal: `official: confidence 23/40, hybrid-v1 35/40, exact McNemar p=0.0018`.
+ *
+ * @example
+ * ```ts ignore
+ * import { suiteLines } from "./report.ts";
+ * console.log(suiteLines(rows).join("\n"));
+ * ```
+ */
+export function suiteLines(rows: readonly GradedRow[]): string[] {
+  const suites: [string, GradedRow[]][] = [
+    ["official", rows.filter((row) => row.source === "longmemeval")],
+    ["synthetic", rows.filter((row) => row.source === "synthetic")],
+    ["overall", [...rows]],
+  ];
+  return suites.map(([name, members]) => {
+    const caseIds = [...new Set(members.map((row) => row.case_id))].sort(compareCodePoints);
+    const pairs: Pair[] = caseIds.map((caseId) =>
+      POLICIES.map((policy) =>
+        members.find((row) => row.case_id === caseId && row.policy === policy)!.grade_correct
+      ) as [
+        boolean,
+        boolean,
+      ]
+    );
+    const counts = POLICIES.map((policy) =>
+      `${policy} ${
+        members.filter((row) => row.policy === policy && row.grade_correct).length
+      }/${caseIds.length}`
+    );
+    return `${name}: ${counts.join(", ")}, exact McNemar p=${exactMcnemar(pairs).p_value.toFixed(4)}`;
+  });
+}

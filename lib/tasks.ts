@@ -1,0 +1,97 @@
+/**
+ * Answer tasks: one per case and policy at the QA capacity, each with its rendered messages and request
+ * fingerprint — the single source both `run-qa` and `grade-qa`/`verify` recompute.
+ *
+ * @module
+ */
+
+import type { Contracts } from "./contracts.ts";
+import { evaluateCase, POLICIES } from "./policy.ts";
+import { buildPool } from "./pool.ts";
+import {
+  type ChatMessage,
+  parsePromptTemplate,
+  renderMessages,
+  requestFingerprint,
+  type RequestSettings,
+} from "./prompt.ts";
+import type { CaseSource, PreparedCase } from "./protocol.ts";
+import type { EvictionPolicy } from "./eviction.ts";
+
+/** One answer request, fully determined by the protocol. */
+export interface AnswerTask {
+  rowId: string;
+  caseId: string;
+  source: CaseSource;
+  scenario: string;
+  questionType: string;
+  policy: EvictionPolicy;
+  capacity: number;
+  keptFactIds: string[];
+  supportAllRetained: boolean;
+  supportRecall: number;
+  messages: ChatMessage[];
+  requestFingerprint: string;
+  /** The reference answer, from the recomputed case — never from a stored row. */
+  referenceAnswer: string;
+}
+
+/**
+ * The request settings a config pins.
+ *
+ * @example
+ * ```ts ignore
+ * import { requestSettings } from "./tasks.ts";
+ * console.log(requestSettings(contracts).maxTokens); // 2048
+ * ```
+ */
+export function requestSettings(contracts: Contracts): RequestSettings {
+  const qa = contracts.config.qa;
+  return { model: qa.model, temperature: qa.temperature, maxTokens: qa.max_tokens, stream: qa.stream };
+}
+
+/**
+ * Builds every answer task, case by case, confidence before hybrid-v1.
+ *
+ * @example
+ * ```ts ignore
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const tasks = await buildAnswerTasks(contracts, cases); // 90 tasks
+ * ```
+ */
+export async function buildAnswerTasks(
+  contracts: Contracts,
+  cases: readonly PreparedCase[],
+): Promise<AnswerTask[]> {
+  const { config } = contracts;
+  const template = parsePromptTemplate(contracts.prompt, contracts.sources.prompt.replace(/^embedded:/, ""));
+  const settings = requestSettings(contracts);
+  const tasks: AnswerTask[] = [];
+  for (const prepared of cases) {
+    const pool = buildPool(prepared, config.evaluation_time);
+    for (const policy of POLICIES) {
+      const result = evaluateCase(prepared, policy, config.pool.qa_capacity, config, pool);
+      const messages = renderMessages(template, {
+        question: prepared.question,
+        questionDate: prepared.questionDate,
+        facts: result.keptFacts,
+      });
+      tasks.push({
+        rowId: `${prepared.caseId}__${policy}`,
+        caseId: prepared.caseId,
+        source: prepared.source,
+        scenario: prepared.scenario,
+        questionType: prepared.questionType,
+        policy,
+        capacity: config.pool.qa_capacity,
+        keptFactIds: result.keptFacts.map((fact) => fact.id),
+        supportAllRetained: result.supportAllRetained,
+        supportRecall: result.supportRecall,
+        messages,
+        requestFingerprint: await requestFingerprint(settings, messages),
+        referenceAnswer: prepared.answer,
+      });
+    }
+  }
+  return tasks;
+}
