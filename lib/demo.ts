@@ -36,7 +36,7 @@ function hexId(index: number, salt: number): string {
   return ((index * 2654435761 + salt * 40503) >>> 0).toString(16).padStart(8, "0");
 }
 
-function session(id: string, sentences: string[], answerTurn: number) {
+function session(sentences: string[], answerTurn: number) {
   return sentences.map((content, turn) => ({
     role: turn % 2 === 0 ? "user" : "assistant",
     content,
@@ -77,11 +77,11 @@ export function generateDemoDataset(scale = 1, padding = 0): Record<string, unkn
           index % 9 === 8 && type === "knowledge-update" ? "_abs" : ""
         }`;
         const sessions = [
-          session(`s_${serial}_0`, [
+          session([
             `${name} mentioned the ${thing} near the ${place} on day ${serial % 28 + 1}.`,
             `Noted: ${name} and the ${thing}.`,
           ], type.startsWith("single-session") ? -1 : 1),
-          session(`s_${serial}_1`, [
+          session([
             `Later ${name} said the ${thing} cost ${serial % 90 + 10} dollars.${filler}`,
             `Understood, ${serial % 90 + 10} dollars for the ${thing}.`,
           ], type.startsWith("single-session") ? -1 : 0),

@@ -192,7 +192,7 @@ Deno.test("demo: synthetic data, labelled as such, 27/45 vs 45/45 at capacity 7"
     const result = await runCli(["demo", "--output-dir", `${directory}/out`]);
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout, /SYNTHETIC data/);
-    assertMatch(result.stdout, /capacity 7\n(?:.*\n)*?  all 45 cases\s+27\/45\s+45\/45/);
+    assertMatch(result.stdout, /capacity 7\n(?:.*\n)*? {2}all 45 cases\s+27\/45\s+45\/45/);
     const run = JSON.parse(await Deno.readTextFile(`${directory}/out/run.json`));
     assertEquals(run.protocol_id, "deermem-demo-synthetic-v1");
   } finally {

@@ -1,0 +1,73 @@
+/**
+ * deermem-eval's library surface: the DeerMem eviction policies, the frozen blind grader, the paired
+ * statistics, Python-compatible JSON, and the protocol schemas — for a TypeScript memory system or another
+ * reproduction.
+ *
+ * @example
+ * ```ts
+ * import { gradeAnswer, selectFactsForCapacity } from "./mod.ts";
+ * const result = selectFactsForCapacity(
+ *   [{ id: "a", confidence: 0.9 }, { id: "b", confidence: 0.7, category: "correction" }],
+ *   { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" },
+ * );
+ * console.log(result.kept.map((fact) => fact.id)); // ["b"]: the correction slot
+ * console.log(gradeAnswer("Seven weeks", "7 weeks").correct); // true
+ * ```
+ *
+ * @module
+ */
+
+export {
+  boundedNumber,
+  DEFAULT_HYBRID_PARAMS,
+  type EvictedFact,
+  EVICTION_POLICY_CONFIDENCE,
+  EVICTION_POLICY_HYBRID_V1,
+  EVICTION_POLICY_VERSION,
+  type EvictionPolicy,
+  type FactScore,
+  type HybridParams,
+  parseTimestamp,
+  type ScoreComponents,
+  selectFactsForCapacity,
+  type SelectionOptions,
+  type SelectionResult,
+} from "./lib/eviction.ts";
+export {
+  type Grade,
+  gradeAnswer,
+  GRADER_VERSION,
+  type GradeRule,
+  normalizeAnswer,
+  STOPWORDS,
+} from "./lib/grading.ts";
+export {
+  type BootstrapOptions,
+  type BootstrapResult,
+  exactMcnemar,
+  type McnemarResult,
+  type Pair,
+  pairedBootstrapDifference,
+} from "./lib/stats.ts";
+export { PythonRandom } from "./lib/mt19937.ts";
+export {
+  dumps,
+  type DumpsOptions,
+  floatRepr,
+  parsePyJson,
+  PyFloat,
+  pyFloat,
+  type PyJson,
+} from "./lib/pyjson.ts";
+export { ProtocolConfig } from "./lib/config.ts";
+export { OfficialManifest, SyntheticCase, SyntheticManifest } from "./lib/manifest.ts";
+export { GradedRow } from "./lib/report.ts";
+export { fingerprintPayload, renderMessages, requestFingerprint } from "./lib/prompt.ts";
+export {
+  ContractError,
+  DatasetIntegrityError,
+  InputError,
+  OverwriteError,
+  ProviderError,
+  RowIntegrityError,
+} from "./lib/errors.ts";
