@@ -98,3 +98,11 @@ Deno.test("conformance CLI: text, --json and exit codes", async () => {
     await Deno.remove(directory, { recursive: true });
   }
 });
+
+Deno.test("conformance CLI passes on the whole shared vector directory", async () => {
+  const result = await runCli(["conformance", VECTORS, "--json"]);
+  assertEquals(result.code, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assertEquals(report.files.length, 12);
+  assertEquals(report.ok, true);
+});
