@@ -553,7 +553,7 @@ export async function checkVectorText(file: string, text: string): Promise<FileR
  * @example
  * ```ts ignore
  * import { runConformance } from "./conformance.ts";
- * const report = await runConformance("../shared/golden/vectors");
+ * const report = await runConformance("golden/vectors");
  * console.log(report.ok);
  * ```
  */
