@@ -111,40 +111,6 @@ function summarize(value: unknown, limit = 80): string {
   return text.length > limit ? `${text.slice(0, limit - 1)}…` : text;
 }
 
-/**
- * The first path at which two JSON-shaped values differ, or undefined.
- *
- * @example
- * ```ts
- * import { firstDifference } from "./conformance.ts";
- * console.log(firstDifference({ a: [1, 2] }, { a: [1, 3] })); // { field: "a[1]", expected: 2, actual: 3 }
- * ```
- */
-export function firstDifference(expected: unknown, actual: unknown, path = ""): FieldMismatch | undefined {
-  if (Object.is(expected, actual)) return undefined;
-  if (Array.isArray(expected) && Array.isArray(actual)) {
-    for (let index = 0; index < Math.max(expected.length, actual.length); index++) {
-      const difference = firstDifference(expected[index], actual[index], `${path}[${index}]`);
-      if (difference) return difference;
-    }
-    return undefined;
-  }
-  if (
-    expected !== null && actual !== null && typeof expected === "object" && typeof actual === "object" &&
-    !Array.isArray(expected) && !Array.isArray(actual)
-  ) {
-    const left = expected as Record<string, unknown>;
-    const right = actual as Record<string, unknown>;
-    const keys = [...new Set([...Object.keys(left), ...Object.keys(right)])].sort();
-    for (const key of keys) {
-      const difference = firstDifference(left[key], right[key], path === "" ? key : `${path}.${key}`);
-      if (difference) return difference;
-    }
-    return undefined;
-  }
-  return { field: path === "" ? "value" : path, expected, actual };
-}
-
 // ---------------------------------------------------------------------------------------------------------
 // Checkers, one per known file.
 

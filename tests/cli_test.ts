@@ -1,13 +1,9 @@
 import { sha256Hex } from "../lib/hash.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, runCli } from "./helpers/cli.ts";
+import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "./helpers/cli.ts";
 
 const FIXTURE_DATASET = `${GOLDEN}/fixture/longmemeval-fixture.json`;
 const REFERENCE_POLICY = `${GOLDEN}/fixture-run/policy`;
-
-async function tempDir(): Promise<string> {
-  return await Deno.makeTempDir({ prefix: "deermem-eval-test-" });
-}
 
 Deno.test("validate-contracts on the embedded protocol, from the binary's entry point", async () => {
   const result = await runCli(["validate-contracts"]);
@@ -87,8 +83,7 @@ Deno.test("an offline command revokes network permission before any work", async
 });
 
 Deno.test("validate: the dataset hash is checked before parsing, naming both digests", async () => {
-  const directory = await tempDir();
-  try {
+  await withTempDir(async (directory) => {
     const path = `${directory}/broken.json`;
     await Deno.writeTextFile(path, "{ this is not JSON");
     const result = await runCli(["validate", "--dataset", path, ...fixtureProtocolFlags()]);
@@ -107,14 +102,11 @@ Deno.test("validate: the dataset hash is checked before parsing, naming both dig
       viaEnv.stdout,
       /^validated dataset cd5c2b20057269a69a3308014dc9eb02b94231ff5aa0ca476e10e55483c938d9 and prepared 45 cases$/m,
     );
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
+  });
 });
 
 Deno.test("run-policy on the fixture is byte-identical to the reference and refuses to overwrite", async () => {
-  const directory = await tempDir();
-  try {
+  await withTempDir(async (directory) => {
     const result = await runCli([
       "run-policy",
       "--dataset",
@@ -159,14 +151,11 @@ Deno.test("run-policy on the fixture is byte-identical to the reference and refu
     assertEquals(again.code, 2);
     assertMatch(again.stderr, /refusing to overwrite an existing file/);
     assertEquals(await Deno.readTextFile(`${directory}/summary.json`), before);
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
+  });
 });
 
 Deno.test("run-policy with one output already present writes nothing at all", async () => {
-  const directory = await tempDir();
-  try {
+  await withTempDir(async (directory) => {
     await Deno.writeTextFile(`${directory}/run.json`, "mine\n");
     const result = await runCli([
       "run-policy",
@@ -181,21 +170,16 @@ Deno.test("run-policy with one output already present writes nothing at all", as
     for await (const entry of Deno.readDir(directory)) names.push(entry.name);
     assertEquals(names, ["run.json"]);
     assertEquals(await Deno.readTextFile(`${directory}/run.json`), "mine\n");
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
+  });
 });
 
 Deno.test("demo: synthetic data, labelled as such, 27/45 vs 45/45 at capacity 7", async () => {
-  const directory = await tempDir();
-  try {
+  await withTempDir(async (directory) => {
     const result = await runCli(["demo", "--output-dir", `${directory}/out`]);
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout, /SYNTHETIC data/);
     assertMatch(result.stdout, /capacity 7\n(?:.*\n)*? {2}all 45 cases\s+27\/45\s+45\/45/);
     const run = JSON.parse(await Deno.readTextFile(`${directory}/out/run.json`));
     assertEquals(run.protocol_id, "deermem-demo-synthetic-v1");
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
+  });
 });

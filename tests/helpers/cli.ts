@@ -40,3 +40,13 @@ export function fixtureProtocolFlags(): string[] {
     `${protocol}/synthetic.json`,
   ];
 }
+
+/** Runs `body` with a fresh temporary directory, removed afterwards whatever happens. */
+export async function withTempDir<T>(body: (directory: string) => Promise<T>): Promise<T> {
+  const directory = await Deno.makeTempDir({ prefix: "deermem-eval-test-" });
+  try {
+    return await body(directory);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
+}
