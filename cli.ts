@@ -15,7 +15,20 @@ import { readBytes } from "./lib/fs.ts";
 import { retentionTable } from "./lib/results.ts";
 import { buildAnswerTasks } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
-import { POLICY_OUTPUTS, prepareProtocol, runPolicy } from "./lib/stages.ts";
+import { gradeQa, POLICY_OUTPUTS, prepareProtocol, QA_OUTPUTS, runPolicy } from "./lib/stages.ts";
+import type { Contracts } from "./lib/contracts.ts";
+import { openAiProvider } from "./lib/provider.ts";
+import { codePointLength } from "./lib/python.ts";
+import { suiteLines } from "./lib/report.ts";
+import {
+  checkQaSettings,
+  checkRunDirectory,
+  planRows,
+  resolveCredentials,
+  type RunEvent,
+  runQa,
+} from "./lib/runner.ts";
+import { requestSettings } from "./lib/tasks.ts";
 
 /** The program's version (from `deno.json`). */
 export const VERSION: string = denoConfig.version;
@@ -51,7 +64,8 @@ export interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
   env: (name: string) => string | undefined;
-  isTerminal: boolean;
+  /** A status line rewritten in place (terminals only; absent otherwise). */
+  live?: { update: (text: string) => void; done: () => void };
 }
 
 interface Command {
@@ -95,21 +109,14 @@ function outputDir(flags: Flags): string {
   return path;
 }
 
-async function prepare(flags: Flags, io: Io) {
-  const contracts = await loadContracts(await contractSources(flags));
+async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
+  contracts ??= await loadContracts(await contractSources(flags));
   const path = datasetPath(flags, io);
   return await prepareProtocol(contracts, await readBytes(path, "dataset"), path);
 }
 
 /** Where the output came from, recorded in place of the reference's git state. */
 export const SOURCE_STATE = { dirty: null, head: null, tool: `deermem-eval ${VERSION}` };
-
-function notImplemented(name: string): Command["run"] {
-  return (_flags, _positionals, io) => {
-    io.err(`deermem-eval ${name}: not implemented in this build`);
-    return Promise.resolve(2);
-  };
-}
 
 const COMMANDS: Record<string, Command> = {
   "validate-contracts": {
@@ -160,17 +167,101 @@ Refuses a DIR that already holds any of them; each file is written atomically. N
     },
   },
   "run-qa": {
-    summary: "ask the answer model (the only networked command); resumable",
+    summary: "ask the answer model for every task (the only networked command); resumable",
     usage: "deermem-eval run-qa --dataset PATH --output-dir DIR [--dry-run] [protocol flags]",
-    help: "Not implemented in this build.",
+    help:
+      `Builds the tasks (every case × both policies at the QA capacity) and asks the OpenAI-compatible endpoint,
+with identical settings for both policies, from the config: model, temperature, max_tokens, timeout, attempts,
+workers. The API key and base URL are read only from the two environment variables the config names (for the
+embedded protocol DEERMEM_EVAL_ANSWER_API_KEY and DEERMEM_EVAL_ANSWER_BASE_URL), before the dataset is read.
+Writes into DIR:
+  qa_run.json               the run's identity: the five artifact SHA-256 values and the QA settings (no key)
+  responses/<row_id>.json   one row per answered task, written the moment the answer arrives
+Running the same command again resumes: a stored row is reused only when it equals its recomputed task (ids,
+source, scenario, policy, capacity, kept facts, request fingerprint); any other row is moved to
+responses/superseded/ and called again. A DIR made under a different protocol is refused. Ctrl-C stops
+cleanly; rows already written stay valid. Exit 1 if any call failed.
+  --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir DIR   the run directory (new or to resume)
+  --dry-run          build the tasks and print row ids, fingerprints and sizes; call nothing, write
+                     nothing, need no key (with --output-dir, also say which rows would be reused)${PROTOCOL_FLAGS}`,
     network: true,
-    run: notImplemented("run-qa"),
+    run: async (flags, _positionals, io) => {
+      const dryRun = flags["dry-run"] ?? false;
+      const directory = dryRun ? flags["output-dir"] : outputDir(flags);
+      const contracts = await loadContracts(await contractSources(flags));
+      checkQaSettings(contracts);
+      // Credentials first: a missing variable must fail before the dataset is touched.
+      const credentials = dryRun ? undefined : resolveCredentials(contracts.config, io.env);
+      if (directory !== undefined) await checkRunDirectory(directory, contracts);
+      const prepared = await prepare(flags, io, contracts);
+      const tasks = await buildAnswerTasks(contracts, prepared.cases);
+      if (credentials === undefined) return await dryRunReport(tasks, directory, io);
+      const qa = contracts.config.qa;
+      const provider = openAiProvider({
+        baseUrl: credentials.baseUrl,
+        apiKey: credentials.apiKey,
+        settings: requestSettings(contracts),
+        timeoutSeconds: qa.timeout_seconds,
+      });
+      const interrupt = new AbortController();
+      const onInterrupt = () => {
+        if (interrupt.signal.aborted) Deno.exit(130);
+        io.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
+        interrupt.abort();
+      };
+      Deno.addSignalListener("SIGINT", onInterrupt);
+      const progress = progressReporter(io);
+      let summary;
+      try {
+        summary = await runQa(contracts, tasks, directory!, {
+          provider,
+          retry: { maxAttempts: qa.max_attempts },
+          workers: qa.workers,
+          source: SOURCE_STATE,
+          signal: interrupt.signal,
+          onEvent: progress.onEvent,
+        });
+      } finally {
+        progress.end();
+        Deno.removeSignalListener("SIGINT", onInterrupt);
+      }
+      io.out(
+        `answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`,
+      );
+      for (const failure of summary.failed) io.out(`  failed ${failure.rowId}: ${failure.reason}`);
+      if (summary.interrupted) {
+        io.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
+        return 130;
+      }
+      return summary.failed.length > 0 ? 1 : 0;
+    },
   },
   "grade-qa": {
-    summary: "re-verify a QA run, grade blindly, write rows, summary and statistics",
+    summary: "re-verify a QA run read-only, grade blindly, write rows, summary and statistics",
     usage: "deermem-eval grade-qa --dataset PATH --output-dir DIR [protocol flags]",
-    help: "Not implemented in this build.",
-    run: notImplemented("grade-qa"),
+    help:
+      `Re-verifies the run in DIR without changing it: qa_run.json must carry the five artifact hashes of the
+protocol in use; every task is recomputed, and each of its rows must exist and equal it in row id, case id,
+source, scenario, policy, capacity, kept facts and request fingerprint — the first that does not refuses the
+directory, naming the row and the field. Then grades every prediction blindly against the reference answer of
+the recomputed case (never one a row names) and writes into DIR:
+  qa.rows.jsonl     the graded rows
+  qa.summary.json   accuracy by source, scenario and policy
+  qa.stats.json     exact McNemar and the seeded paired bootstrap, per suite
+Refuses to overwrite any of them. No network.
+  --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir DIR   the run-qa directory${PROTOCOL_FLAGS}`,
+    run: async (flags, _positionals, io) => {
+      const directory = outputDir(flags);
+      const contracts = await loadContracts(await contractSources(flags));
+      const prepared = await prepare(flags, io, contracts);
+      const tasks = await buildAnswerTasks(contracts, prepared.cases);
+      const rows = await gradeQa(directory, contracts, tasks);
+      for (const line of suiteLines(rows)) io.out(line);
+      io.out(`wrote ${QA_OUTPUTS.map((name) => `${directory}/${name}`).join(", ")}`);
+      return 0;
+    },
   },
   verify: {
     summary: "prove offline that a published results directory follows from its rows",
@@ -252,6 +343,68 @@ through the library and compares exactly. Unknown files are listed as skipped. R
   },
 };
 
+async function dryRunReport(
+  tasks: Awaited<ReturnType<typeof buildAnswerTasks>>,
+  directory: string | undefined,
+  io: Io,
+): Promise<number> {
+  const plans = directory === undefined ? undefined : await planRows(directory, tasks);
+  let characters = 0;
+  tasks.forEach((task, index) => {
+    const size = task.messages.reduce((sum, message) => sum + codePointLength(message.content), 0);
+    characters += size;
+    const plan = plans?.[index];
+    const state = plan === undefined
+      ? ""
+      : plan.state === "reuse"
+      ? "  reuse"
+      : plan.state === "missing"
+      ? "  call"
+      : `  call (stored row: ${plan.reason})`;
+    io.out(`${task.rowId}  ${task.requestFingerprint}  ${size} chars${state}`);
+  });
+  const calls = plans === undefined ? tasks.length : plans.filter((plan) => plan.state !== "reuse").length;
+  io.out(
+    `dry run: ${tasks.length} tasks, ${characters} characters of messages, ${calls} call(s) needed; nothing called`,
+  );
+  return 0;
+}
+
+/** Progress for run-qa: one live line on a terminal, a plain line per call otherwise. */
+function progressReporter(io: Io): { onEvent: (event: RunEvent) => void; end: () => void } {
+  let failures = 0;
+  let tokens = 0;
+  let live = false;
+  return {
+    onEvent: (event) => {
+      if (event.kind === "planned") {
+        for (const plan of event.stale) {
+          io.err(`${plan.task.rowId}: stored row not reusable (${plan.reason}); calling again`);
+        }
+        io.err(`${event.total} tasks: ${event.reuse} stored rows reused, ${event.toCall} to call`);
+        return;
+      }
+      if (event.kind === "failed") failures++;
+      else tokens += event.tokens;
+      if (io.live !== undefined) {
+        live = true;
+        io.live.update(`answered ${event.done}/${event.toCall} · ${failures} failed · ${tokens} tokens`);
+      } else if (event.kind === "answered") {
+        io.err(
+          `[${event.done}/${event.toCall}] ${event.rowId}: answered (${event.attempts} attempt${
+            event.attempts === 1 ? "" : "s"
+          }, ${event.tokens} tokens)`,
+        );
+      } else {
+        io.err(`[${event.done}/${event.toCall}] ${event.rowId}: FAILED ${event.reason}`);
+      }
+    },
+    end: () => {
+      if (live) io.live?.done();
+    },
+  };
+}
+
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const lines = Object.entries(COMMANDS).map(([name, command]) =>
@@ -322,12 +475,20 @@ export async function main(args: string[], io: Io = defaultIo()): Promise<number
   }
 }
 
+function terminalStatusLine(): NonNullable<Io["live"]> {
+  const encoder = new TextEncoder();
+  return {
+    update: (text) => Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`)),
+    done: () => Deno.stderr.writeSync(encoder.encode("\n")),
+  };
+}
+
 function defaultIo(): Io {
   return {
     out: (line) => console.log(line),
     err: (line) => console.error(line),
     env: (name) => Deno.env.get(name),
-    isTerminal: Deno.stdout.isTerminal(),
+    live: Deno.stderr.isTerminal() ? terminalStatusLine() : undefined,
   };
 }
 

@@ -126,11 +126,17 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   /** HTTP status, when the provider answered. */
   readonly status?: number;
-  constructor(message: string, options: { retryable: boolean; status?: number; cause?: unknown }) {
+  /** The server's `Retry-After`, in seconds, when it sent one. */
+  readonly retryAfterSeconds?: number;
+  constructor(
+    message: string,
+    options: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
+  ) {
     super(message, { cause: options.cause });
     this.name = "ProviderError";
     this.retryable = options.retryable;
     this.status = options.status;
+    this.retryAfterSeconds = options.retryAfterSeconds;
   }
 }
 

@@ -25,6 +25,24 @@ export async function readBytes(path: string, what = "file"): Promise<Uint8Array
 }
 
 /**
+ * Reads a UTF-8 text file, or `undefined` when there is none (any other failure is thrown).
+ *
+ * @example
+ * ```ts
+ * import { readTextIfExists } from "./fs.ts";
+ * console.log(await readTextIfExists("/definitely/not/here")); // undefined
+ * ```
+ */
+export async function readTextIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return undefined;
+    throw error;
+  }
+}
+
+/**
  * Whether a path exists (any kind of entry).
  *
  * @example

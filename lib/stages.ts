@@ -1,16 +1,25 @@
 /**
  * The offline stages as functions over loaded contracts and dataset bytes: `validate` (hash, selection, bank,
- * cases) and `run-policy` (270 rows, summary, run record, written atomically without overwriting).
+ * cases), `run-policy` (270 rows, summary, run record) and `grade-qa` (re-verify a QA run, grade, statistics),
+ * each writing atomically without overwriting.
  *
  * @module
  */
 
 import type { Contracts } from "./contracts.ts";
 import { type Dataset, loadDataset } from "./dataset.ts";
-import { ensureDir, refuseExisting, writeFileAtomic } from "./fs.ts";
+import { ensureDir, readTextIfExists, refuseExisting, writeFileAtomic } from "./fs.ts";
 import { evaluateAll, type PolicyResult } from "./policy.ts";
 import { prepareCases, type PreparedCase } from "./protocol.ts";
 import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./results.ts";
+import { ContractError, RowIntegrityError } from "./errors.ts";
+import { gradeAnswer, GRADER_VERSION } from "./grading.ts";
+import { checkMarker, MARKER_FILE, type QaRunMarker } from "./marker.ts";
+import { compareCodePoints } from "./pyjson.ts";
+import { type GradedRow, gradedRowsJsonl, qaStats, qaSummary } from "./report.ts";
+import { checkRowIdentity, parseAnswerRow } from "./rows.ts";
+import { responsePath } from "./runner.ts";
+import type { AnswerTask } from "./tasks.ts";
 
 /** A verified dataset and the cases rebuilt from it. */
 export interface PreparedProtocol {
@@ -69,4 +78,87 @@ export async function runPolicy(
   await refuseExisting(POLICY_OUTPUTS.map((name) => `${outputDir}/${name}`));
   for (const name of POLICY_OUTPUTS) await writeFileAtomic(`${outputDir}/${name}`, files[name]);
   return results;
+}
+
+/** The three files `grade-qa` writes. */
+export const QA_OUTPUTS = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"] as const;
+
+/**
+ * Stage 5: re-verifies a `run-qa` directory read-only — the marker's five hashes against the protocol in use,
+ * and every one of the tasks' rows present and equal to its recomputed task (the first mismatch refuses, naming
+ * the row file and the field) — then grades each prediction blindly against the recomputed reference answer
+ * and writes `qa.rows.jsonl`, `qa.summary.json` and `qa.stats.json`, refusing to overwrite any of them.
+ *
+ * @example
+ * ```ts ignore
+ * import { gradeQa } from "./stages.ts";
+ * const rows = await gradeQa("/tmp/qa-run", contracts, tasks);
+ * ```
+ */
+export async function gradeQa(
+  directory: string,
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+): Promise<GradedRow[]> {
+  await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
+  await readMarker(directory, contracts);
+  const graded: GradedRow[] = [];
+  for (const task of tasks) {
+    const path = responsePath(directory, task.rowId);
+    const text = await readTextIfExists(path);
+    if (text === undefined) {
+      throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
+        path,
+      });
+    }
+    const row = parseAnswerRow(text, path);
+    checkRowIdentity(row, task, path);
+    // The reference answer comes from the recomputed case; nothing in the row chooses it.
+    const grade = gradeAnswer(row.prediction, task.referenceAnswer);
+    graded.push({
+      attempts: row.attempts,
+      capacity: task.capacity,
+      case_id: task.caseId,
+      grade_correct: grade.correct,
+      grade_rule: grade.rule,
+      grader_version: GRADER_VERSION,
+      kept_fact_ids: [...task.keptFactIds],
+      policy: task.policy,
+      prediction: row.prediction,
+      question_type: task.questionType,
+      request_fingerprint: task.requestFingerprint,
+      response_model: row.response_model,
+      row_id: task.rowId,
+      scenario: task.scenario,
+      schema_version: 1,
+      source: task.source,
+      support_all_retained: task.supportAllRetained,
+      support_recall: task.supportRecall,
+      usage: row.usage,
+    });
+  }
+  graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
+  const files: Record<(typeof QA_OUTPUTS)[number], string> = {
+    "qa.rows.jsonl": gradedRowsJsonl(graded),
+    "qa.summary.json": qaSummary(graded, contracts.config),
+    "qa.stats.json": qaStats(graded, contracts.config),
+  };
+  for (const name of QA_OUTPUTS) await writeFileAtomic(`${directory}/${name}`, files[name]);
+  return graded;
+}
+
+/**
+ * Reads and checks a run directory's `qa_run.json` read-only; a missing marker is a {@linkcode ContractError}.
+ *
+ * @example
+ * ```ts ignore
+ * import { readMarker } from "./stages.ts";
+ * await readMarker("/tmp/qa-run", contracts);
+ * ```
+ */
+export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
+  const path = `${directory}/${MARKER_FILE}`;
+  const text = await readTextIfExists(path);
+  if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
+  return checkMarker(text, path, contracts);
 }

@@ -8,7 +8,10 @@
 
 import type { Contracts } from "./contracts.ts";
 import { gradeAnswer } from "./grading.ts";
+import { readTextIfExists } from "./fs.ts";
+import { differingArtifacts } from "./marker.ts";
 import { type GradedRow, parseGradedRows, qaStats, qaSummary } from "./report.ts";
+import { identityMismatches } from "./rows.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /** One check's outcome. */
@@ -16,41 +19,6 @@ export interface Check {
   name: string;
   ok: boolean;
   detail?: string;
-}
-
-async function readText(path: string): Promise<string | undefined> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The artifact hashes a run marker records, by marker key. */
-export function expectedArtifacts(contracts: Contracts): Record<string, string> {
-  return {
-    config_sha256: contracts.hashes.config,
-    official_manifest_sha256: contracts.hashes.official,
-    synthetic_manifest_sha256: contracts.hashes.synthetic,
-    answer_prompt_sha256: contracts.hashes.prompt,
-    dataset_sha256: contracts.config.dataset.sha256,
-  };
-}
-
-/**
- * Compares a run marker's `artifacts` with the protocol in use; returns the keys that differ.
- *
- * @example
- * ```ts ignore
- * import { differingArtifacts } from "./verify.ts";
- * console.log(differingArtifacts(marker, contracts)); // [] when the run matches
- * ```
- */
-export function differingArtifacts(marker: unknown, contracts: Contracts): string[] {
-  const artifacts = (marker as { artifacts?: Record<string, unknown> })?.artifacts ?? {};
-  return Object.entries(expectedArtifacts(contracts)).filter(([key, value]) => artifacts[key] !== value).map((
-    [key],
-  ) => key);
 }
 
 /**
@@ -73,20 +41,15 @@ export function checkRowsAgainstTasks(rows: readonly GradedRow[], tasks: readonl
       continue;
     }
     const fields: [string, unknown, unknown][] = [
-      ["case_id", row.case_id, task.caseId],
-      ["source", row.source, task.source],
-      ["scenario", row.scenario, task.scenario],
       ["question_type", row.question_type, task.questionType],
-      ["policy", row.policy, task.policy],
-      ["capacity", row.capacity, task.capacity],
-      ["kept_fact_ids", JSON.stringify(row.kept_fact_ids), JSON.stringify(task.keptFactIds)],
-      ["request_fingerprint", row.request_fingerprint, task.requestFingerprint],
       ["support_all_retained", row.support_all_retained, task.supportAllRetained],
       ["support_recall", row.support_recall, task.supportRecall],
     ];
-    for (const [field, stored, recomputed] of fields) {
-      if (stored !== recomputed) problems.push(`${task.rowId}: ${field} differs from the recomputed task`);
-    }
+    const differing = [
+      ...identityMismatches(row, task).map((mismatch) => mismatch.field),
+      ...fields.filter(([, stored, recomputed]) => stored !== recomputed).map(([field]) => field),
+    ];
+    for (const field of differing) problems.push(`${task.rowId}: ${field} differs from the recomputed task`);
     const grade = gradeAnswer(row.prediction, task.referenceAnswer);
     if (grade.correct !== row.grade_correct || grade.rule !== row.grade_rule) {
       problems.push(
@@ -116,7 +79,7 @@ export async function verifyResults(
   tasks?: readonly AnswerTask[],
 ): Promise<Check[]> {
   const checks: Check[] = [];
-  const rowsText = await readText(`${directory}/qa.rows.jsonl`);
+  const rowsText = await readTextIfExists(`${directory}/qa.rows.jsonl`);
   let rows: GradedRow[] | undefined;
   if (rowsText === undefined) {
     checks.push({ name: "qa.rows.jsonl is present", ok: false, detail: "missing" });
@@ -136,7 +99,7 @@ export async function verifyResults(
     }
   }
   for (const [file, derive] of [["qa.summary.json", qaSummary], ["qa.stats.json", qaStats]] as const) {
-    const published = await readText(`${directory}/${file}`);
+    const published = await readTextIfExists(`${directory}/${file}`);
     if (rows === undefined || published === undefined) {
       checks.push({
         name: `${file} re-derived byte for byte from the rows`,
@@ -155,7 +118,7 @@ export async function verifyResults(
         : `first difference at byte ${firstDiff < 0 ? derived.length : firstDiff}`,
     });
   }
-  const markerText = await readText(`${directory}/qa_run.json`);
+  const markerText = await readTextIfExists(`${directory}/qa_run.json`);
   if (markerText === undefined) {
     checks.push({ name: "qa_run.json artifact hashes match the protocol", ok: false, detail: "missing" });
   } else {

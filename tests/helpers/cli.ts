@@ -1,5 +1,7 @@
 /** Helpers shared by the end-to-end tests: run the CLI as a subprocess with the tasks' permission flags. */
 
+import denoConfig from "../../deno.json" with { type: "json" };
+
 export const ROOT = new URL("../../", import.meta.url).pathname;
 export const SHARED = `${ROOT}../shared`;
 export const GOLDEN = `${SHARED}/golden`;
@@ -12,6 +14,15 @@ export interface CliResult {
 
 /** Offline commands run exactly as the `cli` task runs them: no net, no env. */
 export const OFFLINE_FLAGS = ["--no-prompt", "--allow-read", "--allow-write", "--ignore-env"];
+
+/** The permission flags a `deno.json` task gives `cli.ts`, so tests run the CLI exactly as the task does. */
+export function taskFlags(task: string): string[] {
+  const command: string = denoConfig.tasks[task as keyof typeof denoConfig.tasks];
+  const words = command.split(/\s+/);
+  return words.slice(words.indexOf("run") + 1, words.indexOf("cli.ts")).filter((word) =>
+    word.startsWith("--")
+  );
+}
 
 export async function runCli(
   args: string[],

@@ -1,0 +1,150 @@
+/**
+ * The QA run marker `qa_run.json`: binds an output directory to the protocol's full identity — the SHA-256 of
+ * the config, both manifests, the answer prompt and the dataset — plus the QA settings. `run-qa` writes it once
+ * and refuses to resume under any other identity; `grade-qa` and `verify` check it read-only. Never holds a key.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import type { Contracts } from "./contracts.ts";
+import { ContractError } from "./errors.ts";
+import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
+import { createdAtStamp, type SourceState } from "./results.ts";
+
+/** The marker schema version the reference writes. */
+export const MARKER_SCHEMA_VERSION = 2;
+
+/** The marker's file name inside a run directory. */
+export const MARKER_FILE = "qa_run.json";
+
+/** The artifact keys, in the order a refusal names them. */
+export const ARTIFACT_KEYS = [
+  "config_sha256",
+  "official_manifest_sha256",
+  "synthetic_manifest_sha256",
+  "answer_prompt_sha256",
+  "dataset_sha256",
+] as const;
+
+/** What we read from a marker: the schema version and the five artifact hashes (other keys are the writer's). */
+export const QaRunMarker = z.object({
+  schema_version: z.literal(MARKER_SCHEMA_VERSION),
+  protocol_id: z.string(),
+  artifacts: z.object(Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, z.string()]))),
+});
+
+/** A parsed marker. */
+export type QaRunMarker = z.infer<typeof QaRunMarker>;
+
+/**
+ * The five artifact hashes of the protocol in use, by marker key.
+ *
+ * @example
+ * ```ts ignore
+ * import { expectedArtifacts } from "./marker.ts";
+ * console.log(expectedArtifacts(contracts).config_sha256);
+ * ```
+ */
+export function expectedArtifacts(contracts: Contracts): Record<(typeof ARTIFACT_KEYS)[number], string> {
+  return {
+    config_sha256: contracts.hashes.config,
+    official_manifest_sha256: contracts.hashes.official,
+    synthetic_manifest_sha256: contracts.hashes.synthetic,
+    answer_prompt_sha256: contracts.hashes.prompt,
+    // The dataset is verified against this pin before any task is built, so the pin is the dataset's hash.
+    dataset_sha256: contracts.config.dataset.sha256,
+  };
+}
+
+/**
+ * Compares a marker's `artifacts` with the protocol in use; returns the keys that differ (or are missing).
+ *
+ * @example
+ * ```ts ignore
+ * import { differingArtifacts } from "./marker.ts";
+ * console.log(differingArtifacts(marker, contracts)); // [] when the run matches
+ * ```
+ */
+export function differingArtifacts(marker: unknown, contracts: Contracts): string[] {
+  const artifacts = (marker as { artifacts?: Record<string, unknown> } | null)?.artifacts ?? {};
+  const expected = expectedArtifacts(contracts);
+  return ARTIFACT_KEYS.filter((key) => artifacts[key] !== expected[key]);
+}
+
+/**
+ * The marker text: pretty JSON with sorted keys and a trailing newline, as the reference writes it.
+ *
+ * @example
+ * ```ts ignore
+ * import { qaRunMarker } from "./marker.ts";
+ * await Deno.writeTextFile("run/qa_run.json", qaRunMarker(contracts, new Date(), { dirty: null, head: null }));
+ * ```
+ */
+export function qaRunMarker(contracts: Contracts, createdAt: Date, source: SourceState): string {
+  const { config } = contracts;
+  const qa = config.qa;
+  const marker: Record<string, PyJson> = {
+    artifacts: expectedArtifacts(contracts),
+    created_at: createdAtStamp(createdAt),
+    dataset: {
+      filename: config.dataset.filename,
+      repository: config.dataset.repository,
+      revision: config.dataset.revision,
+      sha256: config.dataset.sha256,
+    },
+    git: source as unknown as PyJson,
+    protocol_id: config.protocol_id,
+    qa: {
+      api_key_env: qa.api_key_env,
+      base_url_env: qa.base_url_env,
+      capacity: config.pool.qa_capacity,
+      grader_version: qa.grader_version,
+      max_attempts: qa.max_attempts,
+      max_tokens: qa.max_tokens,
+      model: qa.model,
+      stream: qa.stream,
+      temperature: new PyFloat(qa.temperature),
+      timeout_seconds: qa.timeout_seconds,
+      workers: qa.workers,
+    },
+    schema_version: MARKER_SCHEMA_VERSION,
+  };
+  return dumps(marker, { indent: 2 }) + "\n";
+}
+
+/**
+ * Checks a marker's text against the protocol in use: it must parse, have schema version 2 and carry the same
+ * five artifact hashes. Otherwise throws a {@linkcode ContractError} naming the marker and what differs.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkMarker } from "./marker.ts";
+ * checkMarker(await Deno.readTextFile("run/qa_run.json"), "run/qa_run.json", contracts);
+ * ```
+ */
+export function checkMarker(text: string, path: string, contracts: Contracts): QaRunMarker {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ContractError("not valid JSON", { path, cause: error });
+  }
+  const result = QaRunMarker.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new ContractError(issue.message, { path, field: issue.path.join(".") || "(root)" });
+  }
+  const differing = differingArtifacts(result.data, contracts);
+  if (differing.length > 0) {
+    const expected = expectedArtifacts(contracts);
+    const first = differing[0] as (typeof ARTIFACT_KEYS)[number];
+    throw new ContractError(
+      `this run was made under a different protocol: ${differing.join(", ")} differ (${first}: run has ${
+        result.data.artifacts[first]
+      }, protocol in use has ${expected[first]}); use a fresh output directory`,
+      { path, field: "artifacts" },
+    );
+  }
+  return result.data;
+}

@@ -1,0 +1,233 @@
+/**
+ * The answer provider — the only code that touches the network. One call is one chat completion through the
+ * `openai` client (its own retries off, timeout from the config); {@linkcode answerWithRetries} adds our retry
+ * policy: retry on 429, 5xx and network errors with a back-off, fail at once on anything else.
+ *
+ * @module
+ */
+
+import OpenAI from "openai";
+import { ProviderError } from "./errors.ts";
+import type { ChatMessage, RequestSettings } from "./prompt.ts";
+import type { Answer } from "./rows.ts";
+
+/** One attempt at answering: resolves to the answer or throws a {@linkcode ProviderError}. */
+export type AnswerProvider = (messages: readonly ChatMessage[], signal?: AbortSignal) => Promise<Answer>;
+
+/** A call stopped by the caller (Ctrl-C), not a provider failure. */
+export class CallAbortedError extends Error {
+  constructor() {
+    super("interrupted");
+    this.name = "CallAbortedError";
+  }
+}
+
+/** Where and how to call an OpenAI-compatible endpoint. */
+export interface ProviderOptions {
+  baseUrl: string;
+  apiKey: string;
+  settings: RequestSettings;
+  timeoutSeconds: number;
+  /** Substituted for `fetch` (tests). */
+  fetch?: typeof fetch;
+}
+
+/** Removes every occurrence of `secret` from `text`, so a server echoing the key cannot leak it into a log. */
+export function redact(text: string, secret: string): string {
+  return secret === "" ? text : text.split(secret).join("[redacted]");
+}
+
+function shorten(text: string, limit = 200): string {
+  const oneLine = text.replace(/\s+/g, " ").trim();
+  return oneLine.length > limit ? `${oneLine.slice(0, limit)}…` : oneLine;
+}
+
+/**
+ * The non-secret parts of a chat completion body; a body without a string `choices[0].message.content` is a
+ * non-retryable {@linkcode ProviderError}.
+ *
+ * @example
+ * ```ts
+ * import { answerFromBody } from "./provider.ts";
+ * const answer = answerFromBody({
+ *   model: "m-0731",
+ *   choices: [{ message: { content: "7" } }],
+ *   usage: { prompt_tokens: 5, completion_tokens: 1, details: { cached: 0 } },
+ * });
+ * console.log(answer); // { prediction: "7", responseModel: "m-0731", usage: { prompt_tokens: 5, completion_tokens: 1 } }
+ * ```
+ */
+export function answerFromBody(body: unknown): Answer {
+  const record = (body !== null && typeof body === "object" ? body : {}) as Record<string, unknown>;
+  const choices = Array.isArray(record.choices) ? record.choices : [];
+  const message = (choices[0] as { message?: { content?: unknown } } | undefined)?.message;
+  const content = message?.content;
+  if (typeof content !== "string") {
+    throw new ProviderError("malformed response: choices[0].message.content is not a string", {
+      retryable: false,
+    });
+  }
+  const usage: Record<string, number> = {};
+  if (record.usage !== null && typeof record.usage === "object") {
+    for (const [key, value] of Object.entries(record.usage as Record<string, unknown>)) {
+      // The reference keeps integer counts only; nested detail objects are dropped.
+      if (typeof value === "number" && Number.isSafeInteger(value)) usage[key] = value;
+    }
+  }
+  return {
+    prediction: content,
+    responseModel: typeof record.model === "string" ? record.model : null,
+    usage,
+  };
+}
+
+/**
+ * An {@linkcode AnswerProvider} over the `openai` client: base URL and key as given (from the two environment
+ * variables the config names), `maxRetries: 0`, the config's timeout, and nothing read from `OPENAI_*`.
+ *
+ * @example
+ * ```ts ignore
+ * import { openAiProvider } from "./provider.ts";
+ * const provider = openAiProvider({ baseUrl, apiKey, settings, timeoutSeconds: 120 });
+ * const answer = await provider(messages);
+ * ```
+ */
+export function openAiProvider(options: ProviderOptions): AnswerProvider {
+  const client = new OpenAI({
+    apiKey: options.apiKey,
+    baseURL: options.baseUrl,
+    organization: null,
+    project: null,
+    maxRetries: 0,
+    timeout: options.timeoutSeconds * 1000,
+    logLevel: "off",
+    fetch: options.fetch,
+  });
+  const { settings } = options;
+  return async (messages, signal) => {
+    let body: unknown;
+    try {
+      body = await client.chat.completions.create({
+        model: settings.model,
+        messages: messages.map((message) => ({ role: message.role, content: message.content })),
+        max_tokens: settings.maxTokens,
+        stream: false,
+        temperature: settings.temperature,
+      }, { signal });
+    } catch (error) {
+      throw classify(error, options, signal);
+    }
+    return answerFromBody(body);
+  };
+}
+
+function classify(error: unknown, options: ProviderOptions, signal?: AbortSignal): Error {
+  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return new CallAbortedError();
+  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+    return new ProviderError(`timed out after ${options.timeoutSeconds} s`, { retryable: true });
+  }
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = (error as { cause?: unknown }).cause;
+    const detail = cause instanceof Error ? cause.message : error.message;
+    return new ProviderError(`network error: ${shorten(redact(detail, options.apiKey))}`, {
+      retryable: true,
+    });
+  }
+  if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+    const status = error.status;
+    const retryAfter = error.headers?.get("retry-after") ?? null;
+    return new ProviderError(
+      `HTTP ${status}${error.message ? `: ${shorten(redact(error.message, options.apiKey))}` : ""}`,
+      { retryable: status === 429 || status >= 500, status, retryAfterSeconds: parseRetryAfter(retryAfter) },
+    );
+  }
+  // Anything else happened after the server answered (e.g. an unreadable body): calling again will not help.
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(`malformed response: ${shorten(redact(message, options.apiKey))}`, {
+    retryable: false,
+  });
+}
+
+function parseRetryAfter(value: string | null): number | undefined {
+  if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  return Number(value);
+}
+
+/** Our retry policy. */
+export interface RetryPolicy {
+  /** Attempts in all, the first included (the config's `max_attempts`). */
+  maxAttempts: number;
+  /** The wait before attempt `n + 1` after `n` failed attempts, in milliseconds. */
+  backoffMs?: (failedAttempts: number, retryAfterSeconds?: number) => number;
+}
+
+/**
+ * The default back-off: 0.5 s, 1 s, 2 s … capped at 8 s; a server's `Retry-After` (up to 30 s) wins.
+ *
+ * @example
+ * ```ts
+ * import { defaultBackoffMs } from "./provider.ts";
+ * console.log(defaultBackoffMs(1), defaultBackoffMs(2), defaultBackoffMs(3, 4)); // 500 1000 4000
+ * ```
+ */
+export function defaultBackoffMs(failedAttempts: number, retryAfterSeconds?: number): number {
+  if (retryAfterSeconds !== undefined) return Math.min(retryAfterSeconds, 30) * 1000;
+  return Math.min(500 * 2 ** (failedAttempts - 1), 8000);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new CallAbortedError());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new CallAbortedError());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/** A failure after our retry policy gave up, with the number of attempts made. */
+export class AnswerFailedError extends Error {
+  readonly attempts: number;
+  constructor(cause: ProviderError, attempts: number) {
+    super(`${cause.message} (${attempts} attempt${attempts === 1 ? "" : "s"})`, { cause });
+    this.name = "AnswerFailedError";
+    this.attempts = attempts;
+  }
+}
+
+/**
+ * Calls `provider` until it answers, a non-retryable error occurs, or `maxAttempts` are spent. Resolves to the
+ * answer and the attempts it took; throws {@linkcode AnswerFailedError} or {@linkcode CallAbortedError}.
+ *
+ * @example
+ * ```ts
+ * import { answerWithRetries } from "./provider.ts";
+ * const provider = () => Promise.resolve({ prediction: "7", responseModel: null, usage: {} });
+ * const { attempts } = await answerWithRetries(provider, [], { maxAttempts: 3 });
+ * console.log(attempts); // 1
+ * ```
+ */
+export async function answerWithRetries(
+  provider: AnswerProvider,
+  messages: readonly ChatMessage[],
+  policy: RetryPolicy,
+  signal?: AbortSignal,
+): Promise<{ answer: Answer; attempts: number }> {
+  const backoff = policy.backoffMs ?? defaultBackoffMs;
+  for (let attempt = 1;; attempt++) {
+    if (signal?.aborted) throw new CallAbortedError();
+    try {
+      return { answer: await provider(messages, signal), attempts: attempt };
+    } catch (error) {
+      if (error instanceof CallAbortedError) throw error;
+      if (!(error instanceof ProviderError)) throw error;
+      if (!error.retryable || attempt >= policy.maxAttempts) throw new AnswerFailedError(error, attempt);
+      await sleep(backoff(attempt, error.retryAfterSeconds), signal);
+    }
+  }
+}

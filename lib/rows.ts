@@ -1,0 +1,184 @@
+/**
+ * Answer rows: the `responses/<row_id>.json` file `run-qa` writes per successful call — the reference's 14
+ * fields, pretty JSON with sorted keys — and the identity check that binds a stored row to its recomputed task.
+ * A row holds only the prediction and non-secret metadata: never the question, memory, reference answer or key.
+ *
+ * @module
+ */
+
+import { z } from "zod";
+import { RowIntegrityError } from "./errors.ts";
+import { dumps, type PyJson } from "./pyjson.ts";
+import type { AnswerTask } from "./tasks.ts";
+
+/** The answer row schema version the reference writes and reads. */
+export const ANSWER_ROW_SCHEMA_VERSION = 1;
+
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
+
+/** `responses/<row_id>.json`: exactly these 14 fields. */
+export const AnswerRow = z.strictObject({
+  attempts: z.number().int().min(1),
+  capacity: z.number().int(),
+  case_id: z.string().min(1),
+  created_at: z.string(),
+  kept_fact_ids: z.array(z.string()),
+  policy: z.enum(["confidence", "hybrid-v1"]),
+  prediction: z.string(),
+  request_fingerprint: sha256,
+  response_model: z.string().nullable(),
+  row_id: z.string().min(1),
+  scenario: z.string(),
+  schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
+  source: z.enum(["longmemeval", "synthetic"]),
+  usage: z.record(z.string(), z.number().int()),
+});
+
+/** A stored answer row. */
+export type AnswerRow = z.infer<typeof AnswerRow>;
+
+/** What a successful call returns: the prediction and the non-secret parts of the response. */
+export interface Answer {
+  prediction: string;
+  responseModel: string | null;
+  /** Integer token counts only; nested or non-integer usage fields are dropped. */
+  usage: Record<string, number>;
+}
+
+/**
+ * The row for a task answered after `attempts` calls.
+ *
+ * @example
+ * ```ts ignore
+ * import { answerRow } from "./rows.ts";
+ * const row = answerRow(task, { prediction: "7", responseModel: "m", usage: {} }, 1, "2026-11-29T11:12:02.090405Z");
+ * ```
+ */
+export function answerRow(task: AnswerTask, answer: Answer, attempts: number, createdAt: string): AnswerRow {
+  return {
+    attempts,
+    capacity: task.capacity,
+    case_id: task.caseId,
+    created_at: createdAt,
+    kept_fact_ids: [...task.keptFactIds],
+    policy: task.policy,
+    prediction: answer.prediction,
+    request_fingerprint: task.requestFingerprint,
+    response_model: answer.responseModel,
+    row_id: task.rowId,
+    scenario: task.scenario,
+    schema_version: ANSWER_ROW_SCHEMA_VERSION,
+    source: task.source,
+    usage: { ...answer.usage },
+  };
+}
+
+/**
+ * The row file's exact text: Python's `json.dumps(row, indent=2, sort_keys=True, ensure_ascii=False)` and a
+ * newline, so a run directory moves freely between this tool and the reference.
+ *
+ * @example
+ * ```ts ignore
+ * import { answerRowJson } from "./rows.ts";
+ * await Deno.writeTextFile(`responses/${row.row_id}.json`, answerRowJson(row));
+ * ```
+ */
+export function answerRowJson(row: AnswerRow): string {
+  return dumps(row as unknown as PyJson, { indent: 2, sortKeys: true }) + "\n";
+}
+
+/** The fields that bind a row to its task, in the order they are reported. */
+export const IDENTITY_FIELDS = [
+  "row_id",
+  "case_id",
+  "source",
+  "scenario",
+  "policy",
+  "capacity",
+  "kept_fact_ids",
+  "request_fingerprint",
+] as const;
+
+/** One identity field whose stored value differs from the recomputed task. */
+export interface IdentityMismatch {
+  field: (typeof IDENTITY_FIELDS)[number];
+  expected: unknown;
+  actual: unknown;
+}
+
+/**
+ * Compares a stored row's identity fields with the recomputed task; returns every field that differs.
+ *
+ * @example
+ * ```ts ignore
+ * import { identityMismatches } from "./rows.ts";
+ * if (identityMismatches(row, task).length > 0) console.log("call again");
+ * ```
+ */
+export function identityMismatches(
+  row: Pick<AnswerRow, (typeof IDENTITY_FIELDS)[number]>,
+  task: AnswerTask,
+): IdentityMismatch[] {
+  const expected: Record<(typeof IDENTITY_FIELDS)[number], unknown> = {
+    row_id: task.rowId,
+    case_id: task.caseId,
+    source: task.source,
+    scenario: task.scenario,
+    policy: task.policy,
+    capacity: task.capacity,
+    kept_fact_ids: task.keptFactIds,
+    request_fingerprint: task.requestFingerprint,
+  };
+  return IDENTITY_FIELDS.filter((field) => JSON.stringify(row[field]) !== JSON.stringify(expected[field]))
+    .map((field) => ({ field, expected: expected[field], actual: row[field] }));
+}
+
+/**
+ * Parses a row file's text against the schema; a problem is a {@linkcode RowIntegrityError} naming the file
+ * and the field.
+ *
+ * @example
+ * ```ts ignore
+ * import { parseAnswerRow } from "./rows.ts";
+ * const row = parseAnswerRow(await Deno.readTextFile(path), path);
+ * ```
+ */
+export function parseAnswerRow(text: string, path: string): AnswerRow {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new RowIntegrityError("not valid JSON", { path, cause: error });
+  }
+  const result = AnswerRow.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const message = issue.code === "unrecognized_keys"
+      ? `unknown key(s): ${issue.keys.join(", ")}`
+      : issue.message;
+    throw new RowIntegrityError(message, { path, field: issue.path.join(".") || "(root)" });
+  }
+  return result.data;
+}
+
+/**
+ * Checks a stored row against its task, throwing a {@linkcode RowIntegrityError} that names the row file, the
+ * first differing field, and expected vs actual.
+ *
+ * @example
+ * ```ts ignore
+ * import { checkRowIdentity } from "./rows.ts";
+ * checkRowIdentity(row, task, "run/responses/x__confidence.json");
+ * ```
+ */
+export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string): void {
+  const [mismatch] = identityMismatches(row, task);
+  if (mismatch !== undefined) {
+    throw new RowIntegrityError(
+      `differs from the recomputed task: expected ${JSON.stringify(mismatch.expected)}, got ${
+        JSON.stringify(mismatch.actual)
+      }`,
+      { path, field: mismatch.field },
+    );
+  }
+}

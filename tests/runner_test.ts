@@ -1,0 +1,250 @@
+import { ContractError, InputError, ProviderError } from "../lib/errors.ts";
+import { MARKER_FILE } from "../lib/marker.ts";
+import { type AnswerProvider, CallAbortedError } from "../lib/provider.ts";
+import { parseAnswerRow } from "../lib/rows.ts";
+import {
+  checkRunDirectory,
+  planRows,
+  resolveCredentials,
+  responsePath,
+  type RunEvent,
+  runQa,
+  type RunQaOptions,
+} from "../lib/runner.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
+import { withTempDir } from "./helpers/cli.ts";
+import { copyReferenceRun, fixtureContracts, fixtureTasks } from "./helpers/fixture.ts";
+
+const contracts = await fixtureContracts();
+const tasks = await fixtureTasks(contracts);
+const SOURCE = { dirty: null, head: null, tool: "test" };
+
+function env(values: Record<string, string>) {
+  return (name: string) => values[name];
+}
+
+Deno.test("credentials come only from the two variables the config names; a missing one is named, never a value", () => {
+  const config = contracts.config;
+  const key = "sk-secret-runner";
+  assertEquals(
+    resolveCredentials(
+      config,
+      env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: "https://x/v1" }),
+    ),
+    { apiKey: key, baseUrl: "https://x/v1" },
+  );
+  const missingKey = assertThrows(() => resolveCredentials(config, env({})), InputError);
+  assertMatch(missingKey.message, /DEERMEM_EVAL_ANSWER_API_KEY \(the config's qa\.api_key_env\) is not set/);
+  const emptyUrl = assertThrows(
+    () =>
+      resolveCredentials(config, env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: "" })),
+    InputError,
+  );
+  assertMatch(emptyUrl.message, /DEERMEM_EVAL_ANSWER_BASE_URL/);
+  for (const url of ["ftp://host/v1", "file:///etc/passwd", "not a url"]) {
+    const error = assertThrows(
+      () =>
+        resolveCredentials(
+          config,
+          env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: url }),
+        ),
+      InputError,
+    );
+    assertMatch(error.message, /DEERMEM_EVAL_ANSWER_BASE_URL (must be an http\(s\) URL|is not a URL)/);
+    assert(!error.message.includes(key) && !error.message.includes(url.slice(6)), error.message);
+  }
+});
+
+Deno.test("a row id that could leave the responses directory is refused", () => {
+  assertEquals(responsePath("d", "a__confidence"), "d/responses/a__confidence.json");
+  for (const id of ["../x", "a/b", "a\\b", ".hidden"]) assertThrows(() => responsePath("d", id), InputError);
+});
+
+Deno.test("run directories: new, resumable under the same protocol, refused under another or without a marker", async () => {
+  await withTempDir(async (directory) => {
+    assertEquals(await checkRunDirectory(`${directory}/absent`, contracts), "new");
+    await copyReferenceRun(directory);
+    assertEquals(await checkRunDirectory(directory, contracts), "resume");
+    const other = await fixtureContracts({
+      synthetic: (await Deno.readTextFile(contracts.sources.synthetic)) + "\n",
+    });
+    const error = await assertRejects(() => checkRunDirectory(directory, other), ContractError);
+    assertMatch(error.message, /synthetic_manifest_sha256 differ/);
+    await Deno.remove(`${directory}/${MARKER_FILE}`);
+    await assertRejects(() => checkRunDirectory(directory, contracts), ContractError, "without qa_run.json");
+  });
+});
+
+Deno.test("stored rows: reused when equal to the task; a corrupt row or any altered identity field is called again", async () => {
+  await withTempDir(async (directory) => {
+    await copyReferenceRun(directory);
+    const plans = await planRows(directory, tasks);
+    assertEquals(plans.filter((plan) => plan.state === "reuse").length, 90);
+    const edits: [string, (row: Record<string, unknown>) => void][] = [
+      ["row_id", (row) => row.row_id = "x"],
+      ["case_id", (row) => row.case_id = tasks[2].caseId],
+      ["source", (row) => row.source = "synthetic"],
+      ["scenario", (row) => row.scenario = "other"],
+      ["policy", (row) => row.policy = row.policy === "confidence" ? "hybrid-v1" : "confidence"],
+      ["capacity", (row) => row.capacity = 9],
+      ["kept_fact_ids", (row) => (row.kept_fact_ids as string[]).pop()],
+      ["request_fingerprint", (row) => row.request_fingerprint = "0".repeat(64)],
+    ];
+    for (const [index, [, edit]] of edits.entries()) {
+      const path = responsePath(directory, tasks[index].rowId);
+      const row = JSON.parse(await Deno.readTextFile(path));
+      edit(row);
+      await Deno.writeTextFile(path, JSON.stringify(row));
+    }
+    await Deno.writeTextFile(responsePath(directory, tasks[8].rowId), '{"attempts": 1, "capa');
+    const prediction = JSON.parse(await Deno.readTextFile(responsePath(directory, tasks[9].rowId)));
+    await Deno.writeTextFile(
+      responsePath(directory, tasks[9].rowId),
+      JSON.stringify({ ...prediction, prediction: null }),
+    );
+    await Deno.remove(responsePath(directory, tasks[10].rowId));
+    const replanned = await planRows(directory, tasks);
+    for (const [index, [field]] of edits.entries()) {
+      assertEquals(replanned[index].state, "stale", field);
+      assertMatch(replanned[index].reason!, new RegExp(`^${field} differ`), field);
+    }
+    assertEquals(replanned[8].state, "stale");
+    assertMatch(replanned[8].reason!, /not valid JSON/);
+    assertMatch(replanned[9].reason!, /^prediction: /);
+    assertEquals(replanned[10].state, "missing");
+    assertEquals(replanned.filter((plan) => plan.state === "reuse").length, 79);
+  });
+});
+
+function fakeProvider(
+  options: { delayMs?: number; fail?: (user: string) => ProviderError | undefined } = {},
+) {
+  const state = { calls: 0, inFlight: 0, maxInFlight: 0, users: [] as string[] };
+  const provider: AnswerProvider = async (messages, signal) => {
+    state.calls++;
+    state.inFlight++;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    state.users.push(messages[1].content);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, options.delayMs ?? 1));
+      if (signal?.aborted) throw new CallAbortedError();
+      const failure = options.fail?.(messages[1].content);
+      if (failure !== undefined) throw failure;
+      return { prediction: "INSUFFICIENT", responseModel: "fake", usage: { total_tokens: 10 } };
+    } finally {
+      state.inFlight--;
+    }
+  };
+  return { provider, state };
+}
+
+function options(provider: AnswerProvider, extra: Partial<RunQaOptions> = {}): RunQaOptions {
+  return { provider, retry: { maxAttempts: 3, backoffMs: () => 1 }, workers: 3, source: SOURCE, ...extra };
+}
+
+Deno.test("a fresh run writes the marker and one valid row per task, at most `workers` calls in flight", async () => {
+  await withTempDir(async (directory) => {
+    const { provider, state } = fakeProvider({ delayMs: 5 });
+    const events: RunEvent[] = [];
+    const summary = await runQa(
+      contracts,
+      tasks,
+      `${directory}/run`,
+      options(provider, { onEvent: (e) => events.push(e) }),
+    );
+    assertEquals({ ...summary, failed: summary.failed.length }, {
+      reused: 0,
+      called: 90,
+      failed: 0,
+      notAttempted: 0,
+      interrupted: false,
+      tokens: 900,
+    });
+    assertEquals(state.maxInFlight, 3);
+    assertEquals(events.filter((event) => event.kind === "answered").length, 90);
+    await checkRunDirectory(`${directory}/run`, contracts);
+    for (const task of tasks) {
+      const path = responsePath(`${directory}/run`, task.rowId);
+      const row = parseAnswerRow(await Deno.readTextFile(path), path);
+      assertEquals(row.request_fingerprint, task.requestFingerprint);
+      assertEquals(row.attempts, 1);
+    }
+    const again = fakeProvider();
+    const resumed = await runQa(contracts, tasks, `${directory}/run`, options(again.provider));
+    assertEquals([resumed.reused, resumed.called, again.state.calls], [90, 0, 0]);
+  });
+});
+
+Deno.test("an interrupted run keeps its rows valid and the next run calls only what is missing", async () => {
+  await withTempDir(async (directory) => {
+    const controller = new AbortController();
+    const first = fakeProvider({ delayMs: 5 });
+    let answered = 0;
+    const summary = await runQa(
+      contracts,
+      tasks,
+      directory,
+      options(first.provider, {
+        signal: controller.signal,
+        onEvent: (event) => {
+          if (event.kind === "answered" && ++answered === 20) controller.abort();
+        },
+      }),
+    );
+    assert(summary.interrupted);
+    // Answers that had already arrived when the abort came are kept: they were paid for.
+    assert(summary.called >= 20 && summary.called < 30, String(summary.called));
+    assertEquals(summary.called + summary.notAttempted, 90);
+    const written = new Set([...Deno.readDirSync(`${directory}/responses`)].map((entry) => entry.name));
+    assertEquals(written.size, summary.called);
+    const second = fakeProvider();
+    const calledAgain: string[] = [];
+    const resumed = await runQa(
+      contracts,
+      tasks,
+      directory,
+      options(second.provider, {
+        onEvent: (event) => event.kind === "answered" && calledAgain.push(`${event.rowId}.json`),
+      }),
+    );
+    const left = 90 - summary.called;
+    assertEquals([resumed.reused, resumed.called, second.state.calls], [summary.called, left, left]);
+    assertEquals(calledAgain.filter((name) => written.has(name)), []);
+  });
+});
+
+Deno.test("a stale row is moved aside, never overwritten, and called again", async () => {
+  await withTempDir(async (directory) => {
+    await copyReferenceRun(directory);
+    const path = responsePath(directory, tasks[0].rowId);
+    const original = await Deno.readTextFile(path);
+    await Deno.writeTextFile(path, original.replace(/"capacity": 7/, '"capacity": 5'));
+    const { provider, state } = fakeProvider();
+    const summary = await runQa(contracts, tasks, directory, options(provider));
+    assertEquals([summary.reused, summary.called, state.calls], [89, 1, 1]);
+    const aside = [...Deno.readDirSync(`${directory}/responses/superseded`)].map((entry) => entry.name);
+    assertEquals(aside.length, 1);
+    assertMatch(aside[0], new RegExp(`^${tasks[0].rowId}\\.\\d+\\.json$`));
+    assertMatch(await Deno.readTextFile(`${directory}/responses/superseded/${aside[0]}`), /"capacity": 5/);
+    assertEquals(parseAnswerRow(await Deno.readTextFile(path), path).prediction, "INSUFFICIENT");
+  });
+});
+
+Deno.test("failed calls are reported with row id and reason; other rows are still written", async () => {
+  await withTempDir(async (directory) => {
+    const failing = tasks.slice(0, 3).map((task) => task.messages[1].content);
+    const { provider } = fakeProvider({
+      fail: (user) =>
+        failing.includes(user)
+          ? new ProviderError("HTTP 401: no", { retryable: false, status: 401 })
+          : undefined,
+    });
+    const summary = await runQa(contracts, tasks, directory, options(provider));
+    assertEquals(summary.failed.length >= 3, true);
+    assert(summary.failed.every((failure) => /HTTP 401: no \(1 attempt\)/.test(failure.reason)));
+    assertEquals(summary.called + summary.failed.length, 90);
+    for (const failure of summary.failed) {
+      await assertRejects(() => Deno.stat(responsePath(directory, failure.rowId)), Deno.errors.NotFound);
+    }
+  });
+});
