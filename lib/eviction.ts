@@ -109,10 +109,14 @@ type Record_ = Readonly<Record<string, unknown>>;
  * ```
  */
 export function boundedNumber(value: unknown, fallback = 0.5): number {
+  if (typeof value === "number") {
+    // The common case, inline: NaN and ±inf fall back; max(0.0, n) returns 0.0 for -0.0, as Python's max keeps
+    // its first argument on ties.
+    return value - value === 0 ? Math.min(1, value > 0 ? value : 0) : fallback;
+  }
   if (value === null || value === undefined || typeof value === "boolean") return fallback;
   const number = pyFloatOf(value);
   if (number === undefined || !Number.isFinite(number)) return fallback;
-  // max(0.0, n) returns 0.0 for -0.0, as Python's max keeps its first argument on ties.
   return Math.min(1, number > 0 ? number : 0);
 }
 
@@ -130,8 +134,7 @@ const timestampCache = new Map<string, Instant | null>();
  */
 export function parseTimestamp(value: unknown): Instant | undefined {
   if (typeof value !== "string") return undefined;
-  const fast = parseCanonicalTimestamp(value);
-  if (fast !== undefined) return fast;
+  if (parseCanonical(value)) return { day: canonical[0], microsecond: canonical[1] };
   const cached = timestampCache.get(value);
   if (cached !== undefined) return cached ?? undefined;
   const stripped = pyStrip(value);
@@ -141,47 +144,106 @@ export function parseTimestamp(value: unknown): Instant | undefined {
   return parsed;
 }
 
-const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.(\d{3}|\d{6}))?(Z|[+-]\d{2}:\d{2})?$/;
 const DAYS_BEFORE_MONTH = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
+const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const MICROS_PER_DAY = 86_400_000_000;
+/** Scratch output of {@linkcode parseCanonical}: [day since the epoch, microsecond of that day]. */
+const canonical = new Float64Array(2);
+
+function digits(text: string, at: number, count: number): number {
+  let value = 0;
+  for (let index = at; index < at + count; index++) {
+    const code = text.charCodeAt(index) - 48;
+    if (!(code >= 0 && code <= 9)) return -1; // also rejects NaN past the end
+    value = value * 10 + code;
+  }
+  return value;
+}
+
+/** Two ASCII digits at `at` as a number, or -1. */
+function twoDigits(text: string, at: number): number {
+  const high = text.charCodeAt(at) - 48;
+  const low = text.charCodeAt(at + 1) - 48;
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
+}
 
 /**
- * The common spelling (`2026-08-13T00:00:00[.fff[fff]][Z|±hh:mm]`) parsed directly, with the same result as the
- * full `fromisoformat` port; anything else (or out of range) returns undefined and takes the full path.
+ * The common spelling (`2026-08-13T00:00:00[.fff[fff]][Z|±hh:mm]`) parsed directly into `canonical`, with the
+ * same result as the full `fromisoformat` port; returns false for anything else (or out of range), which then
+ * takes the full path. Hand-rolled over char codes because it runs once per timestamp of every fact.
  */
-function parseCanonicalTimestamp(text: string): Instant | undefined {
-  const match = CANONICAL.exec(text);
-  if (match === null) return undefined;
-  const year = +match[1];
-  const month = +match[2];
-  const day = +match[3];
-  const hour = +match[4];
-  const minute = +match[5];
-  const second = +match[6];
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const monthDays = month === 2
-    ? (leap ? 29 : 28)
-    : [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
-  if (
-    year < 1 || month < 1 || month > 12 || day < 1 || day > monthDays || hour > 23 || minute > 59 ||
-    second > 59
-  ) {
-    return undefined;
+function parseCanonical(text: string): boolean {
+  const length = text.length;
+  if (length < 19 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84) {
+    return false;
   }
-  const fraction = match[7] === undefined ? 0 : +match[7] * (match[7].length === 3 ? 1000 : 1);
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
+  const century = twoDigits(text, 0);
+  const yearOfCentury = twoDigits(text, 2);
+  const year = century < 0 || yearOfCentury < 0 ? -1 : century * 100 + yearOfCentury;
+  const month = twoDigits(text, 5);
+  const day = twoDigits(text, 8);
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0) return false;
+  if (minute > 59 || second < 0 || second > 59) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month])) return false;
+  let at = 19;
+  let fraction = 0;
+  if (at < length && text.charCodeAt(at) === 46) {
+    // Exactly three or six digits: a fourth digit means six.
+    const six = at + 4 < length && text.charCodeAt(at + 4) >= 48 && text.charCodeAt(at + 4) <= 57;
+    const end = at + (six ? 7 : 4);
+    if (end > length) return false;
+    const value = digits(text, at + 1, six ? 6 : 3);
+    if (value < 0) return false;
+    fraction = six ? value : value * 1000;
+    at = end;
+  }
   let offset = 0;
-  const zone = match[8];
-  if (zone !== undefined && zone !== "Z") {
-    offset = (zone[0] === "-" ? -1 : 1) * ((+zone.slice(1, 3)) * 3600 + (+zone.slice(4, 6)) * 60) * 1_000_000;
-    if (Math.abs(offset) >= 86_400_000_000) return undefined;
+  if (at < length) {
+    const sign = text.charCodeAt(at);
+    if (sign === 90 && at + 1 === length) {
+      // "Z": UTC.
+    } else if ((sign === 43 || sign === 45) && at + 6 === length && text.charCodeAt(at + 3) === 58) {
+      const hours = twoDigits(text, at + 1);
+      const minutes = twoDigits(text, at + 4);
+      if (hours < 0 || minutes < 0) return false;
+      offset = (sign === 45 ? -1 : 1) * (hours * 3600 + minutes * 60) * 1_000_000;
+      if (Math.abs(offset) >= MICROS_PER_DAY) return false;
+    } else {
+      return false;
+    }
   }
   const y = year - 1;
   const ordinal = y * 365 + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) +
-    DAYS_BEFORE_MONTH[month] +
-    (month > 2 && leap ? 1 : 0) + day;
-  return {
-    day: ordinal - 719163,
-    microsecond: ((hour * 60 + minute) * 60 + second) * 1_000_000 + fraction - offset,
-  };
+    DAYS_BEFORE_MONTH[month] + (month > 2 && leap ? 1 : 0) + day;
+  canonical[0] = ordinal - 719163;
+  canonical[1] = ((hour * 60 + minute) * 60 + second) * 1_000_000 + fraction - offset;
+  return true;
+}
+
+/** Within ±50,000 days of the epoch an instant's microseconds, and the difference of two, are exact doubles. */
+const EXACT_DAYS = 50_000;
+
+function epochMicros(instant: Instant): number {
+  return Math.abs(instant.day) <= EXACT_DAYS ? instant.day * MICROS_PER_DAY + instant.microsecond : NaN;
+}
+
+/**
+ * Age in days (≥ 0) of a timestamp value at `now`, or -1 when it is not a parseable timestamp. The canonical
+ * spelling near the epoch skips building an instant; the arithmetic is the same exact integer difference.
+ */
+function ageDaysOf(value: unknown, now: Instant, nowMicros: number): number {
+  if (typeof value !== "string") return -1;
+  if (nowMicros === nowMicros && parseCanonical(value) && Math.abs(canonical[0]) <= EXACT_DAYS) {
+    const days = (nowMicros - (canonical[0] * MICROS_PER_DAY + canonical[1])) / 1_000_000 / 86400;
+    return days > 0 ? days : 0;
+  }
+  const instant = parseTimestamp(value);
+  return instant === undefined ? -1 : ageDays(instant, now);
 }
 
 function ageDays(then: Instant, now: Instant): number {
@@ -203,6 +265,7 @@ function heatValue(value: unknown): number {
 const LOG_9 = Math.log(9);
 
 function isCorrection(category: unknown): boolean {
+  if (category === "correction") return true;
   return !isFalsy(category) && pyStrip(pyStr(category)).toLowerCase() === "correction";
 }
 
@@ -244,65 +307,97 @@ export function selectFactsForCapacity<F>(
   const params = { ...DEFAULT_HYBRID_PARAMS, ...options.params };
   const now = typeof options.now === "string" ? parseTimestamp(options.now) : options.now;
   if (now === undefined) throw new RangeError(`now is not an ISO timestamp: ${String(options.now)}`);
+  const nowMicros = epochMicros(now);
   const usage = options.usage ?? {};
+  const plainUsage = isPlainRecord(usage);
   const hybrid = policy === EVICTION_POLICY_HYBRID_V1;
+  const { confidenceWeight, confirmationWeight, accessWeight } = params;
+  const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
 
+  // Only the scores live in an array; components are recomputed for the few facts that report them (evicted
+  // ones, and the per-id Map if a caller reads it), which keeps a million-fact call's memory and GC pressure low.
+  const scratch = new Float64Array(4);
+  const scoreHybrid = (fact: Record_, id: string): void => {
+    const confidence = boundedNumber(fact.confidence);
+    let freshness = 0;
+    const confirmedAge = ageDaysOf(fact.lastConfirmedAt, now, nowMicros);
+    if (confirmedAge >= 0) {
+      freshness = decay(confirmedAge, confirmationHalfLifeDays);
+    } else {
+      const createdAge = ageDaysOf(fact.createdAt, now, nowMicros);
+      // Creation is weaker evidence than an explicit confirmation, so it counts half.
+      if (createdAge >= 0) freshness = 0.5 * decay(createdAge, confirmationHalfLifeDays);
+    }
+    freshness = boundedNumber(freshness, 0);
+    let accessHeat = 0;
+    const entry = usage[id];
+    if (entry !== undefined && entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
+      // An inherited value only passes the object test for `__proto__` on a plain sidecar; skip a second lookup.
+      if ((plainUsage && id !== "__proto__") || Object.hasOwn(usage, id)) {
+        const record = entry as Record_;
+        let heat = heatValue(record.accessHeat);
+        const accessedAge = ageDaysOf(record.lastAccessedAt, now, nowMicros);
+        heat = accessedAge >= 0 ? heat * decay(accessedAge, accessHalfLifeDays) : 0;
+        // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
+        accessHeat = heat > 0 ? Math.min(1, Math.log1p(heat) / LOG_9) : 0;
+      }
+    }
+    accessHeat = boundedNumber(accessHeat, 0);
+    scratch[0] = confidenceWeight * confidence + confirmationWeight * freshness + accessWeight * accessHeat;
+    scratch[1] = confidence;
+    scratch[2] = freshness;
+    scratch[3] = accessHeat;
+  };
   const count = facts.length;
   const ids: string[] = new Array(count);
-  const scores = new Map<string, FactScore>();
+  const idHashes = new Uint32Array(count);
+  const values = new Float64Array(count);
   for (let index = 0; index < count; index++) {
     const fact = asRecord(facts[index], index);
     const rawId = fact.id;
     const id = typeof rawId === "string" && rawId !== "" ? rawId : `__missing_${index}`;
     ids[index] = id;
-    const confidence = boundedNumber(fact.confidence);
-    if (!hybrid) {
-      scores.set(id, { value: confidence, components: { confidence } });
-      continue;
-    }
-    let freshness = 0;
-    const confirmedAt = parseTimestamp(fact.lastConfirmedAt);
-    if (confirmedAt !== undefined) {
-      freshness = decay(ageDays(confirmedAt, now), params.confirmationHalfLifeDays);
+    idHashes[index] = fnv1a(id);
+    if (hybrid) {
+      scoreHybrid(fact, id);
+      values[index] = scratch[0];
     } else {
-      const createdAt = parseTimestamp(fact.createdAt);
-      // Creation is weaker evidence than an explicit confirmation, so it counts half.
-      if (createdAt !== undefined) {
-        freshness = 0.5 * decay(ageDays(createdAt, now), params.confirmationHalfLifeDays);
+      values[index] = boundedNumber(fact.confidence);
+    }
+  }
+  const componentsAt = (index: number): ScoreComponents => {
+    if (!hybrid) return { confidence: values[index] };
+    scoreHybrid(facts[index] as Record_, ids[index]);
+    return { confidence: scratch[1], confirmationFreshness: scratch[2], accessHeat: scratch[3] };
+  };
+  // Duplicate ids share the score computed last for that id, as the reference looks scores up by id.
+  const scoreIndex = count > maxFacts ? lastIndexById(ids, idHashes) : undefined;
+  let scoreMap: Map<string, FactScore> | undefined;
+  const lazyScores = () => {
+    if (scoreMap === undefined) {
+      scoreMap = new Map();
+      for (let index = 0; index < count; index++) {
+        scoreMap.set(ids[index], { value: values[index], components: componentsAt(index) });
       }
     }
-    freshness = boundedNumber(freshness, 0);
-    let accessHeat = 0;
-    const entry = Object.hasOwn(usage, id) ? usage[id] : undefined;
-    if (entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
-      const record = entry as Record_;
-      let heat = heatValue(record.accessHeat);
-      const accessedAt = parseTimestamp(record.lastAccessedAt);
-      heat = accessedAt !== undefined ? heat * decay(ageDays(accessedAt, now), params.accessHalfLifeDays) : 0;
-      // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
-      accessHeat = heat > 0 ? Math.min(1, Math.log1p(heat) / LOG_9) : 0;
-    }
-    accessHeat = boundedNumber(accessHeat, 0);
-    const value = params.confidenceWeight * confidence + params.confirmationWeight * freshness +
-      params.accessWeight * accessHeat;
-    scores.set(id, { value, components: { confidence, confirmationFreshness: freshness, accessHeat } });
-  }
+    return scoreMap;
+  };
 
   if (count <= maxFacts) {
-    return {
+    return withLazyScores({
       kept: facts.slice(),
       keptIndex: Array.from({ length: count }, (_, index) => index),
       evicted: [],
-      scores,
       reservedCorrectionSlots: 0,
-    };
+    }, lazyScores);
   }
 
-  // Duplicate ids rank by the score computed last for that id, as the reference looks scores up by id.
-  const rankScore = new Float64Array(count);
-  for (let index = 0; index < count; index++) rankScore[index] = scores.get(ids[index])!.value;
-  const order = Array.from({ length: count }, (_, index) => index);
-  order.sort((a, b) => rankScore[b] - rankScore[a] || a - b);
+  let rankScore = values;
+  if (scoreIndex !== undefined) {
+    rankScore = new Float64Array(count);
+    for (let index = 0; index < count; index++) rankScore[index] = values[scoreIndex[index]];
+  }
+  const order = rankOrder(rankScore);
 
   const keep = new Uint8Array(count);
   let reservedCorrectionSlots = 0;
@@ -329,29 +424,225 @@ export function selectFactsForCapacity<F>(
     }
   }
 
-  const kept: F[] = [];
-  const keptIndex: number[] = [];
+  const keptCount = maxFacts - remaining;
+  const kept: F[] = new Array(keptCount);
+  const keptIndex: number[] = new Array(keptCount);
   const evicted: EvictedFact[] = [];
-  for (let rank = 0; rank < count; rank++) {
+  for (let rank = 0, at = 0; rank < count && at < keptCount; rank++) {
     const index = order[rank];
     if (keep[index] === 1) {
-      kept.push(facts[index]);
-      keptIndex.push(index);
+      kept[at] = facts[index];
+      keptIndex[at++] = index;
     }
   }
   for (let rank = count - 1; rank >= 0; rank--) {
     const index = order[rank];
     if (keep[index] === 1) continue;
     const category = (facts[index] as Record_).category;
-    const score = scores.get(ids[index])!;
+    const scored = scoreIndex === undefined ? index : scoreIndex[index];
     evicted.push({
       factId: ids[index],
       category: isFalsy(category) ? "context" : category,
-      score: score.value,
-      components: score.components,
+      score: values[scored],
+      components: componentsAt(scored),
     });
   }
-  return { kept, keptIndex, evicted, scores, reservedCorrectionSlots };
+  return withLazyScores({ kept, keptIndex, evicted, reservedCorrectionSlots }, lazyScores);
+}
+
+function withLazyScores<F>(
+  result: Omit<SelectionResult<F>, "scores">,
+  build: () => Map<string, FactScore>,
+): SelectionResult<F> {
+  // Small snapshots (every protocol case) get a plain property; only large ones defer the Map.
+  if (result.kept.length + result.evicted.length < RADIX_THRESHOLD) return { ...result, scores: build() };
+  return Object.defineProperty(result, "scores", { get: build, enumerable: true }) as SelectionResult<F>;
+}
+
+/**
+ * For each position, the last position holding the same id — or `undefined` when all ids are distinct (the
+ * usual case). Sorts the ids' FNV-1a hashes (a radix sort: sequential memory, unlike a hash table or a `Map` of
+ * a million strings) and compares strings only where hashes collide.
+ */
+function lastIndexById(ids: readonly string[], hashes: Uint32Array<ArrayBuffer>): Int32Array | undefined {
+  const count = ids.length;
+  if (count < RADIX_THRESHOLD) {
+    const lastOf = new Map<string, number>();
+    for (let index = 0; index < count; index++) lastOf.set(ids[index], index);
+    if (lastOf.size === count) return undefined;
+    return Int32Array.from(ids, (id) => lastOf.get(id)!);
+  }
+  const [byHash, sortedHashes] = radixOrder32(hashes.slice());
+  let firstOf: Int32Array | undefined;
+  for (let rank = 0; rank < count;) {
+    const hash = sortedHashes[rank];
+    let end = rank + 1;
+    while (end < count && sortedHashes[end] === hash) end++;
+    // Positions with equal hashes are in ascending order (the sort is stable); match each to its first equal id.
+    for (let member = rank + 1; member < end; member++) {
+      const index = byHash[member];
+      for (let earlier = rank; earlier < member; earlier++) {
+        if (ids[byHash[earlier]] === ids[index]) {
+          firstOf ??= Int32Array.from({ length: count }, (_, position) => position);
+          firstOf[index] = firstOf[byHash[earlier]];
+          break;
+        }
+      }
+    }
+    rank = end;
+  }
+  if (firstOf === undefined) return undefined;
+  const lastOfFirst = new Int32Array(count);
+  for (let index = 0; index < count; index++) lastOfFirst[firstOf[index]] = index;
+  const last = new Int32Array(count);
+  for (let index = 0; index < count; index++) last[index] = lastOfFirst[firstOf[index]];
+  return last;
+}
+
+/** The 32-bit FNV-1a hash of a string's UTF-16 code units. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
+  return hash >>> 0;
+}
+
+/** Below this many facts a comparison sort beats the radix passes. */
+const RADIX_THRESHOLD = 4096;
+
+/**
+ * Positions ordered by (−score, position) — the reference's `sorted(key=lambda i: (-score[i], i))`. Large inputs
+ * use a stable LSD radix sort over the scores' IEEE-754 bits (−0 taken as +0, as Python compares them equal);
+ * the comparison sort is the fallback for small inputs and for NaN.
+ *
+ * @example
+ * ```ts
+ * import { rankOrder } from "./eviction.ts";
+ * console.log([...rankOrder(new Float64Array([0.5, 0.9, 0.5]))]); // [1, 0, 2]
+ * ```
+ */
+export function rankOrder(scores: Float64Array): Uint32Array {
+  const count = scores.length;
+  let hasNaN = false;
+  for (let index = 0; index < count; index++) {
+    if (scores[index] !== scores[index]) {
+      hasNaN = true;
+      break;
+    }
+  }
+  if (count < RADIX_THRESHOLD || hasNaN) {
+    const order = Array.from({ length: count }, (_, index) => index);
+    order.sort((a, b) => scores[b] - scores[a] || a - b);
+    return Uint32Array.from(order);
+  }
+  return radixRankOrder(scores);
+}
+
+function radixRankOrder(scores: Float64Array): Uint32Array {
+  const count = scores.length;
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+  const [lowWord, highWord] = littleEndian ? [0, 1] : [1, 0];
+  const high = new Uint32Array(count);
+  const low = new Uint32Array(count);
+  for (let index = 0; index < count; index++) {
+    bits[0] = scores[index] + 0; // −0 + 0 is +0
+    let hi = words[highWord];
+    let lo = words[lowWord];
+    // Map the double to an unsigned key ascending with the value, then invert it for a descending order.
+    if (hi & 0x80000000) {
+      hi = ~hi;
+      lo = ~lo;
+    } else {
+      hi = hi | 0x80000000;
+    }
+    high[index] = ~hi >>> 0;
+    low[index] = ~lo >>> 0;
+  }
+  return radixOrder64(low, high);
+}
+
+/** Counting-sort passes over 16-bit digits: 65,536 counters, reset per pass. */
+const DIGITS = 65536;
+
+/**
+ * A stable LSD radix sort of positions by 64-bit unsigned keys (`high`:`low`): positions in ascending key order,
+ * ties in ascending position. Passes whose digit is the same for every key are skipped.
+ */
+function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuffer>): Uint32Array {
+  const count = low.length;
+  let order = new Uint32Array(count);
+  for (let index = 0; index < count; index++) order[index] = index;
+  let nextLow = new Uint32Array(count);
+  let nextHigh = new Uint32Array(count);
+  let nextOrder = new Uint32Array(count);
+  const counts = new Uint32Array(DIGITS);
+  for (let pass = 0; pass < 4; pass++) {
+    const source = pass < 2 ? low : high;
+    const shift = (pass & 1) * 16;
+    if (!prefixCounts(source, shift, counts)) continue;
+    for (let index = 0; index < count; index++) {
+      const target = counts[(source[index] >>> shift) & 0xffff]++;
+      nextLow[target] = low[index];
+      nextHigh[target] = high[index];
+      nextOrder[target] = order[index];
+    }
+    [low, nextLow] = [nextLow, low];
+    [high, nextHigh] = [nextHigh, high];
+    [order, nextOrder] = [nextOrder, order];
+  }
+  return order;
+}
+
+/** {@linkcode radixOrder64} for 32-bit keys; also returns the keys sorted. */
+function radixOrder32(keys: Uint32Array<ArrayBuffer>): [Uint32Array, Uint32Array] {
+  const count = keys.length;
+  let order = new Uint32Array(count);
+  for (let index = 0; index < count; index++) order[index] = index;
+  let nextKeys = new Uint32Array(count);
+  let nextOrder = new Uint32Array(count);
+  const counts = new Uint32Array(DIGITS);
+  for (let shift = 0; shift < 32; shift += 16) {
+    if (!prefixCounts(keys, shift, counts)) continue;
+    for (let index = 0; index < count; index++) {
+      const target = counts[(keys[index] >>> shift) & 0xffff]++;
+      nextKeys[target] = keys[index];
+      nextOrder[target] = order[index];
+    }
+    [keys, nextKeys] = [nextKeys, keys];
+    [order, nextOrder] = [nextOrder, order];
+  }
+  return [order, keys];
+}
+
+/** Fills `counts` with each digit's first target slot; false when every key has the same digit. */
+function prefixCounts(source: Uint32Array, shift: number, counts: Uint32Array): boolean {
+  const count = source.length;
+  counts.fill(0);
+  for (let index = 0; index < count; index++) counts[(source[index] >>> shift) & 0xffff]++;
+  if (counts[(source[0] >>> shift) & 0xffff] === count) return false;
+  let total = 0;
+  for (let digit = 0; digit < DIGITS; digit++) {
+    const size = counts[digit];
+    counts[digit] = total;
+    total += size;
+  }
+  return true;
+}
+
+/**
+ * Whether the only object-valued property `record` can inherit is `__proto__`: its prototype is an untouched
+ * `Object.prototype` (or none), whose other members are all functions.
+ */
+function isPlainRecord(record: object): boolean {
+  const prototype = Object.getPrototypeOf(record);
+  if (prototype === null) return true;
+  if (prototype !== Object.prototype) return false;
+  return Object.getOwnPropertyNames(Object.prototype).every((name) => {
+    if (name === "__proto__") return true;
+    const descriptor = Object.getOwnPropertyDescriptor(Object.prototype, name)!;
+    return typeof descriptor.value === "function" || descriptor.get !== undefined;
+  });
 }
 
 /** Python truthiness of a JSON value. */

@@ -1,4 +1,5 @@
-import { boundedNumber, parseTimestamp, selectFactsForCapacity } from "../lib/eviction.ts";
+import { boundedNumber, parseTimestamp, rankOrder, selectFactsForCapacity } from "../lib/eviction.ts";
+import { fromIsoFormat } from "../lib/python.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
 
 const NOW = "2026-08-13T00:00:00Z";
@@ -85,4 +86,96 @@ Deno.test("invalid arguments are RangeErrors", () => {
     () => selectFactsForCapacity([], { maxFacts: 1, policy: "confidence", now: "yesterday" }),
     RangeError,
   );
+});
+
+/** A seeded generator, so a failing case can be replayed. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
+}
+
+Deno.test("rankOrder: the radix path orders exactly as the comparison sort (ties by position, -0 equal to +0)", () => {
+  for (
+    const [seed, size, distinct] of [[1, 10, 3], [2, 300, 7], [3, 5000, 11], [4, 70_000, 1000], [
+      5,
+      20_000,
+      0,
+    ]]
+  ) {
+    const next = random(seed);
+    const scores = Float64Array.from({ length: size }, () => {
+      if (distinct === 0) return next() * 4 - 2; // all distinct, negative values included
+      const value = Math.floor(next() * distinct) / distinct;
+      return value === 0 && next() < 0.5 ? -0 : value;
+    });
+    const expected = Array.from({ length: size }, (_, index) => index)
+      .sort((a, b) => scores[b] - scores[a] || a - b);
+    assertEquals([...rankOrder(scores)], expected, `seed ${seed}`);
+  }
+});
+
+/** The selection as the reference states it, with a plain sort and the result's own scores. */
+function referenceSelection(
+  facts: { id: string; category?: string }[],
+  maxFacts: number,
+  scores: Map<string, { value: number }>,
+) {
+  const order = facts.map((_, index) => index)
+    .sort((a, b) => scores.get(facts[b].id)!.value - scores.get(facts[a].id)!.value || a - b);
+  const reserved = Math.min(10, Math.ceil(maxFacts * 0.1));
+  const kept = new Set<number>();
+  for (const index of order) {
+    if (kept.size < reserved && facts[index].category === "correction") kept.add(index);
+  }
+  for (const index of order) if (kept.size < maxFacts) kept.add(index);
+  return {
+    kept: order.filter((index) => kept.has(index)),
+    evicted: order.filter((index) => !kept.has(index)).reverse().map((index) => facts[index].id),
+  };
+}
+
+Deno.test("large snapshots with duplicate ids and tied scores select exactly as the plain algorithm", () => {
+  for (const [seed, size] of [[7, 3000], [8, 40_000]]) {
+    const next = random(seed);
+    const facts = Array.from({ length: size }, (_, index) => ({
+      // About one id in five repeats an earlier one, with different data: the last one's score must rank them all.
+      id: next() < 0.2 && index > 0 ? `f${Math.floor(next() * index)}` : `f${index}`,
+      confidence: Math.floor(next() * 20) / 20,
+      category: next() < 0.1 ? "correction" : "context",
+      createdAt: `2026-0${1 + Math.floor(next() * 8)}-1${Math.floor(next() * 10)}T0${
+        Math.floor(next() * 10)
+      }:00:00Z`,
+      ...(next() < 0.3 ? { lastConfirmedAt: "2026-08-01T12:00:00.250+02:00" } : {}),
+    }));
+    const usage = Object.fromEntries(
+      facts.filter(() => next() < 0.3).map((
+        fact,
+      ) => [fact.id, { accessHeat: next() * 10, lastAccessedAt: "2026-07-30T00:00:00Z" }]),
+    );
+    const maxFacts = Math.floor(size * 0.6);
+    const result = selectFactsForCapacity(facts, { maxFacts, policy: "hybrid-v1", now: NOW, usage });
+    const expected = referenceSelection(facts, maxFacts, result.scores);
+    assertEquals(result.keptIndex, expected.kept, `seed ${seed}`);
+    assertEquals(result.evicted.map((fact) => fact.factId), expected.evicted);
+    for (const fact of result.evicted) assertEquals(fact.score, result.scores.get(fact.factId)!.value);
+  }
+});
+
+Deno.test("the timestamp fast path gives the full parser's instant for every canonical spelling", () => {
+  const next = random(11);
+  const pad = (value: number, width: number) => String(value).padStart(width, "0");
+  for (let trial = 0; trial < 3000; trial++) {
+    const fraction = [".123", ".123456", "", ".5", ".1234567"][Math.floor(next() * 5)];
+    const zone = ["", "Z", "+05:30", "-11:59", "+24:00", "+00:60"][Math.floor(next() * 6)];
+    const text = `${pad(Math.floor(next() * 3000), 4)}-${pad(Math.floor(next() * 14), 2)}-${
+      pad(Math.floor(next() * 32), 2)
+    }T${pad(Math.floor(next() * 25), 2)}:${pad(Math.floor(next() * 61), 2)}:${
+      pad(Math.floor(next() * 61), 2)
+    }${fraction}${zone}`;
+    const full = fromIsoFormat(text.replaceAll("Z", "+00:00"));
+    assertEquals(parseTimestamp(text), full, text);
+  }
 });
