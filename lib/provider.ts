@@ -6,7 +6,7 @@
  * @module
  */
 
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ProviderError } from "./errors.ts";
 import type { ChatMessage, RequestSettings } from "./prompt.ts";
 import type { Answer } from "./rows.ts";
@@ -93,21 +93,30 @@ export function answerFromBody(body: unknown): Answer {
  * ```
  */
 export function openAiProvider(options: ProviderOptions): AnswerProvider {
-  const client = new OpenAI({
-    apiKey: options.apiKey,
-    baseURL: options.baseUrl,
-    organization: null,
-    project: null,
-    maxRetries: 0,
-    timeout: options.timeoutSeconds * 1000,
-    logLevel: "off",
-    fetch: options.fetch,
-  });
+  // Loaded on first use: the offline commands never pay for the client's start-up time and memory.
+  let client: Promise<[typeof OpenAI, OpenAI]> | undefined;
+  const connect = async (): Promise<[typeof OpenAI, OpenAI]> => {
+    const { default: OpenAIClient } = await import("openai");
+    return [
+      OpenAIClient,
+      new OpenAIClient({
+        apiKey: options.apiKey,
+        baseURL: options.baseUrl,
+        organization: null,
+        project: null,
+        maxRetries: 0,
+        timeout: options.timeoutSeconds * 1000,
+        logLevel: "off",
+        fetch: options.fetch,
+      }),
+    ];
+  };
   const { settings } = options;
   return async (messages, signal) => {
+    const [OpenAIClient, openai] = await (client ??= connect());
     let body: unknown;
     try {
-      body = await client.chat.completions.create({
+      body = await openai.chat.completions.create({
         model: settings.model,
         messages: messages.map((message) => ({ role: message.role, content: message.content })),
         max_tokens: settings.maxTokens,
@@ -115,25 +124,30 @@ export function openAiProvider(options: ProviderOptions): AnswerProvider {
         temperature: settings.temperature,
       }, { signal });
     } catch (error) {
-      throw classify(error, options, signal);
+      throw classify(OpenAIClient, error, options, signal);
     }
     return answerFromBody(body);
   };
 }
 
-function classify(error: unknown, options: ProviderOptions, signal?: AbortSignal): Error {
-  if (signal?.aborted || error instanceof OpenAI.APIUserAbortError) return new CallAbortedError();
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+function classify(
+  OpenAIClient: typeof OpenAI,
+  error: unknown,
+  options: ProviderOptions,
+  signal?: AbortSignal,
+): Error {
+  if (signal?.aborted || error instanceof OpenAIClient.APIUserAbortError) return new CallAbortedError();
+  if (error instanceof OpenAIClient.APIConnectionTimeoutError) {
     return new ProviderError(`timed out after ${options.timeoutSeconds} s`, { retryable: true });
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof OpenAIClient.APIConnectionError) {
     const cause = (error as { cause?: unknown }).cause;
     const detail = cause instanceof Error ? cause.message : error.message;
     return new ProviderError(`network error: ${shorten(redact(detail, options.apiKey))}`, {
       retryable: true,
     });
   }
-  if (error instanceof OpenAI.APIError && typeof error.status === "number") {
+  if (error instanceof OpenAIClient.APIError && typeof error.status === "number") {
     const status = error.status;
     const retryAfter = error.headers?.get("retry-after") ?? null;
     return new ProviderError(
