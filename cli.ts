@@ -6,6 +6,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { z } from "zod";
 import denoConfig from "./deno.json" with { type: "json" };
 import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
@@ -430,6 +431,8 @@ Exit codes: 0 success, 1 runtime failure, 2 bad usage or invalid input.`;
  * ```
  */
 export async function main(args: string[], io: Io = defaultIo()): Promise<number> {
+  // Each schema parses a handful of documents per run: compiling a fast path for them costs more than it saves.
+  z.config({ jitless: true });
   let parsed;
   try {
     parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });

@@ -126,11 +126,21 @@ export async function loadDataset(bytes: Uint8Array, path: string, pinnedSha256:
   }
   let root: unknown;
   try {
-    root = parsePyJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    root = parsePyJson(decodeUtf8Strict(bytes));
   } catch (error) {
     throw new DatasetIntegrityError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
   }
   return { sha256, ...parseRows(root, path) };
+}
+
+/**
+ * UTF-8 bytes to text, refusing invalid sequences as Python's strict decoder does. The lenient decoder is several
+ * times faster on a 15 MB file; only when its output holds U+FFFD (a replacement, or a genuine one) does the strict
+ * decoder run to tell the two apart.
+ */
+function decodeUtf8Strict(bytes: Uint8Array): string {
+  const text = new TextDecoder("utf-8").decode(bytes);
+  return text.includes("\uFFFD") ? new TextDecoder("utf-8", { fatal: true }).decode(bytes) : text;
 }
 
 /**

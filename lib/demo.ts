@@ -36,17 +36,21 @@ function hexId(index: number, salt: number): string {
   return ((index * 2654435761 + salt * 40503) >>> 0).toString(16).padStart(8, "0");
 }
 
-function session(sentences: string[], answerTurn: number) {
-  return sentences.map((content, turn) => ({
+function session(sentences: string[], answerTurn: number, filler: string) {
+  const turns: Record<string, unknown>[] = sentences.map((content, turn) => ({
     role: turn % 2 === 0 ? "user" : "assistant",
     content,
     ...(turn === answerTurn ? { has_answer: true } : {}),
   }));
+  // Padding goes into an assistant turn that is never evidence, so it adds bytes without changing any case.
+  if (filler !== "") turns.push({ role: "assistant", content: filler });
+  return turns;
 }
 
 /**
  * A LongMemEval-shaped dataset: knowledge-update and temporal-reasoning questions, distractor-type rows, and
- * a few rows each selection rule excludes. `scale` multiplies the row count (the bench uses a large one).
+ * a few rows each selection rule excludes. `scale` multiplies the row count and `padding` adds that many
+ * sentences of non-evidence chat to every session (the bench uses both to reach the real file's size).
  *
  * @example
  * ```ts
@@ -57,7 +61,7 @@ function session(sentences: string[], answerTurn: number) {
  */
 export function generateDemoDataset(scale = 1, padding = 0): Record<string, unknown>[] {
   const rows: Record<string, unknown>[] = [];
-  const filler = padding > 0 ? " " + "The weather was unremarkable that day. ".repeat(padding) : "";
+  const filler = "The weather was unremarkable that day. ".repeat(padding).trimEnd();
   const types: [string, number][] = [
     ["knowledge-update", 26],
     ["temporal-reasoning", 26],
@@ -77,14 +81,22 @@ export function generateDemoDataset(scale = 1, padding = 0): Record<string, unkn
           index % 9 === 8 && type === "knowledge-update" ? "_abs" : ""
         }`;
         const sessions = [
-          session([
-            `${name} mentioned the ${thing} near the ${place} on day ${serial % 28 + 1}.`,
-            `Noted: ${name} and the ${thing}.`,
-          ], type.startsWith("single-session") ? -1 : 1),
-          session([
-            `Later ${name} said the ${thing} cost ${serial % 90 + 10} dollars.${filler}`,
-            `Understood, ${serial % 90 + 10} dollars for the ${thing}.`,
-          ], type.startsWith("single-session") ? -1 : 0),
+          session(
+            [
+              `${name} mentioned the ${thing} near the ${place} on day ${serial % 28 + 1}.`,
+              `Noted: ${name} and the ${thing}.`,
+            ],
+            type.startsWith("single-session") ? -1 : 1,
+            filler,
+          ),
+          session(
+            [
+              `Later ${name} said the ${thing} cost ${serial % 90 + 10} dollars.`,
+              `Understood, ${serial % 90 + 10} dollars for the ${thing}.`,
+            ],
+            type.startsWith("single-session") ? -1 : 0,
+            filler,
+          ),
         ];
         rows.push({
           question_id: questionId,
@@ -121,8 +133,10 @@ export interface DemoProtocol {
  * const demo = await buildDemoProtocol();
  * ```
  */
-export async function buildDemoProtocol(): Promise<DemoProtocol> {
-  const rows = generateDemoDataset();
+export async function buildDemoProtocol(
+  size: { scale?: number; padding?: number } = {},
+): Promise<DemoProtocol> {
+  const rows = generateDemoDataset(size.scale, size.padding);
   const dataset = new TextEncoder().encode(JSON.stringify(rows, null, 1));
   const sha256 = await sha256Hex(dataset);
   const config = EMBEDDED_ARTIFACTS["configs/pr4789-reproduction-v1.yaml"]

@@ -1,9 +1,12 @@
 /**
- * SHA-256 through WebCrypto, as lowercase hex. The one place that hashes, so a move to `@std/crypto`
- * is a one-line change.
+ * SHA-256 as lowercase hex. The one place that hashes, so a move to `@std/crypto` is a one-line change. It uses
+ * the runtime's built-in `node:crypto` hash: native and synchronous, it hashes the 15 MB dataset faster than
+ * WebCrypto without copying it first, and small inputs (offsets, fingerprints) without a thread hop.
  *
  * @module
  */
+
+import { createHash } from "node:crypto";
 
 const encoder = new TextEncoder();
 
@@ -17,9 +20,7 @@ const encoder = new TextEncoder();
  * ```
  */
 export async function sha256Hex(data: Uint8Array | string): Promise<string> {
-  const bytes = typeof data === "string" ? encoder.encode(data) : data;
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return toHex(new Uint8Array(digest));
+  return await Promise.resolve(createHash("sha256").update(data).digest("hex"));
 }
 
 /**
@@ -32,7 +33,7 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
  * ```
  */
 export async function sha256Bytes(data: string): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(data)));
+  return await Promise.resolve(new Uint8Array(createHash("sha256").update(encoder.encode(data)).digest()));
 }
 
 /**

@@ -66,6 +66,12 @@ export function floatRepr(value: number): string {
   if (value === Infinity) return "inf";
   if (value === -Infinity) return "-inf";
   if (value === 0) return Object.is(value, -0) ? "-0.0" : "0.0";
+  const magnitude = Math.abs(value);
+  if (magnitude >= 1e-4 && magnitude < 1e16) {
+    // Here both languages print the shortest round-trip digits in positional notation; Python adds ".0".
+    const text = String(value);
+    return text.includes(".") ? text : `${text}.0`;
+  }
   const sign = value < 0 ? "-" : "";
   // toExponential() with no argument yields the shortest round-trip digits, like Python's repr.
   const [mantissa, exponentText] = Math.abs(value).toExponential().split("e");
@@ -102,6 +108,10 @@ const SHORT_ESCAPES: Record<string, string> = {
   "\f": "\\f",
 };
 
+const ASCII_ESCAPED = /["\\]|[^ -~]/g;
+// deno-lint-ignore no-control-regex -- JSON escapes every control character.
+const CONTROL_ESCAPED = /["\\\u0000-\u001f]/g;
+
 function unicodeEscape(code: number): string {
   return `\\u${code.toString(16).padStart(4, "0")}`;
 }
@@ -118,8 +128,9 @@ function unicodeEscape(code: number): string {
  * ```
  */
 export function dumpsString(value: string, ensureAscii = false): string {
-  // deno-lint-ignore no-control-regex -- JSON escapes every control character.
-  const pattern = ensureAscii ? /["\\]|[^ -~]/g : /["\\\u0000-\u001f]/g;
+  const pattern = ensureAscii ? ASCII_ESCAPED : CONTROL_ESCAPED;
+  pattern.lastIndex = 0;
+  if (!pattern.test(value)) return `"${value}"`;
   return `"${value.replace(pattern, (char) => SHORT_ESCAPES[char] ?? unicodeEscape(char.charCodeAt(0)))}"`;
 }
 
@@ -191,20 +202,36 @@ export function dumps(value: PyJson, options: DumpsOptions = {}): string {
     if (item instanceof PyFloat) return floatJson(item.value);
     const open = indent === undefined ? "" : `\n${" ".repeat(indent * (depth + 1))}`;
     const close = indent === undefined ? "" : `\n${" ".repeat(indent * depth)}`;
+    const separator = itemSeparator + open;
     if (Array.isArray(item)) {
       if (item.length === 0) return "[]";
-      const parts = item.map((element) => encode(element, depth + 1));
-      return `[${open}${parts.join(itemSeparator + open)}${close}]`;
+      let out = "[" + open + encode(item[0], depth + 1);
+      for (let index = 1; index < item.length; index++) out += separator + encode(item[index], depth + 1);
+      return out + close + "]";
     }
     const record = item as { readonly [key: string]: PyJson | undefined };
-    const keys = Object.keys(record).filter((key) => record[key] !== undefined);
+    const keys: string[] = [];
+    let astral = false;
+    for (const key in record) {
+      if (record[key] === undefined || !Object.hasOwn(record, key)) continue;
+      keys.push(key);
+      if (!astral && SURROGATE_OR_ABOVE.test(key)) astral = true;
+    }
     if (keys.length === 0) return "{}";
-    if (sortKeys) keys.sort(compareCodePoints);
-    const parts = keys.map((key) => `${dumpsString(key, ensureAscii)}: ${encode(record[key], depth + 1)}`);
-    return `{${open}${parts.join(itemSeparator + open)}${close}}`;
+    // UTF-16 order equals code point order unless a key holds a surrogate or a character above one.
+    if (sortKeys) astral ? keys.sort(compareCodePoints) : keys.sort();
+    let out = "{" + open;
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index];
+      if (index > 0) out += separator;
+      out += dumpsString(key, ensureAscii) + ": " + encode(record[key], depth + 1);
+    }
+    return out + close + "}";
   };
   return encode(value, 0);
 }
+
+const SURROGATE_OR_ABOVE = /[\uD800-\uFFFF]/;
 
 /**
  * Parses JSON as Python's `json.loads` does: numbers written with a fraction or exponent become
