@@ -1,11 +1,12 @@
 import { embeddedSources, loadContracts } from "../lib/contracts.ts";
-import { parseRows, renderEvidence } from "../lib/dataset.ts";
+import { loadDataset, parseRows, renderEvidence } from "../lib/dataset.ts";
+import { sha256Hex } from "../lib/hash.ts";
 import { generateDemoDataset } from "../lib/demo.ts";
 import { DatasetIntegrityError } from "../lib/errors.ts";
 import { parseOfficialManifest } from "../lib/manifest.ts";
 import { buildPool } from "../lib/pool.ts";
 import { prepareCases, recomputeSelection } from "../lib/protocol.ts";
-import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
 
 const contracts = await loadContracts(embeddedSources());
 const selectionRule = contracts.official;
@@ -191,4 +192,20 @@ Deno.test("pools: metadata rules, IDs, timestamps and usage as the reference wri
   ]);
   const sixth = controlPool.facts.find((fact) => fact.id.startsWith(`d_${control.caseId}_6_`))!;
   assertEquals(controlPool.usage[sixth.id]?.accessHeat, 8);
+});
+
+Deno.test("dataset bytes: invalid UTF-8 is refused; a genuine U+FFFD is kept and a leading BOM skipped (json.loads of bytes)", async () => {
+  const encoder = new TextEncoder();
+  const rowJson = (question: string) =>
+    `[{"question_id": "q1", "question_type": "x", "question": "${question}", "answer": "a", ` +
+    `"haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]`;
+  const load = async (bytes: Uint8Array) => await loadDataset(bytes, "d.json", await sha256Hex(bytes));
+  const replacement = encoder.encode(rowJson("what \uFFFD?"));
+  assertEquals((await load(replacement)).rows[0].question, "what \uFFFD?");
+  const [before, after] = rowJson("what X?").split("X");
+  const invalid = new Uint8Array([...encoder.encode(before), 0xff, ...encoder.encode(after)]);
+  const error = await assertRejects(() => load(invalid), DatasetIntegrityError);
+  assertMatch(error.message, /^d\.json: not valid JSON/);
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(rowJson("q"))]);
+  assertEquals((await load(bom)).rows[0].questionId, "q1");
 });
