@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Contracts } from "./contracts.ts";
 import { ContractError } from "./errors.ts";
 import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
+import { parseWith } from "./schema.ts";
 import { createdAtStamp, type SourceState } from "./results.ts";
 
 /** The marker schema version the reference writes. */
@@ -130,21 +131,17 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
   } catch (error) {
     throw new ContractError("not valid JSON", { path, cause: error });
   }
-  const result = QaRunMarker.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new ContractError(issue.message, { path, field: issue.path.join(".") || "(root)" });
-  }
-  const differing = differingArtifacts(result.data, contracts);
+  const marker = parseWith(QaRunMarker, data, path);
+  const differing = differingArtifacts(marker, contracts);
   if (differing.length > 0) {
     const expected = expectedArtifacts(contracts);
     const first = differing[0] as (typeof ARTIFACT_KEYS)[number];
     throw new ContractError(
       `this run was made under a different protocol: ${differing.join(", ")} differ (${first}: run has ${
-        result.data.artifacts[first]
+        marker.artifacts[first]
       }, protocol in use has ${expected[first]}); use a fresh output directory`,
       { path, field: "artifacts" },
     );
   }
-  return result.data;
+  return marker;
 }

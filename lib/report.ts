@@ -12,31 +12,18 @@ import { RowIntegrityError } from "./errors.ts";
 import { GRADER_VERSION } from "./grading.ts";
 import { POLICIES } from "./policy.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
+import { AnswerRow } from "./rows.ts";
+import { parseWith } from "./schema.ts";
 import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
-
-/** A graded row of `qa.rows.jsonl`: exactly these 19 fields. */
-export const GradedRow = z.strictObject({
-  attempts: z.number().int().min(1),
-  capacity: z.number().int(),
-  case_id: z.string().min(1),
+/** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
+export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
   grade_correct: z.boolean(),
   grade_rule: z.string().min(1),
   grader_version: z.string(),
-  kept_fact_ids: z.array(z.string()),
-  policy: z.enum(["confidence", "hybrid-v1"]),
-  prediction: z.string(),
   question_type: z.string(),
-  request_fingerprint: sha256,
-  response_model: z.string().nullable(),
-  row_id: z.string().min(1),
-  scenario: z.string(),
-  schema_version: z.literal(1),
-  source: z.enum(["longmemeval", "synthetic"]),
   support_all_retained: z.boolean(),
   support_recall: z.number().min(0).max(1),
-  usage: z.record(z.string(), z.number().int()),
 });
 
 /** A graded row. */
@@ -77,15 +64,7 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
     } catch (error) {
       throw new RowIntegrityError(`line ${index + 1}: not valid JSON`, { path, cause: error });
     }
-    const result = GradedRow.safeParse(data);
-    if (!result.success) {
-      const issue = result.error.issues[0];
-      throw new RowIntegrityError(`line ${index + 1}: ${issue.message}`, {
-        path,
-        field: issue.path.join(".") || "(row)",
-      });
-    }
-    const row = result.data;
+    const row = parseWith(GradedRow, data, path, { error: RowIntegrityError, prefix: `line ${index + 1}: ` });
     if (row.capacity !== config.pool.qa_capacity) {
       throw new RowIntegrityError(
         `line ${index + 1}: expected capacity ${config.pool.qa_capacity}, got ${row.capacity}`,

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { RowIntegrityError } from "./errors.ts";
 import { dumps, type PyJson } from "./pyjson.ts";
+import { parseWith } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /** The answer row schema version the reference writes and reads. */
@@ -150,15 +151,7 @@ export function parseAnswerRow(text: string, path: string): AnswerRow {
   } catch (error) {
     throw new RowIntegrityError("not valid JSON", { path, cause: error });
   }
-  const result = AnswerRow.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const message = issue.code === "unrecognized_keys"
-      ? `unknown key(s): ${issue.keys.join(", ")}`
-      : issue.message;
-    throw new RowIntegrityError(message, { path, field: issue.path.join(".") || "(root)" });
-  }
-  return result.data;
+  return parseWith(AnswerRow, data, path, { error: RowIntegrityError });
 }
 
 /**

@@ -5,11 +5,19 @@
  */
 
 import type { z } from "zod";
-import { ContractError } from "./errors.ts";
+import { ContractError, type DomainErrorOptions, type InputError } from "./errors.ts";
+
+/** Options of {@linkcode parseWith}. */
+export interface ParseWithOptions {
+  /** The error to throw (default {@linkcode ContractError}). */
+  error?: new (message: string, options: DomainErrorOptions) => InputError;
+  /** Put before the message, e.g. `line 3: `. */
+  prefix?: string;
+}
 
 /**
- * Parses `data` with `schema`; on failure throws a {@linkcode ContractError} for the first issue,
- * e.g. `configs/x.yaml: pool.qa_capacity: must be one of pool.capacities`.
+ * Parses `data` with `schema`; on failure throws a {@linkcode ContractError} (or `options.error`) for the first
+ * issue, e.g. `configs/x.yaml: pool.qa_capacity: must be one of pool.capacities`.
  *
  * @example
  * ```ts
@@ -19,12 +27,18 @@ import { ContractError } from "./errors.ts";
  * console.log(value.a); // 1
  * ```
  */
-export function parseWith<S extends z.ZodType>(schema: S, data: unknown, path: string): z.infer<S> {
+export function parseWith<S extends z.ZodType>(
+  schema: S,
+  data: unknown,
+  path: string,
+  options: ParseWithOptions = {},
+): z.infer<S> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".");
   let message = issue.message;
   if (issue.code === "unrecognized_keys") message = `unknown key(s): ${issue.keys.join(", ")}`;
-  throw new ContractError(message, { path, field, cause: result.error });
+  const ErrorType = options.error ?? ContractError;
+  throw new ErrorType(`${options.prefix ?? ""}${message}`, { path, field, cause: result.error });
 }

@@ -105,16 +105,20 @@ Deno.test("validate: the dataset hash is checked before parsing, naming both dig
   });
 });
 
+function runPolicyOnFixture(directory: string) {
+  return runCli([
+    "run-policy",
+    "--dataset",
+    FIXTURE_DATASET,
+    "--output-dir",
+    directory,
+    ...fixtureProtocolFlags(),
+  ]);
+}
+
 Deno.test("run-policy on the fixture is byte-identical to the reference and refuses to overwrite", async () => {
   await withTempDir(async (directory) => {
-    const result = await runCli([
-      "run-policy",
-      "--dataset",
-      FIXTURE_DATASET,
-      "--output-dir",
-      directory,
-      ...fixtureProtocolFlags(),
-    ]);
+    const result = await runPolicyOnFixture(directory);
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout, /all 45 cases\s+27\/45\s+45\/45/);
     for (const name of ["policy.raw.jsonl", "summary.json"]) {
@@ -140,14 +144,7 @@ Deno.test("run-policy on the fixture is byte-identical to the reference and refu
     assert(!raw.includes(`_${notes.traps.bank_39_codepoints_41_utf16}"`));
 
     const before = await Deno.readTextFile(`${directory}/summary.json`);
-    const again = await runCli([
-      "run-policy",
-      "--dataset",
-      FIXTURE_DATASET,
-      "--output-dir",
-      directory,
-      ...fixtureProtocolFlags(),
-    ]);
+    const again = await runPolicyOnFixture(directory);
     assertEquals(again.code, 2);
     assertMatch(again.stderr, /refusing to overwrite an existing file/);
     assertEquals(await Deno.readTextFile(`${directory}/summary.json`), before);
@@ -157,14 +154,7 @@ Deno.test("run-policy on the fixture is byte-identical to the reference and refu
 Deno.test("run-policy with one output already present writes nothing at all", async () => {
   await withTempDir(async (directory) => {
     await Deno.writeTextFile(`${directory}/run.json`, "mine\n");
-    const result = await runCli([
-      "run-policy",
-      "--dataset",
-      FIXTURE_DATASET,
-      "--output-dir",
-      directory,
-      ...fixtureProtocolFlags(),
-    ]);
+    const result = await runPolicyOnFixture(directory);
     assertEquals(result.code, 2);
     const names = [];
     for await (const entry of Deno.readDir(directory)) names.push(entry.name);
