@@ -9,27 +9,25 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import denoConfig from "./deno.json" with { type: "json" };
 import { formatConformance, runConformance } from "./lib/conformance.ts";
-import { type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
+import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
 import { exitCodeFor, InputError } from "./lib/errors.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
 import { readBytes } from "./lib/fs.ts";
 import { retentionTable } from "./lib/results.ts";
-import { buildAnswerTasks } from "./lib/tasks.ts";
+import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
 import { gradeQa, POLICY_OUTPUTS, prepareProtocol, QA_OUTPUTS, runPolicy } from "./lib/stages.ts";
-import type { Contracts } from "./lib/contracts.ts";
 import { openAiProvider } from "./lib/provider.ts";
-import { codePointLength } from "./lib/python.ts";
 import { suiteLines } from "./lib/report.ts";
 import {
   checkQaSettings,
   checkRunDirectory,
+  dryRunLines,
   planRows,
   resolveCredentials,
   type RunEvent,
   runQa,
 } from "./lib/runner.ts";
-import { requestSettings } from "./lib/tasks.ts";
 
 /** The program's version (from `deno.json`). */
 export const VERSION: string = denoConfig.version;
@@ -197,7 +195,11 @@ cleanly; rows already written stay valid. Exit 1 if any call failed.
       if (directory !== undefined) await checkRunDirectory(directory, contracts);
       const prepared = await prepare(flags, io, contracts);
       const tasks = await buildAnswerTasks(contracts, prepared.cases);
-      if (credentials === undefined) return await dryRunReport(tasks, directory, io);
+      if (credentials === undefined) {
+        const plans = directory === undefined ? undefined : await planRows(directory, tasks);
+        for (const line of dryRunLines(tasks, plans)) io.out(line);
+        return 0;
+      }
       const qa = contracts.config.qa;
       const provider = openAiProvider({
         baseUrl: credentials.baseUrl,
@@ -343,33 +345,6 @@ through the library and compares exactly. Unknown files are listed as skipped. R
     },
   },
 };
-
-async function dryRunReport(
-  tasks: Awaited<ReturnType<typeof buildAnswerTasks>>,
-  directory: string | undefined,
-  io: Io,
-): Promise<number> {
-  const plans = directory === undefined ? undefined : await planRows(directory, tasks);
-  let characters = 0;
-  tasks.forEach((task, index) => {
-    const size = task.messages.reduce((sum, message) => sum + codePointLength(message.content), 0);
-    characters += size;
-    const plan = plans?.[index];
-    const state = plan === undefined
-      ? ""
-      : plan.state === "reuse"
-      ? "  reuse"
-      : plan.state === "missing"
-      ? "  call"
-      : `  call (stored row: ${plan.reason})`;
-    io.out(`${task.rowId}  ${task.requestFingerprint}  ${size} chars${state}`);
-  });
-  const calls = plans === undefined ? tasks.length : plans.filter((plan) => plan.state !== "reuse").length;
-  io.out(
-    `dry run: ${tasks.length} tasks, ${characters} characters of messages, ${calls} call(s) needed; nothing called`,
-  );
-  return 0;
-}
 
 /** Progress for run-qa: one live line on a terminal, a plain line per call otherwise. */
 function progressReporter(io: Io): { onEvent: (event: RunEvent) => void; end: () => void } {

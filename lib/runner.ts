@@ -19,6 +19,7 @@ import {
   CallAbortedError,
   type RetryPolicy,
 } from "./provider.ts";
+import { codePointLength } from "./python.ts";
 import { createdAtStamp, type SourceState } from "./results.ts";
 import { type AnswerRow, answerRow, answerRowJson, identityMismatches, parseAnswerRow } from "./rows.ts";
 import type { AnswerTask } from "./tasks.ts";
@@ -177,6 +178,38 @@ export async function planRows(directory: string, tasks: readonly AnswerTask[]):
     plans.push({ task, path, state: "reuse", row });
   }
   return plans;
+}
+
+/**
+ * What `run-qa --dry-run` prints: per task its row id, request fingerprint and message size in code points
+ * (with `plans`, whether its stored row would be reused), then a total. Never a key, never message text.
+ *
+ * @example
+ * ```ts ignore
+ * import { dryRunLines } from "./runner.ts";
+ * console.log(dryRunLines(tasks).at(-1)); // "dry run: 90 tasks, … characters of messages, 90 call(s) needed; nothing called"
+ * ```
+ */
+export function dryRunLines(tasks: readonly AnswerTask[], plans?: readonly RowPlan[]): string[] {
+  let characters = 0;
+  const lines = tasks.map((task, index) => {
+    const size = task.messages.reduce((sum, message) => sum + codePointLength(message.content), 0);
+    characters += size;
+    const plan = plans?.[index];
+    const state = plan === undefined
+      ? ""
+      : plan.state === "reuse"
+      ? "  reuse"
+      : plan.state === "missing"
+      ? "  call"
+      : `  call (stored row: ${plan.reason})`;
+    return `${task.rowId}  ${task.requestFingerprint}  ${size} chars${state}`;
+  });
+  const calls = plans === undefined ? tasks.length : plans.filter((plan) => plan.state !== "reuse").length;
+  lines.push(
+    `dry run: ${tasks.length} tasks, ${characters} characters of messages, ${calls} call(s) needed; nothing called`,
+  );
+  return lines;
 }
 
 /** Progress the runner reports as it goes. */
