@@ -462,3 +462,38 @@ Deno.test("--dry-run prints every row id, fingerprint and size, needs no key, ca
     assertEquals((await filesUnder(directory)).sort(), before);
   });
 });
+
+Deno.test("on a terminal run-qa keeps one live progress line: done/total, failures, tokens so far", async () => {
+  const { main } = await import("../cli.ts");
+  const server = startAnswerServer((request) =>
+    request.body.messages[1].content.includes("[gold_05fdf179]")
+      ? errorResponse(400, "no")
+      : completion("7", { usage: { prompt_tokens: 8, completion_tokens: 2, total_tokens: 10 } })
+  );
+  try {
+    await withTempDir(async (directory) => {
+      const updates: string[] = [];
+      const out: string[] = [];
+      const err: string[] = [];
+      let done = 0;
+      const env = qaEnv(server.url);
+      const code = await main(
+        ["run-qa", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags()],
+        {
+          out: (line) => out.push(line),
+          err: (line) => err.push(line),
+          env: (name) => env[name as keyof typeof env],
+          live: { update: (text) => updates.push(text), done: () => done++ },
+        },
+      );
+      assertEquals(code, 1, err.join("\n"));
+      assertEquals(updates.length, 90);
+      assertEquals(done, 1);
+      assertEquals(updates.at(-1), "answered 90/90 · 2 failed · 880 tokens");
+      assertEquals(err.filter((line) => line.startsWith("[")), [], "no per-call lines on a terminal");
+      assertStringIncludes(out.join("\n"), "answer rows: 0 reused, 88 called, 2 failed");
+    });
+  } finally {
+    await server.close();
+  }
+});
