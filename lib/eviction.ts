@@ -314,8 +314,7 @@ export function selectFactsForCapacity<F>(
   const { confidenceWeight, confirmationWeight, accessWeight } = params;
   const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
 
-  // Only the scores live in an array; components are recomputed for the few facts that report them (evicted
-  // ones, and the per-id Map if a caller reads it), which keeps a million-fact call's memory and GC pressure low.
+  // Scores and components live in typed arrays; the per-id Map of the result is built only if a caller reads it.
   const scratch = new Float64Array(4);
   const scoreHybrid = (fact: Record_, id: string): void => {
     const confidence = boundedNumber(fact.confidence);
@@ -352,6 +351,9 @@ export function selectFactsForCapacity<F>(
   const ids: string[] = new Array(count);
   const idHashes = new Uint32Array(count);
   const values = new Float64Array(count);
+  const confidences = hybrid ? new Float64Array(count) : values;
+  const freshnesses = hybrid ? new Float64Array(count) : values;
+  const heats = hybrid ? new Float64Array(count) : values;
   for (let index = 0; index < count; index++) {
     const fact = asRecord(facts[index], index);
     const rawId = fact.id;
@@ -361,14 +363,20 @@ export function selectFactsForCapacity<F>(
     if (hybrid) {
       scoreHybrid(fact, id);
       values[index] = scratch[0];
+      confidences[index] = scratch[1];
+      freshnesses[index] = scratch[2];
+      heats[index] = scratch[3];
     } else {
       values[index] = boundedNumber(fact.confidence);
     }
   }
   const componentsAt = (index: number): ScoreComponents => {
     if (!hybrid) return { confidence: values[index] };
-    scoreHybrid(facts[index] as Record_, ids[index]);
-    return { confidence: scratch[1], confirmationFreshness: scratch[2], accessHeat: scratch[3] };
+    return {
+      confidence: confidences[index],
+      confirmationFreshness: freshnesses[index],
+      accessHeat: heats[index],
+    };
   };
   // Duplicate ids share the score computed last for that id, as the reference looks scores up by id.
   const scoreIndex = count > maxFacts ? lastIndexById(ids, idHashes) : undefined;
@@ -581,13 +589,22 @@ function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuff
     const source = pass < 2 ? low : high;
     const shift = (pass & 1) * 16;
     if (!prefixCounts(source, shift, counts)) continue;
-    for (let index = 0; index < count; index++) {
-      const target = counts[(source[index] >>> shift) & 0xffff]++;
-      nextLow[target] = low[index];
-      nextHigh[target] = high[index];
-      nextOrder[target] = order[index];
+    if (pass < 2) {
+      for (let index = 0; index < count; index++) {
+        const target = counts[(low[index] >>> shift) & 0xffff]++;
+        nextLow[target] = low[index];
+        nextHigh[target] = high[index];
+        nextOrder[target] = order[index];
+      }
+      [low, nextLow] = [nextLow, low];
+    } else {
+      // The low word has been used up; only the high word and the positions move on.
+      for (let index = 0; index < count; index++) {
+        const target = counts[(high[index] >>> shift) & 0xffff]++;
+        nextHigh[target] = high[index];
+        nextOrder[target] = order[index];
+      }
     }
-    [low, nextLow] = [nextLow, low];
     [high, nextHigh] = [nextHigh, high];
     [order, nextOrder] = [nextOrder, order];
   }
