@@ -12,7 +12,7 @@ import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
 import { exitCodeFor, InputError } from "./lib/errors.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
-import { readBytes } from "./lib/fs.ts";
+import { readBytes, readBytesHashed } from "./lib/fs.ts";
 import { retentionTable } from "./lib/results.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
@@ -111,7 +111,7 @@ function outputDir(flags: Flags): string {
 async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
   contracts ??= await loadContracts(await contractSources(flags));
   const path = datasetPath(flags, io);
-  return await prepareProtocol(contracts, await readBytes(path, "dataset"), path);
+  return await prepareProtocol(contracts, await readBytesHashed(path, "dataset"), path);
 }
 
 /** Where the output came from, recorded in place of the reference's git state. */
@@ -284,7 +284,7 @@ prediction against the recomputed reference answer. Writes nothing; no network. 
       if (flags.dataset !== undefined) {
         const prepared = await prepareProtocol(
           contracts,
-          await readBytes(flags.dataset, "dataset"),
+          await readBytesHashed(flags.dataset, "dataset"),
           flags.dataset,
         );
         tasks = await buildAnswerTasks(contracts, prepared.cases);

@@ -6,6 +6,7 @@
  */
 
 import { DatasetIntegrityError } from "./errors.ts";
+import type { HashedBytes } from "./fs.ts";
 import { sha256Hex } from "./hash.ts";
 import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
 import { codePointLength, pyStr } from "./python.ts";
@@ -111,7 +112,8 @@ export function renderEvidence(row: Record<string, unknown>): string {
 
 /**
  * Verifies the raw bytes against the pinned SHA-256 (before parsing anything), then parses and renders every
- * row. `path` names the file in errors.
+ * row. `path` names the file in errors. Takes the bytes, or the bytes with the digest `readBytesHashed` (fs.ts)
+ * computed while reading them.
  *
  * @example
  * ```ts ignore
@@ -119,8 +121,14 @@ export function renderEvidence(row: Record<string, unknown>): string {
  * const dataset = await loadDataset(await Deno.readFile(path), path, config.dataset.sha256);
  * ```
  */
-export async function loadDataset(bytes: Uint8Array, path: string, pinnedSha256: string): Promise<Dataset> {
-  const sha256 = await sha256Hex(bytes);
+export async function loadDataset(
+  source: Uint8Array | HashedBytes,
+  path: string,
+  pinnedSha256: string,
+): Promise<Dataset> {
+  const { bytes, sha256 } = source instanceof Uint8Array
+    ? { bytes: source, sha256: await sha256Hex(source) }
+    : source;
   if (sha256 !== pinnedSha256) {
     throw new DatasetIntegrityError(`SHA-256 mismatch: expected ${pinnedSha256}, actual ${sha256}`, { path });
   }

@@ -23,6 +23,29 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   return await Promise.resolve(createHash("sha256").update(data).digest("hex"));
 }
 
+/** An incremental SHA-256: feed chunks, then take the hex digest once. */
+export interface Sha256Stream {
+  update(chunk: Uint8Array): void;
+  hex(): string;
+}
+
+/**
+ * Starts an incremental SHA-256, for hashing a file chunk by chunk while it is read (each chunk still in cache).
+ *
+ * @example
+ * ```ts
+ * import { sha256Hex, sha256Stream } from "./hash.ts";
+ * const stream = sha256Stream();
+ * stream.update(new TextEncoder().encode("ab"));
+ * stream.update(new TextEncoder().encode("c"));
+ * console.log(stream.hex() === await sha256Hex("abc")); // true
+ * ```
+ */
+export function sha256Stream(): Sha256Stream {
+  const hash = createHash("sha256");
+  return { update: (chunk) => void hash.update(chunk), hex: () => hash.digest("hex") };
+}
+
 /**
  * SHA-256 digest bytes of a string's UTF-8 encoding.
  *

@@ -8,7 +8,7 @@
 
 import type { Contracts } from "./contracts.ts";
 import { type Dataset, loadDataset } from "./dataset.ts";
-import { ensureDir, readTextIfExists, refuseExisting, writeFileAtomic } from "./fs.ts";
+import { ensureDir, type HashedBytes, readTextIfExists, refuseExisting, writeFileAtomic } from "./fs.ts";
 import { evaluateAll, type PolicyResult } from "./policy.ts";
 import { prepareCases, type PreparedCase } from "./protocol.ts";
 import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./results.ts";
@@ -40,7 +40,7 @@ export interface PreparedProtocol {
  */
 export async function prepareProtocol(
   contracts: Contracts,
-  datasetBytes: Uint8Array,
+  datasetBytes: Uint8Array | HashedBytes,
   datasetPath: string,
 ): Promise<PreparedProtocol> {
   const dataset = await loadDataset(datasetBytes, datasetPath, contracts.config.dataset.sha256);
