@@ -277,7 +277,11 @@ export async function runQa(
     const aside = `${directory}/responses/superseded`;
     await ensureDir(aside);
     const stamp = now().getTime();
-    for (const plan of stale) await Deno.rename(plan.path, `${aside}/${plan.task.rowId}.${stamp}.json`);
+    for (const plan of stale) {
+      // link() refuses an existing name, where rename() would replace it.
+      await Deno.link(plan.path, `${aside}/${plan.task.rowId}.${stamp}.json`);
+      await Deno.remove(plan.path);
+    }
   }
   const queue = plans.filter((plan) => plan.state !== "reuse");
   const summary: RunQaSummary = {
