@@ -393,7 +393,7 @@ Usage: deermem-eval COMMAND [flags]   (deermem-eval COMMAND --help for details)
 Commands:
 ${lines.join("\n")}
 
-Exit codes: 0 success, 1 runtime failure, 2 bad usage or invalid input.`;
+Exit codes: 0 success, 1 runtime failure, 2 bad usage or invalid input, 130 interrupted (run-qa).`;
 }
 
 /**
