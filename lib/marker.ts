@@ -9,6 +9,7 @@
 import { z } from "zod";
 import type { Contracts } from "./contracts.ts";
 import { ContractError } from "./errors.ts";
+import { readTextIfExists } from "./fs.ts";
 import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { parseWith } from "./schema.ts";
 import { createdAtStamp, type SourceState } from "./results.ts";
@@ -144,4 +145,20 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
     );
   }
   return marker;
+}
+
+/**
+ * Reads and checks a run directory's `qa_run.json` read-only; a missing marker is a {@linkcode ContractError}.
+ *
+ * @example
+ * ```ts ignore
+ * import { readMarker } from "./marker.ts";
+ * await readMarker("/tmp/qa-run", contracts);
+ * ```
+ */
+export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
+  const path = `${directory}/${MARKER_FILE}`;
+  const text = await readTextIfExists(path);
+  if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
+  return checkMarker(text, path, contracts);
 }

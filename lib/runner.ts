@@ -21,7 +21,14 @@ import {
 } from "./provider.ts";
 import { codePointLength } from "./python.ts";
 import { createdAtStamp, type SourceState } from "./results.ts";
-import { type AnswerRow, answerRow, answerRowJson, identityMismatches, parseAnswerRow } from "./rows.ts";
+import {
+  type AnswerRow,
+  answerRow,
+  answerRowJson,
+  identityMismatches,
+  parseAnswerRow,
+  responsePath,
+} from "./rows.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /** Where the answer model lives and the key to call it with. Never written anywhere. */
@@ -83,23 +90,6 @@ export function checkQaSettings(contracts: Contracts): void {
       field: "qa.stream",
     });
   }
-}
-
-/**
- * The row file of a task. Row ids come from the dataset and manifests, so one that could leave the directory
- * is refused.
- *
- * @example
- * ```ts
- * import { responsePath } from "./runner.ts";
- * console.log(responsePath("run", "05fdf179__confidence")); // "run/responses/05fdf179__confidence.json"
- * ```
- */
-export function responsePath(directory: string, rowId: string): string {
-  if (/[/\\]/.test(rowId) || rowId.startsWith(".") || rowId.includes("\0")) {
-    throw new RowIntegrityError("is not usable as a file name", { path: rowId, field: "row_id" });
-  }
-  return `${directory}/responses/${rowId}.json`;
 }
 
 /**

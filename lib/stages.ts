@@ -12,13 +12,12 @@ import { ensureDir, type HashedBytes, readTextIfExists, refuseExisting, writeFil
 import { evaluateAll, type PolicyResult } from "./policy.ts";
 import { prepareCases, type PreparedCase } from "./protocol.ts";
 import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./results.ts";
-import { ContractError, RowIntegrityError } from "./errors.ts";
+import { RowIntegrityError } from "./errors.ts";
 import { gradeAnswer, GRADER_VERSION } from "./grading.ts";
-import { checkMarker, MARKER_FILE, type QaRunMarker } from "./marker.ts";
+import { readMarker } from "./marker.ts";
 import { compareCodePoints } from "./pyjson.ts";
 import { type GradedRow, gradedRowsJsonl, qaStats, qaSummary } from "./report.ts";
-import { checkRowIdentity, parseAnswerRow } from "./rows.ts";
-import { responsePath } from "./runner.ts";
+import { checkRowIdentity, parseAnswerRow, responsePath } from "./rows.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /** A verified dataset and the cases rebuilt from it. */
@@ -145,20 +144,4 @@ export async function gradeQa(
   };
   for (const name of QA_OUTPUTS) await writeFileAtomic(`${directory}/${name}`, files[name]);
   return graded;
-}
-
-/**
- * Reads and checks a run directory's `qa_run.json` read-only; a missing marker is a {@linkcode ContractError}.
- *
- * @example
- * ```ts ignore
- * import { readMarker } from "./stages.ts";
- * await readMarker("/tmp/qa-run", contracts);
- * ```
- */
-export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
-  const path = `${directory}/${MARKER_FILE}`;
-  const text = await readTextIfExists(path);
-  if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
-  return checkMarker(text, path, contracts);
 }

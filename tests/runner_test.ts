@@ -1,12 +1,11 @@
 import { ContractError, InputError, ProviderError } from "../lib/errors.ts";
 import { MARKER_FILE } from "../lib/marker.ts";
 import { type AnswerProvider, CallAbortedError } from "../lib/provider.ts";
-import { parseAnswerRow } from "../lib/rows.ts";
+import { parseAnswerRow, responsePath } from "../lib/rows.ts";
 import {
   checkRunDirectory,
   planRows,
   resolveCredentials,
-  responsePath,
   type RunEvent,
   runQa,
   type RunQaOptions,
