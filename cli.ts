@@ -16,7 +16,14 @@ import { readBytes, readBytesHashed } from "./lib/fs.ts";
 import { retentionTable } from "./lib/results.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
-import { gradeQa, POLICY_OUTPUTS, prepareProtocol, QA_OUTPUTS, runPolicy } from "./lib/stages.ts";
+import {
+  gradeQa,
+  POLICY_OUTPUTS,
+  type PreparedProtocol,
+  prepareProtocol,
+  QA_OUTPUTS,
+  runPolicy,
+} from "./lib/stages.ts";
 import { openAiProvider } from "./lib/provider.ts";
 import { suiteLines } from "./lib/report.ts";
 import {
@@ -114,6 +121,17 @@ async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
   return await prepareProtocol(contracts, await readBytesHashed(path, "dataset"), path);
 }
 
+/** Runs both policies into `directory` and prints the retention table and the files written. */
+async function writePolicyRun(prepared: PreparedProtocol, directory: string, io: Io): Promise<void> {
+  const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE);
+  io.out(retentionTable(results));
+  io.out(wroteLine(directory, POLICY_OUTPUTS));
+}
+
+function wroteLine(directory: string, names: readonly string[]): string {
+  return `wrote ${names.map((name) => `${directory}/${name}`).join(", ")}`;
+}
+
 /** Where the output came from, recorded in place of the reference's git state. */
 export const SOURCE_STATE = { dirty: null, head: null, tool: `deermem-eval ${VERSION}` };
 
@@ -159,9 +177,7 @@ Refuses a DIR that already holds any of them; each file is written atomically. N
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
       const prepared = await prepare(flags, io);
-      const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE);
-      io.out(retentionTable(results));
-      io.out(`wrote ${POLICY_OUTPUTS.map((name) => `${directory}/${name}`).join(", ")}`);
+      await writePolicyRun(prepared, directory, io);
       return 0;
     },
   },
@@ -262,7 +278,7 @@ Refuses to overwrite any of them. No network.
       const tasks = await buildAnswerTasks(contracts, prepared.cases);
       const rows = await gradeQa(directory, contracts, tasks);
       for (const line of suiteLines(rows)) io.out(line);
-      io.out(`wrote ${QA_OUTPUTS.map((name) => `${directory}/${name}`).join(", ")}`);
+      io.out(wroteLine(directory, QA_OUTPUTS));
       return 0;
     },
   },
@@ -321,9 +337,7 @@ and runs both policies into a fresh temporary directory (or --output-dir DIR). N
       io.out(
         `validate: validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`,
       );
-      const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE);
-      io.out(retentionTable(results));
-      io.out(`wrote ${POLICY_OUTPUTS.map((name) => `${directory}/${name}`).join(", ")}`);
+      await writePolicyRun(prepared, directory, io);
       return 0;
     },
   },
