@@ -6,6 +6,13 @@ export const ROOT = new URL("../../", import.meta.url).pathname;
 export const SHARED = `${ROOT}../shared`;
 export const GOLDEN = `${SHARED}/golden`;
 
+try {
+  Deno.statSync(`${GOLDEN}/vectors`);
+} catch {
+  // One clear reason instead of dozens of NotFound errors when the reference data is not beside the clone.
+  throw new Error(`the tests need the reference data in ${SHARED} (../shared beside this clone): not found`);
+}
+
 export interface CliResult {
   code: number;
   stdout: string;
