@@ -13,7 +13,7 @@ import { type Contracts, type ContractSources, embeddedSources, loadContracts } 
 import { exitCodeFor, InputError } from "./lib/errors.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
 import { readBytes, readBytesHashed } from "./lib/fs.ts";
-import { retentionTable } from "./lib/results.ts";
+import { retentionTable } from "./lib/policy_outputs.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
 import {
@@ -25,7 +25,7 @@ import {
   runPolicy,
 } from "./lib/stages.ts";
 import { openAiProvider } from "./lib/provider.ts";
-import { suiteLines } from "./lib/report.ts";
+import { suiteLines } from "./lib/qa_outputs.ts";
 import {
   checkQaSettings,
   checkRunDirectory,

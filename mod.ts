@@ -61,7 +61,7 @@ export {
 } from "./lib/pyjson.ts";
 export { ProtocolConfig } from "./lib/config.ts";
 export { OfficialManifest, SyntheticCase, SyntheticManifest } from "./lib/manifest.ts";
-export { GradedRow } from "./lib/report.ts";
+export { GradedRow } from "./lib/qa_outputs.ts";
 export { AnswerRow, answerRowJson, identityMismatches } from "./lib/rows.ts";
 export { checkMarker, QaRunMarker, qaRunMarker } from "./lib/marker.ts";
 export { fingerprintPayload, renderMessages, requestFingerprint } from "./lib/prompt.ts";

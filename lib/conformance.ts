@@ -20,7 +20,7 @@ import { answerText, renderEvidence } from "./dataset.ts";
 import { gradeAnswer, normalizeAnswer } from "./grading.ts";
 import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
 import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "./prompt.ts";
-import { distractorOffset } from "./protocol.ts";
+import { distractorOffset } from "./cases.ts";
 import { PythonRandom } from "./mt19937.ts";
 import { codePointLength, instantToEpochMicroseconds } from "./python.ts";
 import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";

@@ -9,7 +9,7 @@ import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
 import { sha256Hex } from "./hash.ts";
 import { parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
-import { recomputeSelection } from "./protocol.ts";
+import { recomputeSelection } from "./cases.ts";
 
 /** The demo protocol's id; it says "demo" wherever it is recorded. */
 export const DEMO_PROTOCOL_ID = "deermem-demo-synthetic-v1";

@@ -13,7 +13,7 @@ import {
   selectFactsForCapacity,
 } from "./eviction.ts";
 import { buildPool, type Fact, type Pool } from "./pool.ts";
-import type { PreparedCase } from "./protocol.ts";
+import type { PreparedCase } from "./cases.ts";
 import { PyFloat, type PyJson } from "./pyjson.ts";
 
 /** The two policies, in the order every output lists them. */

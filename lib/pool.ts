@@ -7,7 +7,7 @@
  */
 
 import { isoformatZulu } from "./config.ts";
-import type { PreparedCase } from "./protocol.ts";
+import type { PreparedCase } from "./cases.ts";
 import type { Instant } from "./python.ts";
 import { compareCodePoints } from "./pyjson.ts";
 

@@ -20,7 +20,7 @@ import {
   type RetryPolicy,
 } from "./provider.ts";
 import { codePointLength } from "./python.ts";
-import { createdAtStamp, type SourceState } from "./results.ts";
+import { createdAtStamp, type SourceState } from "./policy_outputs.ts";
 import {
   type AnswerRow,
   answerRow,

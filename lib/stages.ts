@@ -10,13 +10,13 @@ import type { Contracts } from "./contracts.ts";
 import { type Dataset, loadDataset } from "./dataset.ts";
 import { ensureDir, type HashedBytes, readTextIfExists, refuseExisting, writeFileAtomic } from "./fs.ts";
 import { evaluateAll, type PolicyResult } from "./policy.ts";
-import { prepareCases, type PreparedCase } from "./protocol.ts";
-import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./results.ts";
+import { prepareCases, type PreparedCase } from "./cases.ts";
+import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./policy_outputs.ts";
 import { RowIntegrityError } from "./errors.ts";
 import { gradeAnswer, GRADER_VERSION } from "./grading.ts";
 import { readMarker } from "./marker.ts";
 import { compareCodePoints } from "./pyjson.ts";
-import { type GradedRow, gradedRowsJsonl, qaStats, qaSummary } from "./report.ts";
+import { type GradedRow, gradedRowsJsonl, qaStats, qaSummary } from "./qa_outputs.ts";
 import { checkRowIdentity, parseAnswerRow, responsePath } from "./rows.ts";
 import type { AnswerTask } from "./tasks.ts";
 

@@ -15,7 +15,7 @@ import {
   requestFingerprint,
   type RequestSettings,
 } from "./prompt.ts";
-import type { CaseSource, PreparedCase } from "./protocol.ts";
+import type { CaseSource, PreparedCase } from "./cases.ts";
 import type { EvictionPolicy } from "./eviction.ts";
 
 /** One answer request, fully determined by the protocol. */

@@ -10,7 +10,7 @@ import type { Contracts } from "./contracts.ts";
 import { gradeAnswer } from "./grading.ts";
 import { readTextIfExists } from "./fs.ts";
 import { differingArtifacts } from "./marker.ts";
-import { type GradedRow, parseGradedRows, qaStats, qaSummary } from "./report.ts";
+import { type GradedRow, parseGradedRows, qaStats, qaSummary } from "./qa_outputs.ts";
 import { identityMismatches } from "./rows.ts";
 import type { AnswerTask } from "./tasks.ts";
 

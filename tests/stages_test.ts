@@ -5,7 +5,7 @@ import { generateDemoDataset } from "../lib/demo.ts";
 import { DatasetIntegrityError } from "../lib/errors.ts";
 import { parseOfficialManifest } from "../lib/manifest.ts";
 import { buildPool } from "../lib/pool.ts";
-import { prepareCases, recomputeSelection } from "../lib/protocol.ts";
+import { prepareCases, recomputeSelection } from "../lib/cases.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
 
 const contracts = await loadContracts(embeddedSources());

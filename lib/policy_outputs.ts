@@ -16,7 +16,7 @@ import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
  *
  * @example
  * ```ts
- * import { createdAtStamp } from "./results.ts";
+ * import { createdAtStamp } from "./policy_outputs.ts";
  * console.log(createdAtStamp(new Date(Date.UTC(2026, 7, 13)))); // "2026-08-13T00:00:00Z"
  * ```
  */
@@ -30,7 +30,7 @@ export function createdAtStamp(date: Date): string {
  *
  * @example
  * ```ts ignore
- * import { policyRawJsonl } from "./results.ts";
+ * import { policyRawJsonl } from "./policy_outputs.ts";
  * await Deno.writeTextFile("policy.raw.jsonl", policyRawJsonl(results));
  * ```
  */
@@ -43,7 +43,7 @@ export function policyRawJsonl(results: readonly PolicyResult[]): string {
  *
  * @example
  * ```ts ignore
- * import { policySummary } from "./results.ts";
+ * import { policySummary } from "./policy_outputs.ts";
  * const text = policySummary(results, contracts.config.protocol_id);
  * ```
  */
@@ -93,7 +93,7 @@ export interface SourceState {
  *
  * @example
  * ```ts ignore
- * import { runRecord } from "./results.ts";
+ * import { runRecord } from "./policy_outputs.ts";
  * const text = runRecord(contracts, datasetSha256, new Date(), { dirty: null, head: null, tool: "deermem-eval 0.1.0" });
  * ```
  */
@@ -133,7 +133,7 @@ export function runRecord(
  *
  * @example
  * ```ts ignore
- * import { retentionTable } from "./results.ts";
+ * import { retentionTable } from "./policy_outputs.ts";
  * console.log(retentionTable(results)); // … "all 45 cases   27/45   45/45" at capacity 7
  * ```
  */

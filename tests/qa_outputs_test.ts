@@ -1,6 +1,6 @@
 import { embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { gradeAnswer } from "../lib/grading.ts";
-import { parseGradedRows, qaStats, qaSummary } from "../lib/report.ts";
+import { parseGradedRows, qaStats, qaSummary } from "../lib/qa_outputs.ts";
 import { assertEquals, assertMatch } from "./helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli } from "./helpers/cli.ts";
 

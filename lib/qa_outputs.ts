@@ -34,7 +34,7 @@ export type GradedRow = z.infer<typeof GradedRow>;
  *
  * @example
  * ```ts ignore
- * import { gradedRowsJsonl } from "./report.ts";
+ * import { gradedRowsJsonl } from "./qa_outputs.ts";
  * await Deno.writeTextFile("qa.rows.jsonl", gradedRowsJsonl(rows));
  * ```
  */
@@ -50,7 +50,7 @@ export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
  *
  * @example
  * ```ts ignore
- * import { parseGradedRows } from "./report.ts";
+ * import { parseGradedRows } from "./qa_outputs.ts";
  * const rows = parseGradedRows(text, "results/qa.rows.jsonl", config);
  * ```
  */
@@ -106,7 +106,7 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
  *
  * @example
  * ```ts ignore
- * import { qaSummary } from "./report.ts";
+ * import { qaSummary } from "./qa_outputs.ts";
  * const text = qaSummary(rows, config);
  * ```
  */
@@ -168,7 +168,7 @@ function suite(rows: readonly GradedRow[], config: ProtocolConfig): PyJson {
  *
  * @example
  * ```ts ignore
- * import { qaStats } from "./report.ts";
+ * import { qaStats } from "./qa_outputs.ts";
  * const text = qaStats(rows, config);
  * ```
  */
@@ -191,7 +191,7 @@ export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): str
  *
  * @example
  * ```ts ignore
- * import { suiteLines } from "./report.ts";
+ * import { suiteLines } from "./qa_outputs.ts";
  * console.log(suiteLines(rows).join("\n"));
  * ```
  */

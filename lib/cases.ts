@@ -46,7 +46,7 @@ export interface PreparedCase {
  *
  * @example
  * ```ts
- * import { distractorOffset } from "./protocol.ts";
+ * import { distractorOffset } from "./cases.ts";
  * console.log(await distractorOffset("alt-ns", "case-0", 1000)); // 126
  * ```
  */
@@ -68,7 +68,7 @@ function byQuestionId(a: DatasetRow, b: DatasetRow): number {
  *
  * @example
  * ```ts ignore
- * import { recomputeSelection } from "./protocol.ts";
+ * import { recomputeSelection } from "./cases.ts";
  * const byType = recomputeSelection(dataset, manifest); // Map: question type → rows
  * ```
  */
@@ -105,7 +105,7 @@ export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest)
  *
  * @example
  * ```ts ignore
- * import { checkOfficialSelection } from "./protocol.ts";
+ * import { checkOfficialSelection } from "./cases.ts";
  * const scenarios = checkOfficialSelection(dataset, manifest, "manifests/longmemeval-pr4789-v1.json");
  * ```
  */
@@ -140,7 +140,7 @@ export function checkOfficialSelection(
  *
  * @example
  * ```ts ignore
- * import { buildDistractorBank } from "./protocol.ts";
+ * import { buildDistractorBank } from "./cases.ts";
  * const bank = buildDistractorBank(dataset, config); // 40 rows
  * ```
  */
@@ -175,7 +175,7 @@ async function drawDistractors(
  *
  * @example
  * ```ts ignore
- * import { prepareCases } from "./protocol.ts";
+ * import { prepareCases } from "./cases.ts";
  * const cases = await prepareCases(dataset, contracts); // 45 cases
  * ```
  */
