@@ -104,14 +104,20 @@ function sameFile(file: Deno.FsFile, path: string): boolean {
   }
 }
 
-function lockedError(path: string, holder: LockHolder | null, action: string): DirectoryLockedError {
+function lockedError(
+  path: string,
+  holder: LockHolder | null,
+  action: string,
+  flockSupported = true,
+): DirectoryLockedError {
   const who = holder === null
     ? "another process (its lock file is unreadable)"
     : `${holder.command} (pid ${holder.pid}, started ${holder.started_at})`;
-  return new DirectoryLockedError(
-    `locked by ${who}: ${action} (if no such process is running, remove the lock file)`,
-    { path },
-  );
+  // Without flock a dead holder cannot be told from a live one: then only a person can.
+  const hint = flockSupported
+    ? ""
+    : " (this file system cannot tell whether it still runs: if not, remove the lock file)";
+  return new DirectoryLockedError(`locked by ${who}: ${action}${hint}`, { path });
 }
 
 /**
@@ -136,9 +142,10 @@ export async function refuseIfLocked(directory: string, action: string): Promise
   }
   try {
     // Free means its holder is gone (stale: the next run-qa takes it over); held or unknowable means refuse.
-    if (await tryFlock(file) === true) return;
+    const free = await tryFlock(file);
+    if (free === true) return;
     const holder = readHolderAt(path);
-    if (holder !== undefined) throw lockedError(path, holder, action);
+    if (holder !== undefined) throw lockedError(path, holder, action, free === false);
   } finally {
     file.close();
   }
@@ -214,7 +221,7 @@ export async function acquireDirectoryLock(
             await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
             continue;
           }
-          throw lockedError(path, readHolderAt(path) ?? null, action);
+          throw lockedError(path, readHolderAt(path) ?? null, action, free === false);
         }
         // Holding the old file's flock, check it is still the lock: someone may have replaced it meanwhile.
         if (!sameFile(existing, path)) continue;

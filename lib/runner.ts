@@ -394,7 +394,8 @@ async function runLocked(
           const status = (error.cause as ProviderError | undefined)?.status;
           if (status === 401 || status === 403) {
             // The key is refused for one call, so for every call: sending the rest would only repeat it.
-            summary.credentialsRejected ??= { rowId: task.rowId, reason };
+            const cause = redact((error.cause as ProviderError).message, secret);
+            summary.credentialsRejected ??= { rowId: task.rowId, reason: cause };
             summary.notAttempted++;
             stop.abort();
             continue;

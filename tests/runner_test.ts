@@ -278,7 +278,8 @@ for (const status of [401, 403]) {
         directory,
         options(provider, { onEvent: (e) => events.push(e) }),
       );
-      assertEquals(summary.credentialsRejected?.reason, `HTTP ${status}: bad key (1 attempt)`);
+      assertEquals(summary.credentialsRejected?.reason, `HTTP ${status}: bad key`);
+      assert(tasks.some((task) => task.rowId === summary.credentialsRejected?.rowId));
       assertEquals(summary.failed, []);
       assert(summary.called >= 7 && summary.called <= 10, String(summary.called));
       assert(
