@@ -197,8 +197,11 @@ Writes into DIR:
   responses/<row_id>.json   one row per answered task, written the moment the answer arrives
 Running the same command again resumes: a stored row is reused only when it equals its recomputed task (ids,
 source, scenario, policy, capacity, kept facts, request fingerprint); any other row is moved to
-responses/superseded/ and called again. A DIR made under a different protocol is refused. Ctrl-C stops
-cleanly; rows already written stay valid. Exit 1 if any call failed.
+responses/superseded/ and called again. A DIR made under a different protocol is refused. While it runs, DIR
+holds run-qa.lock (pid, start time): another run-qa or a grade-qa there refuses. A 401 or 403 stops the run;
+a response body over 4 MiB fails its row; the key's text is never stored or printed ([redacted]). Ctrl-C stops
+cleanly (a second one, a second later, quits at once); rows already written stay valid. Exit 1 if any call
+failed.
   --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
   --output-dir DIR   the run directory (new or to resume)
   --dry-run          build the tasks and print row ids, fingerprints and sizes; call nothing, write
