@@ -28,7 +28,10 @@ export interface DirectoryLock {
   /** The lock file. */
   readonly path: string;
   readonly holder: LockHolder;
-  /** The dead holder whose stale lock was taken over, or `null` when the lock was simply free. */
+  /**
+   * The dead holder whose stale lock was taken over (pid 0 and "unknown" when its file was unreadable), or
+   * `null` when the lock was simply free.
+   */
   readonly tookOver: LockHolder | null;
   /** Removes the lock file and drops the flock; idempotent, synchronous so an exit path can run it. */
   release(): void;

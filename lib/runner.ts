@@ -291,6 +291,7 @@ export async function runQa(
 export const LOCKED_ACTION = "another run-qa is answering into this directory; wait for it to finish";
 
 function takeoverText(holder: LockHolder): string {
+  if (holder.pid === 0) return "taking over a stale lock whose file was unreadable (no process held it)";
   return `taking over a stale lock of ${holder.command} (pid ${holder.pid}, started ${holder.started_at}), which is no longer running`;
 }
 

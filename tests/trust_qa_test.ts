@@ -161,6 +161,8 @@ const CASES: Case[] = [
       await Deno.mkdir(context.run);
       context.locks.push(await acquireDirectoryLock(context.run, "run-qa", "x"));
     },
+    // At once: before the dataset is read (this one does not exist).
+    args: (context) => runQaArgs(context, ["--dataset", `${context.scratch}/absent.json`]),
     code: 2,
     message: new RegExp(
       `^deermem-eval run-qa: .*/run/run-qa\\.lock: locked by run-qa \\(pid ${Deno.pid}, started \\d{4}-[^)]+\\): another run-qa`,
