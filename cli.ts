@@ -24,12 +24,15 @@ import {
   QA_OUTPUTS,
   runPolicy,
 } from "./lib/stages.ts";
-import { openAiProvider } from "./lib/provider.ts";
+import { openAiProvider, redact } from "./lib/provider.ts";
 import { suiteLines } from "./lib/qa_outputs.ts";
+import { refuseIfLocked } from "./lib/lock.ts";
 import {
   checkQaSettings,
   checkRunDirectory,
   dryRunLines,
+  interruptHandler,
+  LOCKED_ACTION,
   planRows,
   resolveCredentials,
   type RunEvent,
@@ -194,8 +197,11 @@ Writes into DIR:
   responses/<row_id>.json   one row per answered task, written the moment the answer arrives
 Running the same command again resumes: a stored row is reused only when it equals its recomputed task (ids,
 source, scenario, policy, capacity, kept facts, request fingerprint); any other row is moved to
-responses/superseded/ and called again. A DIR made under a different protocol is refused. Ctrl-C stops
-cleanly; rows already written stay valid. Exit 1 if any call failed.
+responses/superseded/ and called again. A DIR made under a different protocol is refused. While it runs, DIR
+holds run-qa.lock (pid, start time): another run-qa or a grade-qa there refuses. A 401 or 403 stops the run;
+a response body over 4 MiB fails its row; the key's text is never stored or printed ([redacted]). Ctrl-C stops
+cleanly (a second one, a second later, quits at once); rows already written stay valid. Exit 1 if any call
+failed.
   --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
   --output-dir DIR   the run directory (new or to resume)
   --dry-run          build the tasks and print row ids, fingerprints and sizes; call nothing, write
@@ -207,8 +213,13 @@ cleanly; rows already written stay valid. Exit 1 if any call failed.
       const contracts = await loadContracts(await contractSources(flags));
       checkQaSettings(contracts);
       // Credentials first: a missing variable must fail before the dataset is touched.
+      if (!dryRun) requireRunQaPermissions(contracts.config.qa);
       const credentials = dryRun ? undefined : resolveCredentials(contracts.config, io.env);
-      if (directory !== undefined) await checkRunDirectory(directory, contracts);
+      if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
+      if (directory !== undefined) {
+        await checkRunDirectory(directory, contracts);
+        if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
+      }
       const prepared = await prepare(flags, io, contracts);
       const tasks = await buildAnswerTasks(contracts, prepared.cases);
       if (credentials === undefined) {
@@ -216,6 +227,8 @@ cleanly; rows already written stay valid. Exit 1 if any call failed.
         for (const line of dryRunLines(tasks, plans)) io.out(line);
         return 0;
       }
+      // From here on nothing printed can carry the key, whatever a server or a file echoes.
+      const say = redactingIo(io, credentials.apiKey);
       const qa = contracts.config.qa;
       const provider = openAiProvider({
         baseUrl: credentials.baseUrl,
@@ -224,13 +237,16 @@ cleanly; rows already written stay valid. Exit 1 if any call failed.
         timeoutSeconds: qa.timeout_seconds,
       });
       const interrupt = new AbortController();
-      const onInterrupt = () => {
-        if (interrupt.signal.aborted) Deno.exit(130);
-        io.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
-        interrupt.abort();
-      };
+      const onInterrupt = interruptHandler({
+        stop: () => {
+          say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
+          interrupt.abort();
+        },
+        // Deno.exit skips finally blocks; the lock is released by its "unload" listener.
+        quit: () => Deno.exit(130),
+      });
       Deno.addSignalListener("SIGINT", onInterrupt);
-      const progress = progressReporter(io);
+      const progress = progressReporter(say);
       let summary;
       try {
         summary = await runQa(contracts, tasks, directory!, {
@@ -240,17 +256,25 @@ cleanly; rows already written stay valid. Exit 1 if any call failed.
           source: SOURCE_STATE,
           signal: interrupt.signal,
           onEvent: progress.onEvent,
+          secret: credentials.apiKey,
         });
       } finally {
         progress.end();
         Deno.removeSignalListener("SIGINT", onInterrupt);
       }
-      io.out(
+      say.out(
         `answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`,
       );
-      for (const failure of summary.failed) io.out(`  failed ${failure.rowId}: ${failure.reason}`);
+      for (const failure of summary.failed) say.out(`  failed ${failure.rowId}: ${failure.reason}`);
+      if (summary.credentialsRejected !== null) {
+        say.out(
+          `stopped: the endpoint rejected the API key (${summary.credentialsRejected.reason}), so no further ` +
+            `call was sent; check ${qa.api_key_env} and ${qa.base_url_env}, then run the same command to resume`,
+        );
+        return 1;
+      }
       if (summary.interrupted) {
-        io.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
+        say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
         return 130;
       }
       return summary.failed.length > 0 ? 1 : 0;
@@ -360,6 +384,51 @@ through the library and compares exactly. Unknown files are listed as skipped. R
   },
 };
 
+const RUN_QA_HINT = "run it with `deno task run-qa …`";
+
+/**
+ * run-qa needs the network and the two variables the config names; `deno task cli` grants neither and would
+ * make the variables read as unset, so say which task to use instead of "is not set".
+ */
+function requireRunQaPermissions(qa: { api_key_env: string; base_url_env: string }): void {
+  const names = [qa.api_key_env, qa.base_url_env];
+  const denied = names.filter((variable) =>
+    Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
+  );
+  if (denied.length === 0) return;
+  if (Deno.permissions.querySync({ name: "net" }).state !== "granted") {
+    throw new InputError(
+      `run-qa calls the answer model: ${RUN_QA_HINT} (network access and the variables ${
+        names.join(" and ")
+      }); ` +
+        "`deno task cli` runs the offline commands",
+    );
+  }
+  throw new InputError(
+    `run-qa may not read ${denied.join(" and ")}, which the config names: ` +
+      `add ${denied.length === 1 ? "it" : "them"} to the run-qa task's --allow-env`,
+  );
+}
+
+function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_url_env: string }): void {
+  const host = new URL(baseUrl).host;
+  if (Deno.permissions.querySync({ name: "net", host }).state === "granted") return;
+  throw new InputError(
+    `run-qa calls the answer model at ${host} (from ${qa.base_url_env}), but this invocation has no network ` +
+      `permission for it: ${RUN_QA_HINT}`,
+  );
+}
+
+/** The same io with the key's text replaced by `[redacted]` in every line. */
+function redactingIo(io: Io, secret: string): Io {
+  return {
+    ...io,
+    out: (line) => io.out(redact(line, secret)),
+    err: (line) => io.err(redact(line, secret)),
+    live: io.live && { update: (text) => io.live!.update(redact(text, secret)), done: io.live.done },
+  };
+}
+
 /** Progress for run-qa: one live line on a terminal, a plain line per call otherwise. */
 function progressReporter(io: Io): { onEvent: (event: RunEvent) => void; end: () => void } {
   let failures = 0;
@@ -372,6 +441,10 @@ function progressReporter(io: Io): { onEvent: (event: RunEvent) => void; end: ()
           io.err(`${plan.task.rowId}: stored row not reusable (${plan.reason}); calling again`);
         }
         io.err(`${event.total} tasks: ${event.reuse} stored rows reused, ${event.toCall} to call`);
+        return;
+      }
+      if (event.kind === "warning") {
+        io.err(`warning: ${event.message}`);
         return;
       }
       if (event.kind === "failed") failures++;

@@ -112,6 +112,22 @@ export class OverwriteError extends InputError {
 }
 
 /**
+ * Another live process holds the run directory's lock (`run-qa.lock`); the message names its pid and start time.
+ *
+ * @example
+ * ```ts
+ * import { DirectoryLockedError } from "./errors.ts";
+ * throw new DirectoryLockedError("locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)", { path: "d/run-qa.lock" });
+ * ```
+ */
+export class DirectoryLockedError extends InputError {
+  constructor(message: string, options: DomainErrorOptions = {}) {
+    super(message, options);
+    this.name = "DirectoryLockedError";
+  }
+}
+
+/**
  * The answer provider failed (network, status, malformed body). A runtime failure: exit code 1.
  *
  * @example

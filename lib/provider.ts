@@ -1,7 +1,8 @@
 /**
  * The answer provider — the only code that touches the network. One call is one chat completion through the
- * `openai` client (its own retries off, timeout from the config); {@linkcode answerWithRetries} adds our retry
- * policy: retry on 429, 5xx and network errors with a back-off, fail at once on anything else.
+ * `openai` client (its own retries off, timeout from the config, every response body read through a 4 MiB cap);
+ * {@linkcode answerWithRetries} adds our retry policy: retry on 429, 5xx and network errors with a back-off, fail
+ * at once on anything else.
  *
  * @module
  */
@@ -30,6 +31,92 @@ export interface ProviderOptions {
   timeoutSeconds: number;
   /** Substituted for `fetch` (tests). */
   fetch?: typeof fetch;
+  /** The most bytes a response body may have (default {@linkcode RESPONSE_BODY_LIMIT}). */
+  maxResponseBytes?: number;
+}
+
+/** The most bytes of a response body the provider reads: 4 MiB, far above any answer to a short question. */
+export const RESPONSE_BODY_LIMIT: number = 4 * 1024 * 1024;
+
+/** A response body went past the cap; the body is cancelled rather than read. */
+export class ResponseTooLargeError extends Error {
+  constructor(limit: number) {
+    super(`response too large: more than ${formatBytes(limit)}`);
+    this.name = "ResponseTooLargeError";
+  }
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * Wraps `inner` so that every response body is streamed through a byte count: past `limit` the body errors with
+ * {@linkcode ResponseTooLargeError} and the rest is cancelled, so memory stays bounded whatever the server sends.
+ *
+ * @example
+ * ```ts ignore
+ * import { cappedFetch, RESPONSE_BODY_LIMIT } from "./provider.ts";
+ * const response = await cappedFetch(fetch, RESPONSE_BODY_LIMIT)("http://127.0.0.1:8080/v1/models");
+ * await response.text(); // rejects with ResponseTooLargeError past 4 MiB
+ * ```
+ */
+export function cappedFetch(inner: typeof fetch, limit: number): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (response.body === null) return response;
+    const reader = response.body.getReader();
+    let total = 0;
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const { done, value } = await reader.read();
+        if (done) return controller.close();
+        total += value.byteLength;
+        if (total > limit) {
+          await reader.cancel().catch(() => {});
+          return controller.error(new ResponseTooLargeError(limit));
+        }
+        controller.enqueue(value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    }, { highWaterMark: 0 });
+    return new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
+/** What {@linkcode redactAnswer} returns: the cleaned answer and the row fields the key was found in. */
+export interface RedactedAnswer {
+  answer: Answer;
+  /** Row field names (`prediction`, `response_model`, `usage`) that held the key; empty when none did. */
+  fields: string[];
+}
+
+/**
+ * Replaces the key's text by `[redacted]` everywhere in an answer before it is stored or printed: the
+ * prediction, the model name and the usage field names.
+ *
+ * @example
+ * ```ts
+ * import { redactAnswer } from "./provider.ts";
+ * const { answer, fields } = redactAnswer({ prediction: "sk-1 is it", responseModel: null, usage: {} }, "sk-1");
+ * console.log(answer.prediction, fields); // "[redacted] is it" ["prediction"]
+ * ```
+ */
+export function redactAnswer(answer: Answer, secret: string): RedactedAnswer {
+  if (secret === "") return { answer, fields: [] };
+  const fields: string[] = [];
+  const prediction = redact(answer.prediction, secret);
+  if (prediction !== answer.prediction) fields.push("prediction");
+  const responseModel = answer.responseModel === null ? null : redact(answer.responseModel, secret);
+  if (responseModel !== answer.responseModel) fields.push("response_model");
+  const usage: Record<string, number> = {};
+  for (const [key, value] of Object.entries(answer.usage)) usage[redact(key, secret)] = value;
+  if (Object.keys(answer.usage).some((key) => key.includes(secret))) fields.push("usage");
+  return fields.length === 0 ? { answer, fields } : { answer: { prediction, responseModel, usage }, fields };
 }
 
 /** Removes every occurrence of `secret` from `text`, so a server echoing the key cannot leak it into a log. */
@@ -107,7 +194,7 @@ export function openAiProvider(options: ProviderOptions): AnswerProvider {
         maxRetries: 0,
         timeout: options.timeoutSeconds * 1000,
         logLevel: "off",
-        fetch: options.fetch,
+        fetch: cappedFetch(options.fetch ?? fetch, options.maxResponseBytes ?? RESPONSE_BODY_LIMIT),
       }),
     ];
   };
@@ -137,6 +224,8 @@ function classify(
   signal?: AbortSignal,
 ): Error {
   if (signal?.aborted || error instanceof OpenAIClient.APIUserAbortError) return new CallAbortedError();
+  const tooLarge = findCause(error, ResponseTooLargeError);
+  if (tooLarge !== undefined) return new ProviderError(tooLarge.message, { retryable: false });
   if (error instanceof OpenAIClient.APIConnectionTimeoutError) {
     return new ProviderError(`timed out after ${options.timeoutSeconds} s`, { retryable: true });
   }
@@ -160,6 +249,13 @@ function classify(
   return new ProviderError(`malformed response: ${shorten(redact(message, options.apiKey))}`, {
     retryable: false,
   });
+}
+
+function findCause<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
+  for (let at = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth++) {
+    if (at instanceof type) return at;
+  }
+  return undefined;
 }
 
 function parseRetryAfter(value: string | null): number | undefined {

@@ -2,21 +2,26 @@
  * `run-qa`: the resumable answer run. Credentials come only from the two environment variables the config
  * names; the output directory is bound to the protocol by `qa_run.json`; a stored row is reused only when it
  * matches its recomputed task field for field; every success is written at once, atomically, to
- * `responses/<row_id>.json`; at most `workers` calls are in flight; an abort signal stops cleanly.
+ * `responses/<row_id>.json`; at most `workers` calls are in flight; an abort signal stops cleanly. The directory
+ * is locked (`run-qa.lock`) for the whole run; a 401 or 403 stops it at once; the key never reaches a row or a
+ * message.
  *
  * @module
  */
 
 import type { ProtocolConfig } from "./config.ts";
 import type { Contracts } from "./contracts.ts";
-import { ContractError, InputError, RowIntegrityError } from "./errors.ts";
+import { ContractError, InputError, type ProviderError, RowIntegrityError } from "./errors.ts";
 import { ensureDir, exists, readTextIfExists, writeFileAtomic } from "./fs.ts";
+import { acquireDirectoryLock, type LockHolder } from "./lock.ts";
 import { checkMarker, MARKER_FILE, qaRunMarker } from "./marker.ts";
 import {
   AnswerFailedError,
   type AnswerProvider,
   answerWithRetries,
   CallAbortedError,
+  redact,
+  redactAnswer,
   type RetryPolicy,
 } from "./provider.ts";
 import { codePointLength } from "./python.ts";
@@ -51,15 +56,22 @@ export function resolveCredentials(
   config: ProtocolConfig,
   env: (name: string) => string | undefined,
 ): Credentials {
-  const read = (name: string, field: string) => {
-    const value = env(name);
-    if (value === undefined || value === "") {
-      throw new InputError(`environment variable ${name} (the config's ${field}) is not set`);
-    }
-    return value;
-  };
-  const apiKey = read(config.qa.api_key_env, "qa.api_key_env");
-  const baseUrl = read(config.qa.base_url_env, "qa.base_url_env");
+  const wanted = [
+    [config.qa.api_key_env, "qa.api_key_env"],
+    [config.qa.base_url_env, "qa.base_url_env"],
+  ] as const;
+  const missing = wanted.filter(([name]) => (env(name) ?? "") === "");
+  if (missing.length > 0) {
+    // Every unset variable at once, so that one run tells the whole story.
+    const names = missing.map(([name, field]) => `${name} (the config's ${field})`).join(" and ");
+    throw new InputError(
+      `environment variable${missing.length === 1 ? "" : "s"} ${names} ${
+        missing.length === 1 ? "is" : "are"
+      } not set`,
+    );
+  }
+  const apiKey = env(config.qa.api_key_env)!;
+  const baseUrl = env(config.qa.base_url_env)!;
   let scheme: string;
   try {
     scheme = new URL(baseUrl).protocol;
@@ -205,6 +217,8 @@ export function dryRunLines(tasks: readonly AnswerTask[], plans?: readonly RowPl
 /** Progress the runner reports as it goes. */
 export type RunEvent =
   | { kind: "planned"; total: number; reuse: number; toCall: number; stale: RowPlan[] }
+  /** Something the user should know that does not stop the run (a stale lock taken over, a key redacted). */
+  | { kind: "warning"; rowId?: string; message: string }
   | { kind: "answered"; rowId: string; attempts: number; tokens: number; done: number; toCall: number }
   | { kind: "failed"; rowId: string; reason: string; done: number; toCall: number };
 
@@ -217,6 +231,8 @@ export interface RunQaOptions {
   signal?: AbortSignal;
   now?: () => Date;
   onEvent?: (event: RunEvent) => void;
+  /** The API key: wherever its text appears in an answer or a reason, `[redacted]` is stored and printed. */
+  secret?: string;
 }
 
 /** The outcome of a run. */
@@ -229,6 +245,8 @@ export interface RunQaSummary {
   interrupted: boolean;
   /** Total tokens reported by the calls this run made. */
   tokens: number;
+  /** The first 401 or 403, which stopped the run (the key is wrong for every call), or `null`. */
+  credentialsRejected: { rowId: string; reason: string } | null;
 }
 
 function totalTokens(usage: Record<string, number>): number {
@@ -236,10 +254,12 @@ function totalTokens(usage: Record<string, number>): number {
 }
 
 /**
- * Runs (or resumes) the answer run in `directory`: writes `qa_run.json` if new, moves stale rows aside to
- * `responses/superseded/`, calls the provider for every task without a reusable row, and writes each answer
- * the moment it arrives. Aborting `signal` stops new calls and cancels those in flight; rows already written
- * stay valid for the next run.
+ * Runs (or resumes) the answer run in `directory` holding its lock (refusing with a `DirectoryLockedError`
+ * naming the holder when another run holds it; taking over a stale one with a warning): writes `qa_run.json` if
+ * new, moves stale rows aside to `responses/superseded/`, calls the provider for every task without a reusable
+ * row, and writes each answer the moment it arrives. Aborting `signal` stops new calls and cancels those in
+ * flight; rows already written stay valid for the next run. A 401 or 403 stops the run the same way and is
+ * reported in `credentialsRejected`. The lock is released however the run ends.
  *
  * @example
  * ```ts ignore
@@ -254,7 +274,35 @@ export async function runQa(
   directory: string,
   options: RunQaOptions,
 ): Promise<RunQaSummary> {
+  await checkRunDirectory(directory, contracts);
+  await ensureDir(directory);
+  const lock = await acquireDirectoryLock(directory, "run-qa", LOCKED_ACTION, options.now);
+  try {
+    if (lock.tookOver !== null) {
+      options.onEvent?.({ kind: "warning", message: `${lock.path}: ${takeoverText(lock.tookOver)}` });
+    }
+    return await runLocked(contracts, tasks, directory, options);
+  } finally {
+    lock.release();
+  }
+}
+
+/** What a refusal on a locked directory tells the user to do. */
+export const LOCKED_ACTION = "another run-qa is answering into this directory; wait for it to finish";
+
+function takeoverText(holder: LockHolder): string {
+  if (holder.pid === 0) return "taking over a stale lock whose file was unreadable (no process held it)";
+  return `taking over a stale lock of ${holder.command} (pid ${holder.pid}, started ${holder.started_at}), which is no longer running`;
+}
+
+async function runLocked(
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+  directory: string,
+  options: RunQaOptions,
+): Promise<RunQaSummary> {
   const now = options.now ?? (() => new Date());
+  // Checked again under the lock: a run that held it may have just written the marker.
   const state = await checkRunDirectory(directory, contracts);
   await ensureDir(`${directory}/responses`);
   if (state === "new") {
@@ -281,7 +329,9 @@ export async function runQa(
     notAttempted: 0,
     interrupted: false,
     tokens: 0,
+    credentialsRejected: null,
   };
+  const secret = options.secret ?? "";
   options.onEvent?.({
     kind: "planned",
     total: plans.length,
@@ -301,12 +351,22 @@ export async function runQa(
     while (!stop.signal.aborted && next < queue.length) {
       const { task, path } = queue[next++];
       try {
-        const { answer, attempts } = await answerWithRetries(
+        const { answer: received, attempts } = await answerWithRetries(
           options.provider,
           task.messages,
           options.retry,
           stop.signal,
         );
+        const { answer, fields } = redactAnswer(received, secret);
+        if (fields.length > 0) {
+          options.onEvent?.({
+            kind: "warning",
+            rowId: task.rowId,
+            message: `${task.rowId}: the answer contained the API key; stored with [redacted] in its place (${
+              fields.join(", ")
+            })`,
+          });
+        }
         await writeFileAtomic(path, answerRowJson(answerRow(task, answer, attempts, createdAtStamp(now()))));
         summary.called++;
         const tokens = totalTokens(answer.usage);
@@ -323,11 +383,29 @@ export async function runQa(
         if (error instanceof CallAbortedError) {
           summary.notAttempted++;
         } else if (error instanceof AnswerFailedError) {
-          summary.failed.push({ rowId: task.rowId, reason: error.message });
+          const reason = redact(error.message, secret);
+          if (reason !== error.message) {
+            options.onEvent?.({
+              kind: "warning",
+              rowId: task.rowId,
+              message:
+                `${task.rowId}: the failure reason contained the API key; reported with [redacted] in its place`,
+            });
+          }
+          const status = (error.cause as ProviderError | undefined)?.status;
+          if (status === 401 || status === 403) {
+            // The key is refused for one call, so for every call: sending the rest would only repeat it.
+            const cause = redact((error.cause as ProviderError).message, secret);
+            summary.credentialsRejected ??= { rowId: task.rowId, reason: cause };
+            summary.notAttempted++;
+            stop.abort();
+            continue;
+          }
+          summary.failed.push({ rowId: task.rowId, reason });
           options.onEvent?.({
             kind: "failed",
             rowId: task.rowId,
-            reason: error.message,
+            reason,
             done: ++done,
             toCall: queue.length,
           });
@@ -348,4 +426,35 @@ export async function runQa(
   summary.interrupted = options.signal?.aborted ?? false;
   summary.failed.sort((a, b) => (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0));
   return summary;
+}
+
+/**
+ * The SIGINT handler for `run-qa`: the first signal calls `stop` (finish gracefully: summary and resume hint);
+ * further signals within `graceMs` of it are copies of the same Ctrl-C (`deno task` has the terminal signal the
+ * whole process group) and are ignored; one after that calls `quit` (leave at once).
+ *
+ * @example
+ * ```ts
+ * import { interruptHandler } from "./runner.ts";
+ * const onSignal = interruptHandler({ stop: () => console.log("stopping"), quit: () => console.log("quit") });
+ * onSignal(); // "stopping"
+ * onSignal(); // nothing: the same Ctrl-C, delivered twice
+ * ```
+ */
+export function interruptHandler(
+  actions: { stop: () => void; quit: () => void },
+  options: { graceMs?: number; now?: () => number } = {},
+): () => void {
+  const now = options.now ?? (() => performance.now());
+  const graceMs = options.graceMs ?? 1000;
+  let first: number | undefined;
+  return () => {
+    const at = now();
+    if (first === undefined) {
+      first = at;
+      actions.stop();
+    } else if (at - first > graceMs) {
+      actions.quit();
+    }
+  };
 }

@@ -14,6 +14,7 @@ import { prepareCases, type PreparedCase } from "./cases.ts";
 import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./policy_outputs.ts";
 import { RowIntegrityError } from "./errors.ts";
 import { gradeAnswer, GRADER_VERSION } from "./grading.ts";
+import { refuseIfLocked } from "./lock.ts";
 import { readMarker } from "./marker.ts";
 import { compareCodePoints } from "./pyjson.ts";
 import { type GradedRow, gradedRowsJsonl, qaStats, qaSummary } from "./qa_outputs.ts";
@@ -99,6 +100,7 @@ export async function gradeQa(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
 ): Promise<GradedRow[]> {
+  await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
   await readMarker(directory, contracts);
   const graded: GradedRow[] = [];

@@ -7,6 +7,7 @@ import {
   defaultBackoffMs,
   openAiProvider,
   redact,
+  redactAnswer,
 } from "../lib/provider.ts";
 import type { ChatMessage } from "../lib/prompt.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "./helpers/assert.ts";
@@ -193,4 +194,74 @@ Deno.test("back-off doubles from 0.5 s to an 8 s cap; Retry-After wins up to 30 
 Deno.test("redact removes every occurrence of the secret", () => {
   assertEquals(redact("a KEY b KEY", "KEY"), "a [redacted] b [redacted]");
   assertEquals(redact("nothing", ""), "nothing");
+});
+
+/** A 200 whose body streams `totalBytes` of one long answer, counting what the client actually pulled. */
+function hugeAnswer(totalBytes: number, pulled: { bytes: number }): Response {
+  const head = new TextEncoder().encode('{"model":"m","choices":[{"message":{"content":"');
+  const tail = new TextEncoder().encode('"}}]}');
+  const chunk = new TextEncoder().encode("a".repeat(65536));
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      const part = sent === 0 ? head : sent >= totalBytes ? tail : chunk;
+      if (part === tail && sent > totalBytes) return controller.close();
+      sent += part.length;
+      pulled.bytes = sent;
+      controller.enqueue(part);
+    },
+  }, { highWaterMark: 0 });
+  return new Response(body, { headers: { "content-type": "application/json" } });
+}
+
+Deno.test("a body past 4 MiB fails the call at once as 'response too large', read no further than the cap", async () => {
+  const pulled = { bytes: 0 };
+  const server = startAnswerServer(() => hugeAnswer(50 * 1024 * 1024, pulled));
+  try {
+    const error = await assertRejects(
+      () => answerWithRetries(provider(server.url), MESSAGES, { maxAttempts: 3, ...FAST }),
+      AnswerFailedError,
+    );
+    assertMatch(error.message, /^response too large: more than 4 MiB \(1 attempt\)$/);
+    assertEquals(server.requests.length, 1);
+    assert(pulled.bytes < 8 * 1024 * 1024, `the client pulled ${pulled.bytes} bytes of a 50 MB answer`);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a body just under 4 MiB is an answer; the cap applies to error bodies too", async () => {
+  const content = "b".repeat(4 * 1024 * 1024 - 1024);
+  const server = startAnswerServer((_request, index) =>
+    index === 0 ? completion(content) : new Response("x".repeat(5 * 1024 * 1024), { status: 400 })
+  );
+  try {
+    const answer = await provider(server.url)(MESSAGES);
+    assertEquals(answer.prediction.length, content.length);
+    const error = await assertRejects(
+      () => answerWithRetries(provider(server.url), MESSAGES, { maxAttempts: 3, ...FAST }),
+      AnswerFailedError,
+    );
+    assertMatch(error.message, /^HTTP 400: .*response too large/);
+    assert(error.message.length < 400, "an error body is never quoted at length");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("redactAnswer replaces the key in the prediction, the model and usage names, and says where", () => {
+  const answer = {
+    prediction: `the key is ${KEY}, again ${KEY}`,
+    responseModel: `m-${KEY}`,
+    usage: { [`${KEY}_tokens`]: 3, total_tokens: 5 },
+  };
+  const { answer: clean, fields } = redactAnswer(answer, KEY);
+  assertEquals(clean, {
+    prediction: "the key is [redacted], again [redacted]",
+    responseModel: "m-[redacted]",
+    usage: { "[redacted]_tokens": 3, total_tokens: 5 },
+  });
+  assertEquals(fields, ["prediction", "response_model", "usage"]);
+  const plain = { prediction: "7", responseModel: null, usage: {} };
+  assertEquals(redactAnswer(plain, KEY), { answer: plain, fields: [] });
 });

@@ -1,9 +1,11 @@
-import { ContractError, InputError, ProviderError } from "../lib/errors.ts";
+import { ContractError, DirectoryLockedError, InputError, ProviderError } from "../lib/errors.ts";
+import { acquireDirectoryLock, LOCK_FILE } from "../lib/lock.ts";
 import { MARKER_FILE } from "../lib/marker.ts";
 import { type AnswerProvider, CallAbortedError } from "../lib/provider.ts";
 import { parseAnswerRow, responsePath } from "../lib/rows.ts";
 import {
   checkRunDirectory,
+  interruptHandler,
   planRows,
   resolveCredentials,
   type RunEvent,
@@ -32,8 +34,17 @@ Deno.test("credentials come only from the two variables the config names; a miss
     ),
     { apiKey: key, baseUrl: "https://x/v1" },
   );
-  const missingKey = assertThrows(() => resolveCredentials(config, env({})), InputError);
+  const missingKey = assertThrows(
+    () => resolveCredentials(config, env({ DEERMEM_EVAL_ANSWER_BASE_URL: "https://x/v1" })),
+    InputError,
+  );
   assertMatch(missingKey.message, /DEERMEM_EVAL_ANSWER_API_KEY \(the config's qa\.api_key_env\) is not set/);
+  const missingBoth = assertThrows(() => resolveCredentials(config, env({})), InputError);
+  assertEquals(
+    missingBoth.message,
+    "environment variables DEERMEM_EVAL_ANSWER_API_KEY (the config's qa.api_key_env) and " +
+      "DEERMEM_EVAL_ANSWER_BASE_URL (the config's qa.base_url_env) are not set",
+  );
   const emptyUrl = assertThrows(
     () =>
       resolveCredentials(config, env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: "" })),
@@ -158,6 +169,7 @@ Deno.test("a fresh run writes the marker and one valid row per task, at most `wo
       notAttempted: 0,
       interrupted: false,
       tokens: 900,
+      credentialsRejected: null,
     });
     assertEquals(state.maxInFlight, 3);
     assertEquals(events.filter((event) => event.kind === "answered").length, 90);
@@ -235,15 +247,178 @@ Deno.test("failed calls are reported with row id and reason; other rows are stil
     const { provider } = fakeProvider({
       fail: (user) =>
         failing.includes(user)
-          ? new ProviderError("HTTP 401: no", { retryable: false, status: 401 })
+          ? new ProviderError("HTTP 400: no", { retryable: false, status: 400 })
           : undefined,
     });
     const summary = await runQa(contracts, tasks, directory, options(provider));
     assertEquals(summary.failed.length >= 3, true);
-    assert(summary.failed.every((failure) => /HTTP 401: no \(1 attempt\)/.test(failure.reason)));
+    assert(summary.failed.every((failure) => /HTTP 400: no \(1 attempt\)/.test(failure.reason)));
     assertEquals(summary.called + summary.failed.length, 90);
     for (const failure of summary.failed) {
       await assertRejects(() => Deno.stat(responsePath(directory, failure.rowId)), Deno.errors.NotFound);
     }
   });
+});
+
+for (const status of [401, 403]) {
+  Deno.test(`a ${status} stops the whole run: nothing more is sent, no row is listed as failed`, async () => {
+    await withTempDir(async (directory) => {
+      let answered = 0;
+      const { provider, state } = fakeProvider({
+        delayMs: 2,
+        fail: () =>
+          answered++ < 10
+            ? undefined
+            : new ProviderError(`HTTP ${status}: bad key`, { retryable: false, status }),
+      });
+      const events: RunEvent[] = [];
+      const summary = await runQa(
+        contracts,
+        tasks,
+        directory,
+        options(provider, { onEvent: (e) => events.push(e) }),
+      );
+      assertEquals(summary.credentialsRejected?.reason, `HTTP ${status}: bad key`);
+      assert(tasks.some((task) => task.rowId === summary.credentialsRejected?.rowId));
+      assertEquals(summary.failed, []);
+      assert(summary.called >= 7 && summary.called <= 10, String(summary.called));
+      assert(
+        state.calls <= 10 + 3,
+        `${state.calls} calls: only those already in flight may follow the first ${status}`,
+      );
+      assertEquals(summary.called + summary.notAttempted, 90);
+      assertEquals(summary.interrupted, false);
+      assertEquals(events.filter((event) => event.kind === "failed"), []);
+      const rows = [...Deno.readDirSync(`${directory}/responses`)].length;
+      assertEquals(rows, summary.called);
+    });
+  });
+}
+
+Deno.test("the key in an answer or a failure is stored and reported as [redacted], with a warning naming the row", async () => {
+  await withTempDir(async (directory) => {
+    const secret = "sk-runner-secret-99";
+    // Three tasks whose prompts no other task shares, so the provider can tell them apart.
+    const chosen = tasks.filter((task) =>
+      tasks.filter((other) => other.messages[1].content === task.messages[1].content).length === 1
+    ).slice(0, 3);
+    const leaky = chosen[0].messages[1].content;
+    const failing = chosen[1].messages[1].content;
+    const provider: AnswerProvider = (messages) => {
+      if (messages[1].content === failing) {
+        return Promise.reject(
+          new ProviderError(`HTTP 400: bad ${secret}`, { retryable: false, status: 400 }),
+        );
+      }
+      const prediction = messages[1].content === leaky ? `it is ${secret}` : "7";
+      return Promise.resolve({ prediction, responseModel: `m-${secret}`, usage: { total_tokens: 1 } });
+    };
+    const events: RunEvent[] = [];
+    const summary = await runQa(
+      contracts,
+      chosen,
+      directory,
+      options(provider, { secret, onEvent: (e) => events.push(e) }),
+    );
+    assertEquals(summary.failed, [{
+      rowId: chosen[1].rowId,
+      reason: "HTTP 400: bad [redacted] (1 attempt)",
+    }]);
+    const text = await Deno.readTextFile(responsePath(directory, chosen[0].rowId));
+    assert(!text.includes(secret), text);
+    assertEquals(parseAnswerRow(text, "row").prediction, "it is [redacted]");
+    const warnings = events.filter((event) => event.kind === "warning").map((event) => event.message).sort();
+    assertEquals(
+      warnings,
+      [
+        `${
+          chosen[0].rowId
+        }: the answer contained the API key; stored with [redacted] in its place (prediction, response_model)`,
+        `${chosen[1].rowId}: the failure reason contained the API key; reported with [redacted] in its place`,
+        `${
+          chosen[2].rowId
+        }: the answer contained the API key; stored with [redacted] in its place (response_model)`,
+      ].sort(),
+    );
+    for await (const entry of Deno.readDir(`${directory}/responses`)) {
+      assert(!(await Deno.readTextFile(`${directory}/responses/${entry.name}`)).includes(secret), entry.name);
+    }
+  });
+});
+
+Deno.test("runQa takes the directory's lock: a held lock refuses before any call or write, and it is released after", async () => {
+  await withTempDir(async (directory) => {
+    const lock = await acquireDirectoryLock(directory, "run-qa", "wait");
+    const { provider, state } = fakeProvider();
+    try {
+      const error = await assertRejects(
+        () => runQa(contracts, tasks, directory, options(provider)),
+        DirectoryLockedError,
+      );
+      assertMatch(error.message, new RegExp(`locked by run-qa \\(pid ${Deno.pid}, started `));
+    } finally {
+      lock.release();
+    }
+    assertEquals(state.calls, 0);
+    assertEquals([...Deno.readDirSync(directory)], [], "no marker, no responses/");
+    const fatal: AnswerProvider = () => Promise.reject(new Error("disk on fire"));
+    await assertRejects(() => runQa(contracts, tasks, directory, options(fatal)), Error, "disk on fire");
+    assertEquals(await Deno.stat(`${directory}/${LOCK_FILE}`).catch(() => null), null, "released on failure");
+    await runQa(contracts, tasks, directory, options(provider));
+    assertEquals(await Deno.stat(`${directory}/${LOCK_FILE}`).catch(() => null), null, "released at the end");
+  });
+});
+
+Deno.test("two runs at once on one directory: one refuses, and 90 rows take 90 calls", async () => {
+  await withTempDir(async (directory) => {
+    // Each call outlasts the second run's patience with a held lock (a moment, in case it is being taken over).
+    const { provider, state } = fakeProvider({ delayMs: 20 });
+    const results = await Promise.allSettled([
+      runQa(contracts, tasks, directory, options(provider)),
+      runQa(contracts, tasks, directory, options(provider)),
+    ]);
+    const refused = results.filter((result) => result.status === "rejected");
+    assertEquals(refused.length, 1);
+    assert((refused[0] as PromiseRejectedResult).reason instanceof DirectoryLockedError);
+    assertEquals(state.calls, 90);
+  });
+});
+
+Deno.test("a stale lock is taken over with a warning naming its dead holder", async () => {
+  await withTempDir(async (directory) => {
+    await Deno.writeTextFile(
+      `${directory}/${LOCK_FILE}`,
+      JSON.stringify({ command: "run-qa", pid: 424242, started_at: "2026-11-29T00:00:00.000Z" }),
+    );
+    const events: RunEvent[] = [];
+    const { provider } = fakeProvider();
+    const summary = await runQa(
+      contracts,
+      tasks,
+      directory,
+      options(provider, { onEvent: (e) => events.push(e) }),
+    );
+    assertEquals(summary.called, 90);
+    const warnings = events.filter((event) => event.kind === "warning").map((event) => event.message);
+    assertEquals(warnings, [
+      `${directory}/${LOCK_FILE}: taking over a stale lock of run-qa (pid 424242, started 2026-11-29T00:00:00.000Z), which is no longer running`,
+    ]);
+  });
+});
+
+Deno.test("Ctrl-C: the first signal stops, copies within a second are the same Ctrl-C, a later one quits", () => {
+  let clock = 1000;
+  const calls: string[] = [];
+  const onSignal = interruptHandler({ stop: () => calls.push("stop"), quit: () => calls.push("quit") }, {
+    now: () => clock,
+  });
+  onSignal();
+  clock += 5;
+  onSignal();
+  clock += 990;
+  onSignal();
+  assertEquals(calls, ["stop"]);
+  clock += 10;
+  onSignal();
+  assertEquals(calls, ["stop", "quit"]);
 });
