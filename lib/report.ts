@@ -846,7 +846,31 @@ export function tableLines(table: Table): string[] {
 }
 
 /**
- * The report for the terminal.
+ * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables.
+ *
+ * @example
+ * ```ts ignore
+ * import { sectionsText } from "./report.ts";
+ * console.log(sectionsText("comparison", sections));
+ * ```
+ */
+export function sectionsText(
+  heading: string,
+  sections: readonly Section[],
+  replace: ReadonlyMap<string, string[]> = new Map(),
+): string {
+  const lines = [heading];
+  for (const section of sections) {
+    lines.push("", section.title.toUpperCase(), ...section.lines.map((line) => `  ${line}`));
+    const replacement = replace.get(section.id);
+    if (replacement !== undefined) lines.push(...replacement.map((line) => `  ${line}`));
+    else for (const item of section.tables) lines.push(...tableLines(item));
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The report for the terminal. A policy run's retention is the same table `run-policy` and `demo` print.
  *
  * @example
  * ```ts ignore
@@ -855,16 +879,7 @@ export function tableLines(table: Table): string[] {
  * ```
  */
 export function reportText(report: RunReport): string {
-  const lines = [reportHeading(report)];
-  for (const section of reportSections(report)) {
-    lines.push("", section.title.toUpperCase());
-    lines.push(...section.lines.map((line) => `  ${line}`));
-    if (report.kind === "policy" && section.id === "retention") {
-      // The same table `run-policy` and `demo` print, from the rows read back.
-      lines.push(...retentionTableOf(report.entries).split("\n").map((line) => `  ${line}`));
-      continue;
-    }
-    for (const item of section.tables) lines.push(...tableLines(item));
-  }
-  return lines.join("\n");
+  const replace = new Map<string, string[]>();
+  if (report.kind === "policy") replace.set("retention", retentionTableOf(report.entries).split("\n"));
+  return sectionsText(reportHeading(report), reportSections(report), replace);
 }
