@@ -78,7 +78,7 @@ svg .muted { fill: var(--muted); }
 svg text.small { font-size: 11px; }
 svg .axis { stroke: var(--fg); stroke-width: 1; }
 svg .grid { stroke: var(--grid); stroke-width: 1; }
-svg .zero { stroke: var(--zero); stroke-width: 1.5; stroke-dasharray: 5 3; }
+svg .zero { stroke: var(--zero); stroke-width: 2; stroke-dasharray: 6 3; }
 svg .p0 { fill: var(--p0); } svg .p1 { fill: var(--p1); }
 svg .ok { fill: var(--ok); } svg .lost { fill: var(--lost); }
 svg .whisker { stroke: var(--p1); stroke-width: 2.5; }
