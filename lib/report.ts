@@ -863,7 +863,8 @@ export function sectionsText(
   for (const section of sections) {
     lines.push("", section.title.toUpperCase(), ...section.lines.map((line) => `  ${line}`));
     const replacement = replace.get(section.id);
-    if (replacement !== undefined) lines.push(...replacement.map((line) => `  ${line}`));
+    // A replacement is printed as is: e.g. the retention table exactly as `run-policy` prints it.
+    if (replacement !== undefined) lines.push(...replacement);
     else for (const item of section.tables) lines.push(...tableLines(item));
   }
   return lines.join("\n");
