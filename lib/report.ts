@@ -602,7 +602,7 @@ function qaSections(report: QaReport): Section[] {
         formatSigned(stats.bootstrap.mean_difference),
         `[${formatSigned(stats.bootstrap.lower)}, ${formatSigned(stats.bootstrap.upper)}]`,
       ]),
-      [false, true, true, true, true, true, true, true, true, false],
+      [false, true, true, true, true, true, true, true, true, true],
     )],
   };
   const scenarioKeys = [

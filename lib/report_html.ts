@@ -54,7 +54,7 @@ const CSS = `
   body { margin: 0; max-width: none; }
 }
 * { box-sizing: border-box; }
-body { margin: 2rem auto; max-width: 72rem; padding: 0 1rem; background: var(--bg); color: var(--fg);
+body { margin: 2rem auto; max-width: 96rem; padding: 0 1rem; background: var(--bg); color: var(--fg);
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; overflow-wrap: anywhere; }
 h2 { font-size: 1.15rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--grid); padding-bottom: 0.25rem; }
@@ -67,10 +67,10 @@ p { margin: 0.4rem 0; }
 table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }
 th, td { border: 1px solid var(--grid); padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
 th { background: var(--panel); }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
 .pair { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
-figure { margin: 0.5rem 0; flex: 1 1 26rem; max-width: 44rem; }
+figure { margin: 0.5rem 0; flex: 0 1 40rem; min-width: min(100%, 28rem); }
 figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.25rem; }
 svg { width: 100%; height: auto; display: block; }
 svg text { fill: var(--fg); font: 12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
