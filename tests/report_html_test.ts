@@ -70,7 +70,7 @@ Deno.test("the forest plot shows each suite's difference and interval, and the z
   const zero = svg.match(/<line class="zero" x1="([\d.]+)"/)![1];
   assertMatch(svg, new RegExp(`<text class="muted" x="${zero}" y="[\\d.]+" text-anchor="middle">0</text>`));
   const { table } = pairOf(html, "chart-forest");
-  assertStringIncludes(table, "<td>[+0.150, +0.450]</td>");
+  assertStringIncludes(table, ">[+0.150, +0.450]</td>");
 });
 
 Deno.test("the retention chart shows accuracy with the support retained and lost, as in its table", () => {
