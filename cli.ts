@@ -409,7 +409,8 @@ prediction against the recomputed reference answer. Writes nothing; no network. 
     help:
       `Shows the offline stages end to end without the pinned dataset: checks the embedded contracts, generates a
 synthetic LongMemEval-shaped dataset (no LongMemEval text) with a demo protocol pinned to it, then validates it
-and runs both policies into a fresh temporary directory (or --output-dir DIR). No network.`,
+and runs both policies into a fresh temporary directory (or --output-dir DIR); ends with the policy report of
+that run (as \`report\` prints it, every row recomputed). No network.`,
     run: async (flags, _positionals, io) => {
       const embedded = await loadContracts(embeddedSources());
       const officialCount = Object.values(embedded.official.scenarios).flat().length;
@@ -453,8 +454,8 @@ scenario and policy, and the cases where the policies keep different supports. N
   --against OTHER       compare with another run of the same kind: aggregate, row and byte layers
   --markdown FILE       also write the report as GitHub-flavoured Markdown
   --html FILE           also write one self-contained HTML file (inline CSS and SVG charts)
-  --price-input USD     USD per million prompt tokens  } together: the cost of the run
-  --price-output USD    USD per million completion tokens }
+  --price-input USD     USD per million prompt tokens     (the two together add the cost)
+  --price-output USD    USD per million completion tokens
 Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
     run: async (flags, positionals, io) => {
       const directory = onlyPositional(positionals, "run directory", "report");
