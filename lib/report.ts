@@ -584,8 +584,8 @@ function qaSections(report: QaReport): Section[] {
         first,
         second,
         "discordant",
-        `${first} only`,
-        `${second} only`,
+        `only ${first}`,
+        `only ${second}`,
         "McNemar p",
         "difference",
         `${level}% interval`,
@@ -664,29 +664,30 @@ function qaSections(report: QaReport): Section[] {
       `${report.discordant.length} cases graded differently: ${wins(second)} won by ${second}, ${
         wins(first)
       } won by ${first}`,
+      `support kept, answers and grade rules: ${first} / ${second}`,
     ],
     tables: [table(
       [
         "case",
         "scenario",
-        "right",
-        `kept (${first})`,
-        `kept (${second})`,
+        "won by",
+        "support kept",
         `${first} answer`,
         `${second} answer`,
-        "rules",
+        "grade rules",
       ],
       report.discordant.map((item) => [
         item.caseId,
         item.scenario,
         item.winner,
-        item.rows[first].support_all_retained ? "yes" : "no",
-        item.rows[second].support_all_retained ? "yes" : "no",
-        shorten(item.rows[first].prediction) || "(empty)",
-        shorten(item.rows[second].prediction) || "(empty)",
+        `${item.rows[first].support_all_retained ? "yes" : "no"} / ${
+          item.rows[second].support_all_retained ? "yes" : "no"
+        }`,
+        shorten(item.rows[first].prediction, 28) || "(empty)",
+        shorten(item.rows[second].prediction, 28) || "(empty)",
         `${item.rows[first].grade_rule} / ${item.rows[second].grade_rule}`,
       ]),
-      [false, false, false, false, false, false, false, false],
+      [false, false, false, false, false, false, false],
     )],
   };
   const { bill } = report;

@@ -32,7 +32,7 @@ Deno.test("report on the published run: verification, suites, discordant cases, 
   assertMatch(out, /synthetic\s+5\s+1\/5\s+5\/5\s+4\s+0\s+4\s+0\.1250/);
   assertMatch(out, /overall\s+45\s+24\/45\s+40\/45\s+18\s+1\s+17\s+0\.0001/);
   assertStringIncludes(out, "18 cases graded differently: 17 won by hybrid-v1, 1 won by confidence");
-  assertMatch(out, /1cea1afa\s+confidence_control\s+confidence\s+yes\s+yes/);
+  assertMatch(out, /1cea1afa\s+confidence_control\s+confidence\s+yes \/ yes/);
   assertMatch(out, /total\s+90\s+90\s+86,342\s+12,340/);
   assertMatch(out, /config_sha256\s+e0bcd1581be8457c614a4159b87304e54501d48a7e07990b02f1f6f8627fa026/);
 });

@@ -87,7 +87,7 @@ Deno.test("the published run's 18 discordant cases: 17 won by hybrid-v1; 1cea1af
   assertStringIncludes(text, "18 cases graded differently: 17 won by hybrid-v1, 1 won by confidence");
   assertMatch(
     text,
-    /1cea1afa\s+confidence_control\s+confidence\s+yes\s+yes\s+600\s+INSUFFICIENT\s+exact \/ insufficient/,
+    /1cea1afa\s+confidence_control\s+confidence\s+yes \/ yes\s+600\s+INSUFFICIENT\s+exact \/ insufficient/,
   );
 });
 
