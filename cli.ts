@@ -12,7 +12,7 @@ import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
 import { exitCodeFor, InputError } from "./lib/errors.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
-import { readBytes, readBytesHashed } from "./lib/fs.ts";
+import { readBytes, readBytesHashed, refuseExisting, writeFileAtomic } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
@@ -25,6 +25,20 @@ import {
   runPolicy,
 } from "./lib/stages.ts";
 import { openAiProvider, redact } from "./lib/provider.ts";
+import { compareRuns, comparisonHeading, comparisonSections } from "./lib/compare.ts";
+import { explainCase, explainText, readCaseAnswers } from "./lib/explain.ts";
+import {
+  buildReport,
+  detectRunKind,
+  NotVerifiedError,
+  type Prices,
+  type Recomputed,
+  reportText,
+  sectionsText,
+  verificationLines,
+} from "./lib/report.ts";
+import { reportMarkdown, sectionsMarkdown } from "./lib/report_markdown.ts";
+import { reportHtml, sectionsHtml } from "./lib/report_html.ts";
 import { suiteLines } from "./lib/qa_outputs.ts";
 import { refuseIfLocked } from "./lib/lock.ts";
 import {
@@ -51,6 +65,12 @@ const OPTIONS = {
   json: { type: "boolean" },
   strict: { type: "boolean" },
   "dry-run": { type: "boolean" },
+  markdown: { type: "string" },
+  html: { type: "string" },
+  against: { type: "string" },
+  "price-input": { type: "string" },
+  "price-output": { type: "string" },
+  "show-text": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -64,6 +84,12 @@ type Flags = {
   json?: boolean;
   strict?: boolean;
   "dry-run"?: boolean;
+  markdown?: string;
+  html?: string;
+  against?: string;
+  "price-input"?: string;
+  "price-output"?: string;
+  "show-text"?: boolean;
   help?: boolean;
   version?: boolean;
 };
@@ -125,10 +151,76 @@ async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
 }
 
 /** Runs both policies into `directory` and prints the retention table and the files written. */
-async function writePolicyRun(prepared: PreparedProtocol, directory: string, io: Io): Promise<void> {
+async function writePolicyRun(
+  prepared: PreparedProtocol,
+  directory: string,
+  io: Io,
+  options: { table?: boolean } = {},
+): Promise<void> {
   const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE);
-  io.out(retentionTable(results));
+  if (options.table ?? true) io.out(retentionTable(results));
   io.out(wroteLine(directory, POLICY_OUTPUTS));
+}
+
+function price(flags: Flags): Prices | undefined {
+  const input = flags["price-input"];
+  const output = flags["price-output"];
+  if (input === undefined && output === undefined) return undefined;
+  if (input === undefined || output === undefined) {
+    throw new InputError("--price-input and --price-output go together (USD per million tokens)");
+  }
+  const parse = (text: string, flag: string) => {
+    const value = Number(text);
+    if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
+      throw new InputError(
+        `expected a non-negative number of USD per million tokens, got ${JSON.stringify(text)}`,
+        {
+          field: flag,
+        },
+      );
+    }
+    return value;
+  };
+  return { input: parse(input, "--price-input"), output: parse(output, "--price-output") };
+}
+
+/** With --dataset, what the per-row checks of a run directory need (tasks for QA, cases for a policy run). */
+async function recomputedFor(directory: string, flags: Flags, contracts: Contracts): Promise<Recomputed> {
+  if (flags.dataset === undefined) return {};
+  const kind = await detectRunKind(directory);
+  const prepared = await prepareProtocol(
+    contracts,
+    await readBytesHashed(flags.dataset, "dataset"),
+    flags.dataset,
+  );
+  return kind === "qa"
+    ? { tasks: await buildAnswerTasks(contracts, prepared.cases) }
+    : { cases: prepared.cases };
+}
+
+/** Writes the requested report files (Markdown, HTML) all or none, never over an existing file. */
+async function writeReportFiles(files: [path: string, content: () => string][], io: Io): Promise<void> {
+  const paths = files.map(([path]) => path);
+  if (new Set(paths).size !== paths.length) throw new InputError("--markdown and --html name the same file");
+  await refuseExisting(paths);
+  const written: string[] = [];
+  try {
+    for (const [path, content] of files) {
+      await writeFileAtomic(path, content());
+      written.push(path);
+    }
+  } catch (error) {
+    for (const path of written) await Deno.remove(path).catch(() => {});
+    throw error;
+  }
+  for (const path of written) io.out(`wrote ${path}`);
+}
+
+function onlyPositional(positionals: string[], what: string, command: string): string {
+  if (positionals.length !== 1) {
+    throw new InputError(`${command} needs exactly one ${what}, got ${positionals.length}`);
+  }
+  return positionals[0];
 }
 
 function wroteLine(directory: string, names: readonly string[]): string {
@@ -341,7 +433,8 @@ prediction against the recomputed reference answer. Writes nothing; no network. 
     help:
       `Shows the offline stages end to end without the pinned dataset: checks the embedded contracts, generates a
 synthetic LongMemEval-shaped dataset (no LongMemEval text) with a demo protocol pinned to it, then validates it
-and runs both policies into a fresh temporary directory (or --output-dir DIR). No network.`,
+and runs both policies into a fresh temporary directory (or --output-dir DIR); ends with the policy report of
+that run (as \`report\` prints it, every row recomputed). No network.`,
     run: async (flags, _positionals, io) => {
       const embedded = await loadContracts(embeddedSources());
       const officialCount = Object.values(embedded.official.scenarios).flat().length;
@@ -361,7 +454,100 @@ and runs both policies into a fresh temporary directory (or --output-dir DIR). N
       io.out(
         `validate: validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`,
       );
-      await writePolicyRun(prepared, directory, io);
+      await writePolicyRun(prepared, directory, io, { table: false });
+      // The demo ends with the policy report of its run, every row recomputed from the generated dataset.
+      const report = await buildReport(directory, contracts, { recomputed: { cases: prepared.cases } });
+      io.out("");
+      io.out(reportText(report));
+      return 0;
+    },
+  },
+  report: {
+    summary: "show a verified run: suites, scenarios, retention, discordant cases, tokens, provenance",
+    usage:
+      "deermem-eval report DIR [--dataset PATH] [--against OTHER] [--markdown FILE] [--html FILE] [--price-input USD --price-output USD] [protocol flags]",
+    help:
+      `Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
+a policy run (policy.raw.jsonl, summary.json, run.json) — and first runs the same checks as \`verify\`: if any
+fails it refuses, printing them. Then it prints, from the verified files through the library's own functions:
+the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p, the bootstrap
+difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
+and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
+scenario and policy, and the cases where the policies keep different supports. No network.
+  --dataset PATH        the pinned dataset: also re-derive every row (as verify --dataset)
+  --against OTHER       compare with another run of the same kind: aggregate, row and byte layers
+  --markdown FILE       also write the report as GitHub-flavoured Markdown
+  --html FILE           also write one self-contained HTML file (inline CSS and SVG charts)
+  --price-input USD     USD per million prompt tokens     (the two together add the cost)
+  --price-output USD    USD per million completion tokens
+Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
+    run: async (flags, positionals, io) => {
+      const directory = onlyPositional(positionals, "run directory", "report");
+      const prices = price(flags);
+      const contracts = await loadContracts(await contractSources(flags));
+      let report;
+      let other;
+      try {
+        report = await buildReport(directory, contracts, {
+          recomputed: await recomputedFor(directory, flags, contracts),
+          prices,
+        });
+        if (flags.against !== undefined) {
+          other = await buildReport(flags.against, contracts, {
+            recomputed: await recomputedFor(flags.against, flags, contracts),
+            prices,
+          });
+        }
+      } catch (error) {
+        if (!(error instanceof NotVerifiedError)) throw error;
+        for (const line of verificationLines(error.verification)) io.err(line);
+        io.err(`deermem-eval report: ${error.message}`);
+        return 1;
+      }
+      const files: [string, () => string][] = [];
+      if (other === undefined) {
+        io.out(reportText(report));
+        if (flags.markdown !== undefined) files.push([flags.markdown, () => reportMarkdown(report)]);
+        if (flags.html !== undefined) files.push([flags.html, () => reportHtml(report)]);
+      } else {
+        const comparison = await compareRuns(report, other, contracts);
+        const heading = comparisonHeading(comparison);
+        const sections = comparisonSections(comparison);
+        io.out(sectionsText(heading, sections));
+        if (flags.markdown !== undefined) {
+          files.push([flags.markdown, () => sectionsMarkdown(heading, sections)]);
+        }
+        if (flags.html !== undefined) files.push([flags.html, () => sectionsHtml(heading, sections)]);
+      }
+      await writeReportFiles(files, io);
+      return 0;
+    },
+  },
+  explain: {
+    summary: "show why each policy keeps or evicts every fact of one case's pool",
+    usage: "deermem-eval explain CASE_ID --dataset PATH [--output-dir QA_DIR] [--show-text] [protocol flags]",
+    help:
+      `Rebuilds CASE_ID's pool from the pinned dataset and prints, for every fact: its id, role (support or
+distractor) and category, every score component and the score under both policies, its rank, and whether it
+is kept or evicted at every capacity — so a reader sees why a policy lost the support. Writes nothing; no
+network.
+  --dataset PATH        longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir QA_DIR   also show both predictions and their grades (qa.rows.jsonl, else the row files)
+  --show-text           also print the facts' text, the question and the reference answer (terminal only;
+                        the dataset's text is never written to a file)${PROTOCOL_FLAGS}`,
+    run: async (flags, positionals, io) => {
+      const caseId = onlyPositional(positionals, "case id", "explain");
+      if (flags.markdown !== undefined || flags.html !== undefined) {
+        throw new InputError("explain writes no files (the dataset's text is not ours to redistribute)");
+      }
+      const contracts = await loadContracts(await contractSources(flags));
+      const prepared = await prepare(flags, io, contracts);
+      const explanation = explainCase(prepared.cases, caseId, contracts.config);
+      const directory = flags["output-dir"];
+      if (directory !== undefined) {
+        explanation.answers = await readCaseAnswers(directory, explanation, contracts.config);
+      }
+      io.out(explainText(explanation, { showText: flags["show-text"] ?? false }));
       return 0;
     },
   },

@@ -5,8 +5,11 @@
  * @module
  */
 
+import { z } from "zod";
 import type { Contracts } from "./contracts.ts";
 import { isoformatUtc } from "./config.ts";
+import { RowIntegrityError } from "./errors.ts";
+import { parseWith } from "./schema.ts";
 import type { PolicyResult } from "./policy.ts";
 import { POLICIES } from "./policy.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
@@ -38,6 +41,177 @@ export function policyRawJsonl(results: readonly PolicyResult[]): string {
   return results.map((result) => dumps(result.row) + "\n").join("");
 }
 
+/** What retention tables and `summary.json` need of one case × capacity × policy outcome. */
+export interface RetentionEntry {
+  source: string;
+  scenario: string;
+  capacity: number;
+  policy: string;
+  supportAllRetained: boolean;
+  supportRecall: number;
+}
+
+/**
+ * The retention facts of an evaluated result.
+ *
+ * @example
+ * ```ts ignore
+ * import { retentionEntry } from "./policy_outputs.ts";
+ * const entries = results.map(retentionEntry);
+ * ```
+ */
+export function retentionEntry(result: PolicyResult): RetentionEntry {
+  return {
+    source: result.prepared.source,
+    scenario: result.prepared.scenario,
+    capacity: result.capacity,
+    policy: result.policy,
+    supportAllRetained: result.supportAllRetained,
+    supportRecall: result.supportRecall,
+  };
+}
+
+/** One `summary.json` group: support retention of one policy on one (source, scenario, capacity). */
+export interface PolicySummaryGroup {
+  capacity: number;
+  cases: number;
+  mean_support_recall: number;
+  policy: string;
+  scenario: string;
+  source: string;
+  support_all_retained: number;
+  support_all_retained_rate: number;
+}
+
+/**
+ * The groups of `summary.json` as values: one per (source, scenario, capacity, policy), sorted by those keys.
+ *
+ * @example
+ * ```ts ignore
+ * import { policySummaryGroups, retentionEntry } from "./policy_outputs.ts";
+ * const groups = policySummaryGroups(results.map(retentionEntry));
+ * ```
+ */
+export function policySummaryGroups(entries: readonly RetentionEntry[]): PolicySummaryGroup[] {
+  const groups = new Map<string, RetentionEntry[]>();
+  for (const entry of entries) {
+    const key = JSON.stringify([entry.source, entry.scenario, entry.capacity, entry.policy]);
+    groups.set(key, [...(groups.get(key) ?? []), entry]);
+  }
+  return [...groups.values()].map((members) => {
+    const first = members[0];
+    const retained = members.filter((member) => member.supportAllRetained).length;
+    const recall = members.reduce((sum, member) => sum + member.supportRecall, 0);
+    return {
+      capacity: first.capacity,
+      cases: members.length,
+      mean_support_recall: recall / members.length,
+      policy: first.policy,
+      scenario: first.scenario,
+      source: first.source,
+      support_all_retained: retained,
+      support_all_retained_rate: retained / members.length,
+    };
+  }).sort((a, b) =>
+    compareCodePoints(a.source, b.source) || compareCodePoints(a.scenario, b.scenario) ||
+    a.capacity - b.capacity ||
+    compareCodePoints(a.policy, b.policy)
+  );
+}
+
+/**
+ * `summary.json` from retention entries (see {@linkcode policySummary}).
+ *
+ * @example
+ * ```ts ignore
+ * import { policySummaryOf } from "./policy_outputs.ts";
+ * const text = policySummaryOf(entries, "deermem-hybrid-v1-pr4789-reproduction-v1");
+ * ```
+ */
+export function policySummaryOf(entries: readonly RetentionEntry[], protocolId: string): string {
+  const rows = policySummaryGroups(entries).map((group) => ({
+    ...group,
+    mean_support_recall: new PyFloat(group.mean_support_recall),
+    support_all_retained_rate: new PyFloat(group.support_all_retained_rate),
+  }));
+  return dumps({ groups: rows, protocol_id: protocolId, schema_version: 1 }, { indent: 2 }) + "\n";
+}
+
+const Components = z.record(z.string(), z.number());
+
+/** A `policy.raw.jsonl` line as read back: IDs, scores and support retention (metadata only). */
+export const PolicyRawRow = z.strictObject({
+  capacity: z.number().int().min(0),
+  case_id: z.string().min(1),
+  evicted: z.array(z.strictObject({
+    category: z.unknown(),
+    components: Components,
+    fact_id: z.string(),
+    score: z.number(),
+  })),
+  kept_fact_ids: z.array(z.string()),
+  policy: z.enum(["confidence", "hybrid-v1"]),
+  question_type: z.string(),
+  reserved_correction_slots: z.number().int().min(0),
+  scenario: z.string(),
+  schema_version: z.literal(1),
+  scores: z.record(z.string(), z.strictObject({ components: Components, value: z.number() })),
+  source: z.enum(["longmemeval", "synthetic"]),
+  support_all_retained: z.boolean(),
+  support_fact_ids: z.array(z.string()),
+  support_recall: z.number().min(0).max(1),
+});
+
+/** A parsed `policy.raw.jsonl` line. */
+export type PolicyRawRow = z.infer<typeof PolicyRawRow>;
+
+/**
+ * Parses `policy.raw.jsonl` text line by line; a problem is a {@linkcode RowIntegrityError} naming the file, the
+ * line and the field.
+ *
+ * @example
+ * ```ts ignore
+ * import { parsePolicyRawRows } from "./policy_outputs.ts";
+ * const rows = parsePolicyRawRows(text, "run/policy.raw.jsonl");
+ * ```
+ */
+export function parsePolicyRawRows(text: string, path: string): PolicyRawRow[] {
+  const rows: PolicyRawRow[] = [];
+  text.split("\n").forEach((line, index) => {
+    if (line.trim() === "") return;
+    let data: unknown;
+    try {
+      data = JSON.parse(line);
+    } catch (error) {
+      throw new RowIntegrityError(`line ${index + 1}: not valid JSON`, { path, cause: error });
+    }
+    rows.push(
+      parseWith(PolicyRawRow, data, path, { error: RowIntegrityError, prefix: `line ${index + 1}: ` }),
+    );
+  });
+  return rows;
+}
+
+/**
+ * The retention facts of a `policy.raw.jsonl` line.
+ *
+ * @example
+ * ```ts ignore
+ * import { parsePolicyRawRows, rawRowEntry } from "./policy_outputs.ts";
+ * const entries = parsePolicyRawRows(text, path).map(rawRowEntry);
+ * ```
+ */
+export function rawRowEntry(row: PolicyRawRow): RetentionEntry {
+  return {
+    source: row.source,
+    scenario: row.scenario,
+    capacity: row.capacity,
+    policy: row.policy,
+    supportAllRetained: row.support_all_retained,
+    supportRecall: row.support_recall,
+  };
+}
+
 /**
  * `summary.json`: one group per (source, scenario, capacity, policy), sorted by those keys.
  *
@@ -48,36 +222,7 @@ export function policyRawJsonl(results: readonly PolicyResult[]): string {
  * ```
  */
 export function policySummary(results: readonly PolicyResult[], protocolId: string): string {
-  const groups = new Map<string, PolicyResult[]>();
-  for (const result of results) {
-    const key = JSON.stringify([
-      result.prepared.source,
-      result.prepared.scenario,
-      result.capacity,
-      result.policy,
-    ]);
-    groups.set(key, [...(groups.get(key) ?? []), result]);
-  }
-  const rows = [...groups.values()].map((members) => {
-    const first = members[0];
-    const retained = members.filter((member) => member.supportAllRetained).length;
-    const recall = members.reduce((sum, member) => sum + member.supportRecall, 0);
-    return {
-      capacity: first.capacity,
-      cases: members.length,
-      mean_support_recall: new PyFloat(recall / members.length),
-      policy: first.policy,
-      scenario: first.prepared.scenario,
-      source: first.prepared.source,
-      support_all_retained: retained,
-      support_all_retained_rate: new PyFloat(retained / members.length),
-    };
-  }).sort((a, b) =>
-    compareCodePoints(a.source, b.source) || compareCodePoints(a.scenario, b.scenario) ||
-    a.capacity - b.capacity ||
-    compareCodePoints(a.policy, b.policy)
-  );
-  return dumps({ groups: rows, protocol_id: protocolId, schema_version: 1 }, { indent: 2 }) + "\n";
+  return policySummaryOf(results.map(retentionEntry), protocolId);
 }
 
 /** Provenance of the program that wrote a record, in place of the reference's git state. */
@@ -138,10 +283,24 @@ export function runRecord(
  * ```
  */
 export function retentionTable(results: readonly PolicyResult[]): string {
-  const scenarios = [...new Set(results.map((result) => result.prepared.scenario))];
+  return retentionTableOf(results.map(retentionEntry));
+}
+
+/**
+ * The retention table of {@linkcode retentionTable} from retention entries (e.g. read back from
+ * `policy.raw.jsonl`).
+ *
+ * @example
+ * ```ts ignore
+ * import { retentionTableOf } from "./policy_outputs.ts";
+ * console.log(retentionTableOf(entries));
+ * ```
+ */
+export function retentionTableOf(results: readonly RetentionEntry[]): string {
+  const scenarios = [...new Set(results.map((result) => result.scenario))];
   const capacities = [...new Set(results.map((result) => result.capacity))];
   const width = Math.max(12, ...scenarios.map((scenario) => scenario.length));
-  const count = (filter: (result: PolicyResult) => boolean, policy: string) => {
+  const count = (filter: (result: RetentionEntry) => boolean, policy: string) => {
     const members = results.filter((result) => result.policy === policy && filter(result));
     return `${members.filter((member) => member.supportAllRetained).length}/${members.length}`;
   };
@@ -151,13 +310,12 @@ export function retentionTable(results: readonly PolicyResult[]): string {
   for (const capacity of capacities) {
     lines.push(`capacity ${capacity}`);
     for (const scenario of scenarios) {
-      const filter = (result: PolicyResult) =>
-        result.capacity === capacity && result.prepared.scenario === scenario;
+      const filter = (result: RetentionEntry) => result.capacity === capacity && result.scenario === scenario;
       lines.push(
         `  ${scenario.padEnd(width)}${POLICIES.map((policy) => count(filter, policy).padStart(10)).join("")}`,
       );
     }
-    const total = (result: PolicyResult) => result.capacity === capacity;
+    const total = (result: RetentionEntry) => result.capacity === capacity;
     const cases = results.filter((result) => total(result) && result.policy === POLICIES[0]).length;
     lines.push(
       `  ${`all ${cases} cases`.padEnd(width)}${

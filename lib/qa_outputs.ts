@@ -14,7 +14,13 @@ import { POLICIES } from "./policy.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { AnswerRow } from "./rows.ts";
 import { parseWith } from "./schema.ts";
-import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
+import {
+  type BootstrapResult,
+  exactMcnemar,
+  type McnemarResult,
+  type Pair,
+  pairedBootstrapDifference,
+} from "./stats.ts";
 
 /** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
 export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
@@ -101,25 +107,35 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
   return rows;
 }
 
+/** One `qa.summary.json` group: accuracy of one policy on one (source, scenario). */
+export interface QaSummaryGroup {
+  accuracy: number;
+  cases: number;
+  correct: number;
+  policy: string;
+  scenario: string;
+  source: string;
+}
+
 /**
- * `qa.summary.json`: accuracy per (source, scenario, policy), sorted by those keys.
+ * The groups of `qa.summary.json` as values: accuracy per (source, scenario, policy), sorted by those keys.
  *
  * @example
  * ```ts ignore
- * import { qaSummary } from "./qa_outputs.ts";
- * const text = qaSummary(rows, config);
+ * import { qaSummaryGroups } from "./qa_outputs.ts";
+ * const groups = qaSummaryGroups(rows); // [{ source: "longmemeval", scenario: "access_help", ... }, ...]
  * ```
  */
-export function qaSummary(rows: readonly GradedRow[], config: ProtocolConfig): string {
+export function qaSummaryGroups(rows: readonly GradedRow[]): QaSummaryGroup[] {
   const groups = new Map<string, GradedRow[]>();
   for (const row of rows) {
     const key = JSON.stringify([row.source, row.scenario, row.policy]);
     groups.set(key, [...(groups.get(key) ?? []), row]);
   }
-  const summary = [...groups.values()].map((members) => {
+  return [...groups.values()].map((members) => {
     const correct = members.filter((member) => member.grade_correct).length;
     return {
-      accuracy: new PyFloat(correct / members.length),
+      accuracy: correct / members.length,
       cases: members.length,
       correct,
       policy: members[0].policy,
@@ -130,6 +146,19 @@ export function qaSummary(rows: readonly GradedRow[], config: ProtocolConfig): s
     compareCodePoints(a.source, b.source) || compareCodePoints(a.scenario, b.scenario) ||
     compareCodePoints(a.policy, b.policy)
   );
+}
+
+/**
+ * `qa.summary.json`: accuracy per (source, scenario, policy), sorted by those keys.
+ *
+ * @example
+ * ```ts ignore
+ * import { qaSummary } from "./qa_outputs.ts";
+ * const text = qaSummary(rows, config);
+ * ```
+ */
+export function qaSummary(rows: readonly GradedRow[], config: ProtocolConfig): string {
+  const summary = qaSummaryGroups(rows).map((group) => ({ ...group, accuracy: new PyFloat(group.accuracy) }));
   return dumps({
     grader_version: GRADER_VERSION,
     groups: summary,
@@ -139,7 +168,21 @@ export function qaSummary(rows: readonly GradedRow[], config: ProtocolConfig): s
   }, { indent: 2 }) + "\n";
 }
 
-function suite(rows: readonly GradedRow[], config: ProtocolConfig): PyJson {
+/** One suite of `qa.stats.json` as values: exact McNemar and the bootstrap (hybrid-v1 minus confidence). */
+export interface QaSuiteStats {
+  bootstrap: BootstrapResult & { alpha: number; iterations: number; seed: number };
+  cases: number;
+  mcnemar: McnemarResult;
+}
+
+/** The three suites of `qa.stats.json`, never merged otherwise. */
+export interface QaStatsSuites {
+  official: QaSuiteStats;
+  overall: QaSuiteStats;
+  synthetic: QaSuiteStats;
+}
+
+function suite(rows: readonly GradedRow[], config: ProtocolConfig): QaSuiteStats {
   const caseIds = [...new Set(rows.map((row) => row.case_id))].sort(compareCodePoints);
   const pairs: Pair[] = caseIds.map((caseId) => {
     const outcome = (policy: string) =>
@@ -149,17 +192,39 @@ function suite(rows: readonly GradedRow[], config: ProtocolConfig): PyJson {
   const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = config.statistics;
   const mcnemar = exactMcnemar(pairs);
   const bootstrap = pairedBootstrapDifference(pairs, { seed, iterations, alpha });
+  return { bootstrap: { alpha, iterations, ...bootstrap, seed }, cases: pairs.length, mcnemar };
+}
+
+function suiteJson(stats: QaSuiteStats): PyJson {
+  const { bootstrap, mcnemar } = stats;
   return {
     bootstrap: {
-      alpha: new PyFloat(alpha),
-      iterations,
+      alpha: new PyFloat(bootstrap.alpha),
+      iterations: bootstrap.iterations,
       lower: new PyFloat(bootstrap.lower),
       mean_difference: new PyFloat(bootstrap.mean_difference),
-      seed,
+      seed: bootstrap.seed,
       upper: new PyFloat(bootstrap.upper),
     },
-    cases: pairs.length,
+    cases: stats.cases,
     mcnemar: { ...mcnemar, p_value: new PyFloat(mcnemar.p_value) },
+  };
+}
+
+/**
+ * The suites of `qa.stats.json` as values: `official`, `synthetic` and `overall`, pairs by case id.
+ *
+ * @example
+ * ```ts ignore
+ * import { qaStatsSuites } from "./qa_outputs.ts";
+ * console.log(qaStatsSuites(rows, config).official.mcnemar.p_value);
+ * ```
+ */
+export function qaStatsSuites(rows: readonly GradedRow[], config: ProtocolConfig): QaStatsSuites {
+  return {
+    official: suite(rows.filter((row) => row.source === "longmemeval"), config),
+    overall: suite(rows, config),
+    synthetic: suite(rows.filter((row) => row.source === "synthetic"), config),
   };
 }
 
@@ -173,15 +238,16 @@ function suite(rows: readonly GradedRow[], config: ProtocolConfig): PyJson {
  * ```
  */
 export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): string {
+  const suites = qaStatsSuites(rows, config);
   return dumps({
     grader_version: GRADER_VERSION,
     policies: [...POLICIES],
     protocol_id: config.protocol_id,
     schema_version: 1,
     suites: {
-      official: suite(rows.filter((row) => row.source === "longmemeval"), config),
-      overall: suite(rows, config),
-      synthetic: suite(rows.filter((row) => row.source === "synthetic"), config),
+      official: suiteJson(suites.official),
+      overall: suiteJson(suites.overall),
+      synthetic: suiteJson(suites.synthetic),
     },
   }, { indent: 2 }) + "\n";
 }

@@ -1,0 +1,82 @@
+/**
+ * The report as GitHub-flavoured Markdown, ready to paste into a pull request: the same sections and tables
+ * as the terminal.
+ *
+ * @module
+ */
+
+import { reportHeading, reportSections, type RunReport, type Section, type Table } from "./report.ts";
+
+/**
+ * Escapes text for a Markdown table cell or paragraph: ASCII punctuation that Markdown interprets gets a
+ * backslash, line breaks become spaces.
+ *
+ * @example
+ * ```ts
+ * import { markdownEscape } from "./report_markdown.ts";
+ * console.log(markdownEscape("a|b *c*")); // "a\\|b \\*c\\*"
+ * ```
+ */
+export function markdownEscape(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]<>|#~]/g, (char) => `\\${char}`);
+}
+
+/**
+ * A table as GFM lines; numeric columns right-aligned.
+ *
+ * @example
+ * ```ts
+ * import { markdownTable } from "./report_markdown.ts";
+ * console.log(markdownTable({ headers: ["a", "n"], rows: [["x", "1"]], numeric: [false, true] }).join("\n"));
+ * ```
+ */
+export function markdownTable(table: Table): string[] {
+  const row = (cells: string[]) => `| ${cells.map(markdownEscape).join(" | ")} |`;
+  const headers = table.headers.map((header, column) =>
+    header === "" ? (column === 0 ? "item" : "value") : header
+  );
+  return [
+    row(headers),
+    `|${table.numeric.map((numeric) => numeric ? " ---: " : " --- ").join("|")}|`,
+    ...table.rows.map(row),
+  ];
+}
+
+function sectionMarkdown(section: Section): string[] {
+  const lines = [`## ${section.title}`, ""];
+  if (section.id === "verification") {
+    lines.push(...section.lines.map((line) => `- ${markdownEscape(line)}`), "");
+  } else if (section.lines.length > 0) {
+    lines.push(section.lines.map(markdownEscape).join(" "), "");
+  }
+  for (const table of section.tables) lines.push(...markdownTable(table), "");
+  return lines;
+}
+
+/**
+ * The whole report as Markdown text (ends with one newline).
+ *
+ * @example
+ * ```ts ignore
+ * import { reportMarkdown } from "./report_markdown.ts";
+ * await writeFileAtomic("report.md", reportMarkdown(report));
+ * ```
+ */
+export function reportMarkdown(report: RunReport): string {
+  return sectionsMarkdown(reportHeading(report), reportSections(report));
+}
+
+/**
+ * Sections (e.g. a comparison's) as Markdown under a heading.
+ *
+ * @example
+ * ```ts ignore
+ * import { sectionsMarkdown } from "./report_markdown.ts";
+ * const text = sectionsMarkdown("comparison", sections);
+ * ```
+ */
+export function sectionsMarkdown(heading: string, sections: readonly Section[]): string {
+  const lines = [`# ${markdownEscape(heading)}`, ""];
+  for (const section of sections) lines.push(...sectionMarkdown(section));
+  return lines.join("\n").replace(/\n+$/, "") + "\n";
+}
