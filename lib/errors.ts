@@ -174,14 +174,14 @@ export class IoError extends Error {
   /** The operating system's reason, e.g. `Permission denied (os error 13)`. */
   readonly reason: string;
   /** The errno name (`EACCES`, `ENOSPC`, …) when known. */
-  readonly code?: string;
+  readonly errno?: string;
   constructor(operation: string, path: string, cause: unknown) {
     const reason = osReason(cause);
     super(`${path}: cannot ${operation}: ${reason}`, { cause });
     this.name = "IoError";
     this.path = path;
     this.reason = reason;
-    this.code = errnoCode(cause);
+    this.errno = errnoCode(cause);
   }
 }
 

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { InputError, IoError, OverwriteError, UnreadableFileError } from "./errors.ts";
+import { InputError, IoError, isOsError, OverwriteError, UnreadableFileError } from "./errors.ts";
 import { sha256Stream } from "./hash.ts";
 
 /** A mebibyte. */
@@ -102,7 +102,7 @@ async function osCall<T>(
     countOperation(operation);
     return await body();
   } catch (error) {
-    if (error instanceof InputError || error instanceof IoError) throw error;
+    if (!isOsError(error)) throw error;
     if (error instanceof Deno.errors.AlreadyExists && (operation === "link" || operation === "write")) {
       throw new OverwriteError("refusing to overwrite an existing file", { path, cause: error });
     }
@@ -155,7 +155,7 @@ async function readCappedInto(
     if (at > cap) throw new UnreadableFileError(`${what} is larger than the ${capText(cap)} cap`, { path });
     return at === bytes.length ? bytes : bytes.subarray(0, at);
   } catch (error) {
-    if (error instanceof InputError || error instanceof IoError) throw error;
+    if (!isOsError(error)) throw error;
     throw new IoError(`read ${what}`, path, error);
   } finally {
     file?.close();
@@ -335,7 +335,7 @@ export async function exists(path: string): Promise<boolean> {
     return true;
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return false;
-    throw new IoError("inspect", path, error);
+    throw isOsError(error) ? new IoError("inspect", path, error) : error;
   }
 }
 
@@ -356,7 +356,7 @@ export async function listDirectory(path: string): Promise<string[] | undefined>
     return names.sort();
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
-    throw new IoError("list directory", path, error);
+    throw isOsError(error) ? new IoError("list directory", path, error) : error;
   }
 }
 
