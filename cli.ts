@@ -12,7 +12,7 @@ import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
 import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
-import { readBytes, readBytesHashed, refuseExisting } from "./lib/fs.ts";
+import { exists, readBytes, readBytesHashed, refuseExisting } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatVerifyResult, verifyResults } from "./lib/verify.ts";
@@ -312,6 +312,7 @@ check run holds.
     run: async (flags, positionals, io) => {
       const directory = positionals[0];
       if (directory === undefined) throw new InputError("verify needs a results directory");
+      if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
       const contracts = await loadContracts(await contractSources(flags));
       let tasks;
       if (flags.dataset !== undefined) {

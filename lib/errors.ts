@@ -223,7 +223,7 @@ export function osReason(error: unknown): string {
 }
 
 /**
- * The exit code for an error: 2 for bad input, 1 for anything else.
+ * The exit code for an error, as {@linkcode describeFailure} maps it: 2 for bad input, 1 for anything else.
  *
  * @example
  * ```ts
@@ -232,7 +232,7 @@ export function osReason(error: unknown): string {
  * ```
  */
 export function exitCodeFor(error: unknown): 1 | 2 {
-  return error instanceof InputError ? 2 : 1;
+  return describeFailure("", error).code;
 }
 
 /** The environment variable that makes an unexpected error print its stack trace. */

@@ -417,7 +417,13 @@ export async function writeAllOrNothing(
       const content = files[name];
       const bytes = typeof content === "string" ? encoder.encode(content) : content;
       staged.push(staging);
-      await osCall("write", "write", staging, () => Deno.writeFile(staging, bytes, { createNew: true }));
+      // Named by its target: the staging name is ours, the target is what the user asked for.
+      await osCall(
+        "write",
+        "write",
+        `${directory}/${name}`,
+        () => Deno.writeFile(staging, bytes, { createNew: true }),
+      );
     }
     for (const [index, name] of names.entries()) {
       const target = `${directory}/${name}`;

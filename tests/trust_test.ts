@@ -238,6 +238,12 @@ const CASES: TrustCase[] = [
     message: "deermem-eval verify: /etc/hostname/qa.rows.jsonl: cannot read graded rows: Not a directory",
   },
   {
+    name: "verify a directory that does not exist",
+    args: (d) => ["verify", `${d}/none`],
+    code: 2,
+    message: "none: results directory not found",
+  },
+  {
     name: "verify a directory with an empty qa.rows.jsonl",
     setup: async (d) => {
       await publishedRun(d);
