@@ -138,14 +138,21 @@ async function readCappedInto(
       throw new UnreadableFileError(`${what} is ${stat.size} bytes, over the ${capText(cap)} cap`, { path });
     }
     // A regular file's size is known; a device or pipe (size 0) grows chunk by chunk up to the cap.
-    let bytes = new Uint8Array(stat.isFile ? stat.size : Math.min(cap, CHUNK));
+    let bytes = new Uint8Array(stat.isFile ? stat.size : Math.min(cap + 1, CHUNK));
+    const probe = new Uint8Array(1);
     let at = 0;
-    while (true) {
+    while (at <= cap) {
       if (at === bytes.length) {
-        if (at >= cap + 1) break;
+        // Full: one byte more tells the end of the file from a file that grew (or never ends).
+        const more = opened.readSync(probe);
+        if (more === null || more === 0) break;
         const grown = new Uint8Array(Math.min(cap + 1, Math.max(bytes.length * 2, CHUNK)));
         grown.set(bytes);
         bytes = grown;
+        bytes[at] = probe[0];
+        hash?.update(probe);
+        at += 1;
+        continue;
       }
       const read = opened.readSync(bytes.subarray(at, Math.min(bytes.length, at + CHUNK)));
       if (read === null || read === 0) break;

@@ -195,7 +195,8 @@ export function canonicalDifference(text: string, rows: readonly GradedRow[]): s
   let why: string;
   if (want === undefined || (want === "" && at === expected.length - 1)) {
     why = "extra content after the last row";
-  } else if (got.endsWith("\r")) why = "ends with CR (expected \\n line ends)";
+  } else if (got === "") why = "an empty line";
+  else if (got.endsWith("\r")) why = "ends with CR (expected \\n line ends)";
   else {
     let gotId: unknown;
     try {

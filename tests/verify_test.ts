@@ -108,6 +108,13 @@ const TAMPERS: {
     withDataset: "extra content after the last row",
   },
   {
+    what: "an empty line between rows",
+    file: "qa.rows.jsonl",
+    change: (text) => text.replace("\n", "\n\n"),
+    without: "line 2: an empty line",
+    withDataset: "line 2: an empty line",
+  },
+  {
     what: "a duplicated row",
     file: "qa.rows.jsonl",
     change: (text) => text + lines(text)[0] + "\n",
