@@ -10,13 +10,14 @@ import { z } from "zod";
 import denoConfig from "./deno.json" with { type: "json" };
 import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
-import { exitCodeFor, InputError } from "./lib/errors.ts";
+import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
-import { readBytes, readBytesHashed, refuseExisting, writeFileAtomic } from "./lib/fs.ts";
+import { exists, readBytes, readBytesHashed, refuseExisting, writeFileAtomic } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
-import { formatChecks, verifyResults } from "./lib/verify.ts";
+import { formatVerifyResult, verifyResults } from "./lib/verify.ts";
 import {
+  foreignResponseFiles,
   gradeQa,
   POLICY_OUTPUTS,
   type PreparedProtocol,
@@ -108,6 +109,8 @@ interface Command {
   usage: string;
   help: string;
   network?: boolean;
+  /** How many positional arguments the command takes (default none). */
+  positionals?: number;
   run: (flags: Flags, positionals: string[], io: Io) => Promise<number>;
 }
 
@@ -389,9 +392,19 @@ Refuses to overwrite any of them. No network.
   --output-dir DIR   the run-qa directory${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
+      // Existing outputs refuse the run before any work (and gradeQa's all-or-nothing write refuses again).
+      await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
       const contracts = await loadContracts(await contractSources(flags));
       const prepared = await prepare(flags, io, contracts);
       const tasks = await buildAnswerTasks(contracts, prepared.cases);
+      const foreign = await foreignResponseFiles(directory, tasks);
+      if (foreign.length > 0) {
+        io.err(
+          `warning: ${directory}/responses holds ${foreign.length} file(s) that are not a task's row, not graded: ${
+            foreign.join(", ")
+          }`,
+        );
+      }
       const rows = await gradeQa(directory, contracts, tasks);
       for (const line of suiteLines(rows)) io.out(line);
       io.out(wroteLine(directory, QA_OUTPUTS));
@@ -399,18 +412,23 @@ Refuses to overwrite any of them. No network.
     },
   },
   verify: {
+    positionals: 1,
     summary: "prove offline that a published results directory follows from its rows",
     usage: "deermem-eval verify RESULTS_DIR [--dataset PATH] [protocol flags]",
     help:
-      `Reads RESULTS_DIR (qa.rows.jsonl, qa.summary.json, qa.stats.json, qa_run.json) and checks: the rows' schema,
-QA capacity, grader version and policy pairs; qa.summary.json and qa.stats.json recomputed byte for byte; the run
-marker's five artifact hashes against the protocol in use. With --dataset it also rebuilds the tasks and checks
-every row's case, source, scenario, policy, capacity, kept facts and request fingerprint, and re-grades each
-prediction against the recomputed reference answer. Writes nothing; no network. Exit 0 only when all hold.
+      `Reads RESULTS_DIR (qa.rows.jsonl, qa.summary.json, qa.stats.json, qa_run.json) and lists each check with its
+verdict: the rows' schema, QA capacity and grader version; one row per (case, policy) with the capacity's kept
+facts; qa.rows.jsonl byte for byte the canonical serialisation of its rows; qa.summary.json and qa.stats.json
+re-derived byte for byte; the run marker as grade-qa checks it. Without --dataset the closing line says that
+predictions and grades are not re-derived. With --dataset it rebuilds the tasks and re-derives every row's
+identity, kept facts, fingerprint, question type, support fields, grade and rule; prediction text, usage,
+attempts and response_model are recorded, not re-derivable. Writes nothing; no network. Exit 0 only when every
+check run holds.
   --dataset PATH   the pinned dataset, for the per-row checks${PROTOCOL_FLAGS}`,
     run: async (flags, positionals, io) => {
       const directory = positionals[0];
       if (directory === undefined) throw new InputError("verify needs a results directory");
+      if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
       const contracts = await loadContracts(await contractSources(flags));
       let tasks;
       if (flags.dataset !== undefined) {
@@ -421,9 +439,9 @@ prediction against the recomputed reference answer. Writes nothing; no network. 
         );
         tasks = await buildAnswerTasks(contracts, prepared.cases);
       }
-      const checks = await verifyResults(directory, contracts, tasks);
-      io.out(formatChecks(checks));
-      return checks.every((check) => check.ok) ? 0 : 1;
+      const result = await verifyResults(directory, contracts, tasks);
+      io.out(formatVerifyResult(result));
+      return result.ok ? 0 : 1;
     },
   },
   demo: {
@@ -481,6 +499,7 @@ scenario and policy, and the cases where the policies keep different supports. N
   --price-input USD     USD per million prompt tokens     (the two together add the cost)
   --price-output USD    USD per million completion tokens
 Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
+    positionals: 1,
     run: async (flags, positionals, io) => {
       const directory = onlyPositional(positionals, "run directory", "report");
       const prices = price(flags);
@@ -535,6 +554,7 @@ network.
   --output-dir QA_DIR   also show both predictions and their grades (qa.rows.jsonl, else the row files)
   --show-text           also print the facts' text, the question and the reference answer (terminal only;
                         the dataset's text is never written to a file)${PROTOCOL_FLAGS}`,
+    positionals: 1,
     run: async (flags, positionals, io) => {
       const caseId = onlyPositional(positionals, "case id", "explain");
       if (flags.markdown !== undefined || flags.html !== undefined) {
@@ -552,6 +572,7 @@ network.
     },
   },
   conformance: {
+    positionals: 1,
     summary: "check this build against a directory of reference vector files",
     usage: "deermem-eval conformance DIR [--json] [--strict]",
     help:
@@ -707,6 +728,11 @@ export async function main(args: string[], io: Io = defaultIo()): Promise<number
     io.out(`${command.usage}\n\n${command.help}`);
     return 0;
   }
+  if (positionals.length > (command.positionals ?? 0)) {
+    const extra = positionals.slice(command.positionals ?? 0).map((word) => JSON.stringify(word)).join(" ");
+    io.err(`deermem-eval ${name}: unexpected argument(s) ${extra} (usage: ${command.usage})`);
+    return 2;
+  }
   if (!command.network) {
     // Offline commands give up the network before any work, so not even a bug can reach it.
     await Deno.permissions.revoke({ name: "net" });
@@ -714,15 +740,19 @@ export async function main(args: string[], io: Io = defaultIo()): Promise<number
   try {
     return await command.run(flags, positionals, io);
   } catch (error) {
-    const code = exitCodeFor(error);
-    if (code === 2) {
-      io.err(`deermem-eval ${name}: ${(error as Error).message}`);
-    } else {
-      io.err(
-        `deermem-eval ${name}: ${error instanceof Error ? error.stack ?? error.message : String(error)}`,
-      );
-    }
+    const { code, lines } = describeFailure(name, error, isDebug(io));
+    for (const line of lines) io.err(line);
     return code;
+  }
+}
+
+function isDebug(io: Io): boolean {
+  try {
+    const value = io.env(DEBUG_ENV);
+    return value !== undefined && value !== "" && value !== "0";
+  } catch {
+    // Without env permission for it, the variable reads as unset.
+    return false;
   }
 }
 

@@ -69,7 +69,9 @@ export {
   ContractError,
   DatasetIntegrityError,
   InputError,
+  IoError,
   OverwriteError,
   ProviderError,
   RowIntegrityError,
+  UnreadableFileError,
 } from "./lib/errors.ts";

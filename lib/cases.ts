@@ -7,7 +7,7 @@
 
 import type { ProtocolConfig } from "./config.ts";
 import type { Dataset, DatasetRow } from "./dataset.ts";
-import { DatasetIntegrityError } from "./errors.ts";
+import { ContractError, DatasetIntegrityError } from "./errors.ts";
 import { sha256Bytes } from "./hash.ts";
 import {
   OFFICIAL_SCENARIOS,
@@ -146,6 +146,13 @@ export function checkOfficialSelection(
  */
 export function buildDistractorBank(dataset: Dataset, config: ProtocolConfig): DatasetRow[] {
   const pool = config.pool;
+  if (pool.distractor_bank_size < pool.distractors) {
+    // Drawing more than the bank holds would wrap around and repeat a distractor within one pool.
+    throw new ContractError(
+      `the distractor bank of ${pool.distractor_bank_size} rows is smaller than the ${pool.distractors} distractors each case draws`,
+      { field: "pool.distractor_bank_size" },
+    );
+  }
   const types = new Set(pool.distractor_types);
   const eligible = dataset.rows.filter((row) =>
     types.has(row.questionType) && row.evidenceLength >= pool.distractor_min_evidence_chars &&

@@ -96,6 +96,23 @@ export class RowIntegrityError extends InputError {
 }
 
 /**
+ * A file that cannot be read as the text it must be: invalid UTF-8, or larger than its size cap. Bad input
+ * (exit 2) wherever it is read, `verify` included.
+ *
+ * @example
+ * ```ts
+ * import { UnreadableFileError } from "./errors.ts";
+ * throw new UnreadableFileError("not valid UTF-8: line 3, byte offset 120", { path: "run/qa_run.json" });
+ * ```
+ */
+export class UnreadableFileError extends InputError {
+  constructor(message: string, options: DomainErrorOptions = {}) {
+    super(message, options);
+    this.name = "UnreadableFileError";
+  }
+}
+
+/**
  * An output location that must not be overwritten already holds a file.
  *
  * @example
@@ -157,7 +174,72 @@ export class ProviderError extends Error {
 }
 
 /**
- * The exit code for an error: 2 for bad input, 1 for anything else.
+ * An operating-system failure on a path (permission, read-only, no space, not a directory, is a directory…):
+ * a runtime failure, exit code 1. The message is `path: cannot OPERATION: reason`, the reason as the OS gives it.
+ *
+ * @example
+ * ```ts
+ * import { IoError } from "./errors.ts";
+ * const error = new IoError("write", "out/run.json", Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" }));
+ * console.log(error.message); // "out/run.json: cannot write: No space left on device (os error 28)"
+ * ```
+ */
+export class IoError extends Error {
+  /** The path the operation was on. */
+  readonly path: string;
+  /** The operating system's reason, e.g. `Permission denied (os error 13)`. */
+  readonly reason: string;
+  /** The errno name (`EACCES`, `ENOSPC`, …) when known. */
+  readonly errno?: string;
+  constructor(operation: string, path: string, cause: unknown) {
+    const reason = osReason(cause);
+    super(`${path}: cannot ${operation}: ${reason}`, { cause });
+    this.name = "IoError";
+    this.path = path;
+    this.reason = reason;
+    this.errno = errnoCode(cause);
+  }
+}
+
+/** The errno name an OS error carries (`EACCES`, `ENOSPC`, …), or `undefined` for any other value. */
+function errnoCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^E[A-Z0-9]+$/.test(code) ? code : undefined;
+}
+
+/**
+ * Whether an error came from the operating system (any `Deno.errors` class, or an error carrying an errno code).
+ *
+ * @example
+ * ```ts
+ * import { isOsError } from "./errors.ts";
+ * console.log(isOsError(new Deno.errors.PermissionDenied("Permission denied (os error 13)"))); // true
+ * console.log(isOsError(new RangeError("x"))); // false
+ * ```
+ */
+export function isOsError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (errnoCode(error) !== undefined) return true;
+  return Object.values(Deno.errors).some((kind) => error instanceof kind);
+}
+
+/**
+ * The OS's reason without Deno's `: operation 'path'` suffix, e.g. `Is a directory (os error 21)`.
+ *
+ * @example
+ * ```ts
+ * import { osReason } from "./errors.ts";
+ * console.log(osReason(new Error("Is a directory (os error 21): readfile '/etc'"))); // "Is a directory (os error 21)"
+ * ```
+ */
+export function osReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const match = /^(.*?\(os error \d+\))/.exec(message);
+  return match ? match[1] : message.replace(/: [a-z_]+ '.*'$/, "");
+}
+
+/**
+ * The exit code for an error, as {@linkcode describeFailure} maps it: 2 for bad input, 1 for anything else.
  *
  * @example
  * ```ts
@@ -166,5 +248,40 @@ export class ProviderError extends Error {
  * ```
  */
 export function exitCodeFor(error: unknown): 1 | 2 {
-  return error instanceof InputError ? 2 : 1;
+  return describeFailure("", error).code;
+}
+
+/** The environment variable that makes an unexpected error print its stack trace. */
+export const DEBUG_ENV = "DEERMEM_EVAL_DEBUG";
+
+/** How a command's failure is reported: its exit code and the lines for stderr. */
+export interface FailureReport {
+  code: 1 | 2;
+  lines: string[];
+}
+
+/**
+ * The one place an error becomes an exit code and a message. Bad input: exit 2, one line. An I/O failure:
+ * exit 1, one line with the path and the OS's reason. A provider failure: exit 1, one line. Anything else is a
+ * bug: exit 1, one line and the hint to set {@linkcode DEBUG_ENV} (with it set, the stack trace follows).
+ *
+ * @example
+ * ```ts
+ * import { describeFailure, InputError } from "./errors.ts";
+ * console.log(describeFailure("verify", new InputError("bad", { path: "x.json" })));
+ * // { code: 2, lines: ["deermem-eval verify: x.json: bad"] }
+ * ```
+ */
+export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
+  const prefix = `deermem-eval ${command}`;
+  const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
+  if (error instanceof InputError) return { code: 2, lines: [`${prefix}: ${oneLine(error.message)}`] };
+  if (error instanceof IoError || error instanceof ProviderError) {
+    return { code: 1, lines: [`${prefix}: ${oneLine(error.message)}`] };
+  }
+  if (isOsError(error)) return { code: 1, lines: [`${prefix}: ${oneLine((error as Error).message)}`] };
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const lines = [`${prefix}: unexpected error: ${oneLine(text)} (set ${DEBUG_ENV}=1 for a trace)`];
+  if (debug && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
+  return { code: 1, lines };
 }

@@ -29,11 +29,15 @@ export const ARTIFACT_KEYS = [
   "dataset_sha256",
 ] as const;
 
-/** What we read from a marker: the schema version and the five artifact hashes (other keys are the writer's). */
+/**
+ * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
+ * artifact hashes (other top-level keys are the writer's).
+ */
 export const QaRunMarker = z.object({
   schema_version: z.literal(MARKER_SCHEMA_VERSION),
   protocol_id: z.string(),
-  artifacts: z.object(Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, z.string()]))),
+  qa: z.object({ model: z.string() }),
+  artifacts: z.strictObject(Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, z.string()]))),
 });
 
 /** A parsed marker. */
@@ -116,8 +120,10 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
 }
 
 /**
- * Checks a marker's text against the protocol in use: it must parse, have schema version 2 and carry the same
- * five artifact hashes. Otherwise throws a {@linkcode ContractError} naming the marker and what differs.
+ * Checks a marker's text against the protocol in use — the one check `run-qa`, `grade-qa` and `verify` share:
+ * it must parse, have schema version 2, the config's protocol id and `qa.model`, exactly the five artifact keys,
+ * and the same five hashes. Otherwise throws a {@linkcode ContractError} naming the marker, the field, and
+ * expected vs actual.
  *
  * @example
  * ```ts ignore
@@ -133,6 +139,22 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
     throw new ContractError("not valid JSON", { path, cause: error });
   }
   const marker = parseWith(QaRunMarker, data, path);
+  const { config } = contracts;
+  for (
+    const [field, actual, expected] of [
+      ["protocol_id", marker.protocol_id, config.protocol_id],
+      ["qa.model", marker.qa.model, config.qa.model],
+    ] as const
+  ) {
+    if (actual !== expected) {
+      throw new ContractError(
+        `this run was made under a different protocol: expected ${JSON.stringify(expected)}, got ${
+          JSON.stringify(actual)
+        }; use a fresh output directory`,
+        { path, field },
+      );
+    }
+  }
   const differing = differingArtifacts(marker, contracts);
   if (differing.length > 0) {
     const expected = expectedArtifacts(contracts);
@@ -158,7 +180,7 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
  */
 export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
   const path = `${directory}/${MARKER_FILE}`;
-  const text = await readTextIfExists(path);
+  const text = await readTextIfExists(path, "run marker");
   if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
   return checkMarker(text, path, contracts);
 }

@@ -31,7 +31,7 @@ import {
   qaSummaryGroups,
 } from "./qa_outputs.ts";
 import type { AnswerTask } from "./tasks.ts";
-import { type Check, formatChecks, verifyResults } from "./verify.ts";
+import { type Check, formatVerifyResult, verifyResults } from "./verify.ts";
 import { verifyPolicyRun } from "./verify_policy.ts";
 
 /** The two kinds of run directory a report reads. */
@@ -102,28 +102,30 @@ export async function verifyRun(
 ): Promise<Verification> {
   if (kind === "policy") {
     const { checks, proved } = await verifyPolicyRun(directory, contracts, recomputed.cases);
-    return { checks, ok: checks.every((check) => check.ok), proved };
+    return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
   }
   const hasMarker = await exists(`${directory}/qa_run.json`);
-  let checks = await verifyResults(directory, contracts, recomputed.tasks);
+  const result = await verifyResults(directory, contracts, recomputed.tasks);
   // qa_run.json is optional for a report: without it the artifact hashes are simply not claimed.
-  if (!hasMarker) checks = checks.filter((check) => !check.name.startsWith("qa_run.json"));
-  const parts = [
-    "qa.summary.json and qa.stats.json follow from the rows byte for byte",
-    hasMarker
-      ? "qa_run.json binds the run to this protocol's five artifacts"
-      : "no qa_run.json: the run is not bound to artifact hashes",
-    recomputed.tasks === undefined
-      ? "the predictions' grades, kept facts and fingerprints need --dataset to be re-derived"
-      : "every row's identity, kept facts, fingerprint and grade re-derived from the pinned dataset; prediction text, usage, attempts and response model are recorded, not re-derivable",
-  ];
-  return { checks, ok: checks.every((check) => check.ok), proved: parts.join("; ") };
+  const checks = hasMarker
+    ? result.checks
+    : result.checks.filter((check) => !check.name.startsWith("qa_run.json"));
+  const conclusion = result.conclusion.replace(/^verified: /, "");
+  const proved = hasMarker
+    ? conclusion
+    : `${conclusion}; no qa_run.json: the run is not bound to artifact hashes`;
+  return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
 }
 
 /** Verification as terminal lines: the checks, then what was proved (or why the report refuses). */
 export function verificationLines(verification: Verification): string[] {
-  const lines = formatChecks(verification.checks).split("\n");
-  lines.pop(); // formatChecks' own verdict: the report states what was proved instead
+  const lines = formatVerifyResult({
+    checks: verification.checks,
+    ok: verification.ok,
+    scope: "structure-and-statistics",
+    notRederivable: [],
+    conclusion: "",
+  }).split("\n").slice(0, verification.checks.length); // the checks only: the report states what was proved
   lines.push(
     verification.ok ? `proved: ${verification.proved}` : "NOT verified: the report refuses this directory",
   );

@@ -12,7 +12,7 @@
 import type { ProtocolConfig } from "./config.ts";
 import type { Contracts } from "./contracts.ts";
 import { ContractError, InputError, type ProviderError, RowIntegrityError } from "./errors.ts";
-import { ensureDir, exists, readTextIfExists, writeFileAtomic } from "./fs.ts";
+import { ensureDir, exists, moveAside, readTextIfExists, writeFileAtomic } from "./fs.ts";
 import { acquireDirectoryLock, type LockHolder } from "./lock.ts";
 import { checkMarker, MARKER_FILE, qaRunMarker } from "./marker.ts";
 import {
@@ -313,13 +313,8 @@ async function runLocked(
   if (stale.length > 0) {
     // Nothing is overwritten: a row that cannot be reused is kept aside, not replaced in place.
     const aside = `${directory}/responses/superseded`;
-    await ensureDir(aside);
     const stamp = now().getTime();
-    for (const plan of stale) {
-      // link() refuses an existing name, where rename() would replace it.
-      await Deno.link(plan.path, `${aside}/${plan.task.rowId}.${stamp}.json`);
-      await Deno.remove(plan.path);
-    }
+    for (const plan of stale) await moveAside(plan.path, aside, `${plan.task.rowId}.${stamp}.json`);
   }
   const queue = plans.filter((plan) => plan.state !== "reuse");
   const summary: RunQaSummary = {

@@ -8,7 +8,14 @@
 
 import type { Contracts } from "./contracts.ts";
 import { type Dataset, loadDataset } from "./dataset.ts";
-import { ensureDir, type HashedBytes, readTextIfExists, refuseExisting, writeFileAtomic } from "./fs.ts";
+import {
+  ensureDir,
+  type HashedBytes,
+  listDirectory,
+  readTextIfExists,
+  refuseExisting,
+  writeAllOrNothing,
+} from "./fs.ts";
 import { evaluateAll, type PolicyResult } from "./policy.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
 import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./policy_outputs.ts";
@@ -53,7 +60,7 @@ export const POLICY_OUTPUTS = ["policy.raw.jsonl", "summary.json", "run.json"] a
 
 /**
  * Stage 3: evaluates every case and writes `policy.raw.jsonl`, `summary.json` and `run.json` into
- * `outputDir`, refusing if any of them exists. Each file is written atomically.
+ * `outputDir`, refusing if any of them exists. The three appear together or not at all.
  *
  * @example
  * ```ts ignore
@@ -75,8 +82,7 @@ export async function runPolicy(
     "run.json": runRecord(contracts, dataset.sha256, createdAt, source),
   };
   await ensureDir(outputDir);
-  await refuseExisting(POLICY_OUTPUTS.map((name) => `${outputDir}/${name}`));
-  for (const name of POLICY_OUTPUTS) await writeFileAtomic(`${outputDir}/${name}`, files[name]);
+  await writeAllOrNothing(outputDir, files);
   return results;
 }
 
@@ -87,7 +93,8 @@ export const QA_OUTPUTS = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"] 
  * Stage 5: re-verifies a `run-qa` directory read-only — the marker's five hashes against the protocol in use,
  * and every one of the tasks' rows present and equal to its recomputed task (the first mismatch refuses, naming
  * the row file and the field) — then grades each prediction blindly against the recomputed reference answer
- * and writes `qa.rows.jsonl`, `qa.summary.json` and `qa.stats.json`, refusing to overwrite any of them.
+ * and writes `qa.rows.jsonl`, `qa.summary.json` and `qa.stats.json` all together or not at all, refusing (before
+ * any work) to overwrite any of them.
  *
  * @example
  * ```ts ignore
@@ -106,7 +113,7 @@ export async function gradeQa(
   const graded: GradedRow[] = [];
   for (const task of tasks) {
     const path = responsePath(directory, task.rowId);
-    const text = await readTextIfExists(path);
+    const text = await readTextIfExists(path, "answer row");
     if (text === undefined) {
       throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
         path,
@@ -144,6 +151,28 @@ export async function gradeQa(
     "qa.summary.json": qaSummary(graded, contracts.config),
     "qa.stats.json": qaStats(graded, contracts.config),
   };
-  for (const name of QA_OUTPUTS) await writeFileAtomic(`${directory}/${name}`, files[name]);
+  await writeAllOrNothing(directory, files);
   return graded;
+}
+
+/** The directory inside `responses/` where run-qa keeps rows it could not reuse. */
+const SUPERSEDED = "superseded";
+
+/**
+ * The entries of a run's `responses/` that are not the row file of one of `tasks` (nor run-qa's
+ * `superseded/`): stray or foreign files, which `grade-qa` does not grade and names in a warning.
+ *
+ * @example
+ * ```ts ignore
+ * import { foreignResponseFiles } from "./stages.ts";
+ * console.log(await foreignResponseFiles("/tmp/qa-run", tasks)); // ["notes.txt"]
+ * ```
+ */
+export async function foreignResponseFiles(
+  directory: string,
+  tasks: readonly AnswerTask[],
+): Promise<string[]> {
+  const names = await listDirectory(`${directory}/responses`) ?? [];
+  const rows = new Set(tasks.map((task) => `${task.rowId}.json`));
+  return names.filter((name) => name !== SUPERSEDED && !rows.has(name));
 }

@@ -1,25 +1,66 @@
 /**
- * `verify`: proves offline that a published results directory follows from its rows — summary and statistics
- * recomputed byte for byte, the run marker's five artifact hashes against the protocol in use, and (with the
- * dataset) every row's identity, kept facts, fingerprint and grade against the recomputed tasks.
+ * `verify`: proves offline what can be proved about a published results directory, and says exactly what that
+ * is. Always: `qa.rows.jsonl` is the canonical serialisation of its parsed rows byte for byte, one row per (case,
+ * policy) with the QA capacity's kept facts; the summary and statistics are re-derived byte for byte; the run
+ * marker passes the check `grade-qa` applies. With the dataset: every derivable field of every row (identity,
+ * kept facts, fingerprint, question type, support fields, grade and rule) is re-derived from the recomputed
+ * tasks. What no offline check can prove — the prediction text as the model's, usage, attempts, response model —
+ * is named as recorded, not re-derivable.
  *
  * @module
  */
 
 import type { Contracts } from "./contracts.ts";
+import { InputError, UnreadableFileError } from "./errors.ts";
 import { gradeAnswer } from "./grading.ts";
 import { readTextIfExists } from "./fs.ts";
-import { differingArtifacts } from "./marker.ts";
-import { type GradedRow, parseGradedRows, qaStats, qaSummary } from "./qa_outputs.ts";
+import { checkMarker, MARKER_FILE } from "./marker.ts";
+import { POLICIES } from "./policy.ts";
+import { compareCodePoints } from "./pyjson.ts";
+import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "./qa_outputs.ts";
 import { identityMismatches } from "./rows.ts";
 import type { AnswerTask } from "./tasks.ts";
 
+/** A check's verdict: held, did not hold, or not run because it needs the dataset. */
+export type Verdict = "pass" | "fail" | "needs-dataset";
+
 /** One check's outcome. */
 export interface Check {
+  /** What the check proves when it passes. */
   name: string;
-  ok: boolean;
+  verdict: Verdict;
+  /** Why it failed (or what it needs). */
   detail?: string;
 }
+
+/**
+ * What a passing `verify` proved: `structure-and-statistics` without the dataset (rows' form, summary,
+ * statistics, marker), `every-derivable-field` with it.
+ */
+export type VerifyScope = "structure-and-statistics" | "every-derivable-field";
+
+/** The outcome of {@linkcode verifyResults}: every check, whether all that ran held, and what that proves. */
+export interface VerifyResult {
+  checks: Check[];
+  /** No check failed (checks that need the dataset, when it was not given, are not failures). */
+  ok: boolean;
+  /** What the checks cover: without the dataset, predictions and grades are not re-derived. */
+  scope: VerifyScope;
+  /** Row fields that are recorded but that no offline check can prove. */
+  notRederivable: readonly string[];
+  /** The closing line: exactly what was proved, or how many checks failed. */
+  conclusion: string;
+}
+
+/** Row fields no offline check can prove: they are what the model and its API returned. */
+export const NOT_REDERIVABLE: readonly string[] = [
+  "prediction (as the model's text)",
+  "usage",
+  "attempts",
+  "response_model",
+];
+
+const ROWS_FILE = "qa.rows.jsonl";
 
 /**
  * Compares every row with its recomputed task (identity, kept facts, fingerprint) and re-grades it against the
@@ -32,24 +73,60 @@ export interface Check {
  * ```
  */
 export function checkRowsAgainstTasks(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
-  const problems: string[] = [];
+  return [
+    ...identityProblems(rows, tasks),
+    ...caseFieldProblems(rows, tasks),
+    ...gradeProblems(rows, tasks),
+  ];
+}
+
+function pairs(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): [GradedRow, AnswerTask][] {
   const byRowId = new Map(rows.map((row) => [row.row_id, row]));
-  for (const task of tasks) {
+  return tasks.flatMap((task) => {
     const row = byRowId.get(task.rowId);
-    if (row === undefined) {
-      problems.push(`${task.rowId}: missing`);
-      continue;
+    return row === undefined ? [] : [[row, task] as [GradedRow, AnswerTask]];
+  });
+}
+
+function identityProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
+  const problems: string[] = [];
+  const present = new Set(rows.map((row) => row.row_id));
+  for (const task of tasks) if (!present.has(task.rowId)) problems.push(`${task.rowId}: missing`);
+  const known = new Set(tasks.map((task) => task.rowId));
+  for (const row of rows) {
+    if (!known.has(row.row_id)) problems.push(`${row.row_id}: not a task of this protocol`);
+  }
+  for (const [row, task] of pairs(rows, tasks)) {
+    for (const mismatch of identityMismatches(row, task)) {
+      problems.push(`${task.rowId}: ${mismatch.field} differs from the recomputed task`);
     }
+  }
+  return problems;
+}
+
+function caseFieldProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
+  const problems: string[] = [];
+  for (const [row, task] of pairs(rows, tasks)) {
     const fields: [string, unknown, unknown][] = [
       ["question_type", row.question_type, task.questionType],
       ["support_all_retained", row.support_all_retained, task.supportAllRetained],
       ["support_recall", row.support_recall, task.supportRecall],
     ];
-    const differing = [
-      ...identityMismatches(row, task).map((mismatch) => mismatch.field),
-      ...fields.filter(([, stored, recomputed]) => stored !== recomputed).map(([field]) => field),
-    ];
-    for (const field of differing) problems.push(`${task.rowId}: ${field} differs from the recomputed task`);
+    for (const [field, stored, recomputed] of fields) {
+      if (stored !== recomputed) {
+        problems.push(
+          `${task.rowId}: ${field} is ${JSON.stringify(stored)}, recomputed ${JSON.stringify(recomputed)}`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+function gradeProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
+  const problems: string[] = [];
+  for (const [row, task] of pairs(rows, tasks)) {
+    // The reference answer comes from the recomputed case; nothing in the row chooses it.
     const grade = gradeAnswer(row.prediction, task.referenceAnswer);
     if (grade.correct !== row.grade_correct || grade.rule !== row.grade_rule) {
       problems.push(
@@ -57,112 +134,246 @@ export function checkRowsAgainstTasks(rows: readonly GradedRow[], tasks: readonl
       );
     }
   }
-  const known = new Set(tasks.map((task) => task.rowId));
+  return problems;
+}
+
+/**
+ * The structural problems of parsed rows: one row per (case, policy) for both policies, no duplicate row id,
+ * row ids of the form `CASE__POLICY`, and exactly the QA capacity's number of kept facts, without duplicates.
+ *
+ * @example
+ * ```ts ignore
+ * import { structureProblems } from "./verify.ts";
+ * console.log(structureProblems(rows, 7)); // [] for a well-formed file
+ * ```
+ */
+export function structureProblems(rows: readonly GradedRow[], capacity: number): string[] {
+  const problems: string[] = [];
+  if (rows.length === 0) return ["no rows"];
+  const seen = new Set<string>();
+  const policiesByCase = new Map<string, string[]>();
   for (const row of rows) {
-    if (!known.has(row.row_id)) problems.push(`${row.row_id}: not a task of this protocol`);
+    if (seen.has(row.row_id)) problems.push(`${row.row_id}: duplicate row`);
+    seen.add(row.row_id);
+    if (row.row_id !== `${row.case_id}__${row.policy}`) {
+      problems.push(`${row.row_id}: row_id is not ${row.case_id}__${row.policy}`);
+    }
+    if (row.kept_fact_ids.length !== capacity) {
+      problems.push(`${row.row_id}: ${row.kept_fact_ids.length} kept facts, the QA capacity is ${capacity}`);
+    } else if (new Set(row.kept_fact_ids).size !== capacity) {
+      problems.push(`${row.row_id}: a kept fact id repeats`);
+    }
+    policiesByCase.set(row.case_id, [...(policiesByCase.get(row.case_id) ?? []), row.policy]);
+  }
+  for (const [caseId, policies] of policiesByCase) {
+    if (policies.length !== POLICIES.length || !POLICIES.every((policy) => policies.includes(policy))) {
+      problems.push(`case ${caseId} has ${policies.join(", ")}, expected one row per policy`);
+    }
   }
   return problems;
 }
 
 /**
- * Runs every check on a results directory. `tasks` (from the dataset) enables the per-row checks.
+ * Where `text` first departs from the canonical serialisation of its rows, or `undefined` when it is identical.
+ *
+ * @example
+ * ```ts ignore
+ * import { canonicalDifference } from "./verify.ts";
+ * console.log(canonicalDifference(text, rows)); // undefined for a canonical file
+ * ```
+ */
+export function canonicalDifference(text: string, rows: readonly GradedRow[]): string | undefined {
+  const canonical = gradedRowsJsonl([...rows].sort((a, b) => compareCodePoints(a.row_id, b.row_id)));
+  if (canonical === text) return undefined;
+  const published = text.split("\n");
+  const expected = canonical.split("\n");
+  let at = 0;
+  while (published[at] === expected[at]) at++;
+  const got = published[at];
+  const want = expected[at];
+  if (got === undefined) return `line ${at}: the file must end with \\n`;
+  let why: string;
+  if (want === undefined || (want === "" && at === expected.length - 1)) {
+    why = "extra content after the last row";
+  } else if (got === "") why = "an empty line";
+  else if (got.endsWith("\r")) why = "ends with CR (expected \\n line ends)";
+  else {
+    let gotId: unknown;
+    try {
+      gotId = (JSON.parse(got) as { row_id?: unknown }).row_id;
+    } catch {
+      gotId = undefined;
+    }
+    const wantId = (JSON.parse(want) as { row_id: string }).row_id;
+    why = gotId !== wantId
+      ? `holds ${JSON.stringify(gotId)}, expected ${wantId} (rows ordered by row id)`
+      : `row ${wantId} is not in canonical form (sorted keys, Python spacing and number forms)`;
+  }
+  return `line ${at + 1}: ${why}`;
+}
+
+/** A parse or content failure becomes the failed check's detail; an unreadable file or an OS failure is thrown. */
+function describe(error: unknown): string {
+  if (error instanceof InputError && !(error instanceof UnreadableFileError)) return error.message;
+  throw error;
+}
+
+/**
+ * Runs every check on a results directory and returns them with the verdict and its scope (data, not text:
+ * {@linkcode formatVerifyResult} prints it). `tasks` (rebuilt from the dataset) enables the per-row
+ * re-derivation; without them those checks are listed as needing the dataset. A missing or invalid file is a
+ * failed check; a file that is not valid UTF-8 or over its size cap (an `UnreadableFileError`) and an OS failure
+ * (an `IoError`) are thrown.
  *
  * @example
  * ```ts ignore
  * import { verifyResults } from "./verify.ts";
- * const checks = await verifyResults("results/pr4789-reproduction-v1", contracts);
+ * const result = await verifyResults("results/pr4789-reproduction-v1", contracts);
+ * console.log(result.ok, result.scope, result.conclusion);
  * ```
  */
 export async function verifyResults(
   directory: string,
   contracts: Contracts,
   tasks?: readonly AnswerTask[],
-): Promise<Check[]> {
+): Promise<VerifyResult> {
+  const { config } = contracts;
+  const capacity = config.pool.qa_capacity;
   const checks: Check[] = [];
-  const rowsText = await readTextIfExists(`${directory}/qa.rows.jsonl`);
-  let rows: GradedRow[] | undefined;
-  if (rowsText === undefined) {
-    checks.push({ name: "qa.rows.jsonl is present", ok: false, detail: "missing" });
-  } else {
-    try {
-      rows = parseGradedRows(rowsText, `${directory}/qa.rows.jsonl`, contracts.config);
-      checks.push({
-        name: `qa.rows.jsonl: ${rows.length} rows match the row schema, QA capacity, grader and policies`,
-        ok: true,
-      });
-    } catch (error) {
-      checks.push({
-        name: "qa.rows.jsonl matches the row schema",
-        ok: false,
-        detail: (error as Error).message,
-      });
+  const pass = (name: string): void => void checks.push({ name, verdict: "pass" });
+  const fail = (name: string, detail: string): void => void checks.push({ name, verdict: "fail", detail });
+  const record = (name: string, problems: readonly string[]): void => {
+    if (problems.length === 0) pass(name);
+    else {
+      const shown = problems.slice(0, 3).join("; ");
+      fail(name, problems.length > 3 ? `${problems.length} problems: ${shown}; …` : shown);
     }
+  };
+
+  const rowsPath = `${directory}/${ROWS_FILE}`;
+  const schemaName =
+    `${ROWS_FILE}: valid UTF-8, every line a graded row (schema, capacity ${capacity}, grader version)`;
+  let text: string | undefined;
+  let rows: GradedRow[] | undefined;
+  try {
+    text = await readTextIfExists(rowsPath, "graded rows");
+    if (text === undefined) fail(schemaName, "missing");
+    else {
+      rows = parseGradedRows(text, rowsPath, config);
+      pass(schemaName);
+    }
+  } catch (error) {
+    fail(schemaName, describe(error));
   }
+
+  const structureName =
+    `${ROWS_FILE}: one row per (case, policy), no duplicates, row ids CASE__POLICY, ${capacity} kept facts each`;
+  let sound = false;
+  if (rows === undefined) fail(structureName, "not checked: the rows do not parse");
+  else {
+    const problems = structureProblems(rows, capacity);
+    record(structureName, problems);
+    sound = problems.length === 0;
+  }
+
+  const canonicalName =
+    `${ROWS_FILE}: byte for byte the canonical serialisation of its rows (ordered by row id, sorted keys, Python spacing, \\n line ends)`;
+  if (rows === undefined || text === undefined) fail(canonicalName, "not checked: the rows do not parse");
+  else {
+    const difference = canonicalDifference(text, rows);
+    if (difference === undefined) pass(canonicalName);
+    else fail(canonicalName, difference);
+  }
+
   for (const [file, derive] of [["qa.summary.json", qaSummary], ["qa.stats.json", qaStats]] as const) {
-    const published = await readTextIfExists(`${directory}/${file}`);
-    if (rows === undefined || published === undefined) {
-      checks.push({
-        name: `${file} re-derived byte for byte from the rows`,
-        ok: false,
-        detail: published === undefined ? "missing" : "rows unreadable",
-      });
+    const name = `${file}: re-derived from the rows byte for byte`;
+    let published: string | undefined;
+    try {
+      published = await readTextIfExists(`${directory}/${file}`, file);
+    } catch (error) {
+      fail(name, describe(error));
       continue;
     }
-    const derived = derive(rows, contracts.config);
-    const firstDiff = [...derived].findIndex((char, index) => published[index] !== char);
-    checks.push({
-      name: `${file} re-derived byte for byte from the rows`,
-      ok: derived === published,
-      detail: derived === published
-        ? undefined
-        : `first difference at byte ${firstDiff < 0 ? derived.length : firstDiff}`,
-    });
-  }
-  const markerText = await readTextIfExists(`${directory}/qa_run.json`);
-  if (markerText === undefined) {
-    checks.push({ name: "qa_run.json artifact hashes match the protocol", ok: false, detail: "missing" });
-  } else {
-    let marker: unknown;
-    try {
-      marker = JSON.parse(markerText);
-    } catch {
-      marker = {};
+    if (published === undefined) fail(name, "missing");
+    else if (rows === undefined || !sound) fail(name, "not derived: the rows fail the checks above");
+    else {
+      const derived = derive(rows, config);
+      if (derived === published) pass(name);
+      else {
+        const index = [...derived].findIndex((char, at) => published[at] !== char);
+        fail(name, `first difference at character ${index < 0 ? derived.length : index}`);
+      }
     }
-    const differing = differingArtifacts(marker, contracts);
-    checks.push({
-      name: "qa_run.json: the five artifact hashes match the protocol in use",
-      ok: differing.length === 0,
-      detail: differing.length === 0 ? undefined : `differ: ${differing.join(", ")}`,
-    });
   }
-  if (tasks !== undefined && rows !== undefined) {
-    const problems = checkRowsAgainstTasks(rows, tasks);
-    checks.push({
-      name:
-        `every row matches its recomputed task (identity, kept facts, fingerprint) and re-grades the same`,
-      ok: problems.length === 0,
-      detail: problems.length === 0
-        ? undefined
-        : `${problems.length} problem(s): ${problems.slice(0, 3).join("; ")}`,
-    });
+
+  const markerName =
+    `${MARKER_FILE}: schema version, protocol id, qa.model and exactly the five artifact hashes of the protocol in use`;
+  try {
+    const markerPath = `${directory}/${MARKER_FILE}`;
+    const markerText = await readTextIfExists(markerPath, "run marker");
+    if (markerText === undefined) fail(markerName, "missing");
+    else {
+      checkMarker(markerText, markerPath, contracts);
+      pass(markerName);
+    }
+  } catch (error) {
+    fail(markerName, describe(error));
   }
-  return checks;
+
+  const perRow: [string, (rows: readonly GradedRow[], tasks: readonly AnswerTask[]) => string[]][] = [
+    [
+      "every task has its row and every row is a task: row id, case, source, scenario, policy, capacity, kept facts and request fingerprint re-derived",
+      identityProblems,
+    ],
+    [
+      "question_type, support_all_retained and support_recall re-derived from the recomputed cases",
+      caseFieldProblems,
+    ],
+    [
+      "grade_correct and grade_rule re-derived by blind re-grading against the recomputed reference answers",
+      gradeProblems,
+    ],
+  ];
+  for (const [name, problemsOf] of perRow) {
+    if (tasks === undefined) checks.push({ name, verdict: "needs-dataset", detail: "needs --dataset" });
+    else if (rows === undefined) fail(name, "not checked: the rows do not parse");
+    else record(name, problemsOf(rows, tasks));
+  }
+
+  const failed = checks.filter((check) => check.verdict === "fail").length;
+  const scope: VerifyScope = tasks === undefined ? "structure-and-statistics" : "every-derivable-field";
+  const conclusion = failed > 0
+    ? `NOT verified: ${failed} of ${checks.length} checks failed`
+    : scope === "structure-and-statistics"
+    ? "structure and statistics verified; predictions and grades need --dataset"
+    : `verified: every derivable field re-derived from the dataset; ${
+      NOT_REDERIVABLE.join(", ")
+    } are recorded, not re-derivable`;
+  return { checks, ok: failed === 0, scope, notRederivable: NOT_REDERIVABLE, conclusion };
 }
 
 /**
- * The report: one line per check with ✓/✗ and a final verdict.
+ * The report: one line per check (✓ held, ✗ failed, – needs the dataset), the fields that are recorded but not
+ * re-derivable, and the closing line saying exactly what was proved.
  *
  * @example
  * ```ts
- * import { formatChecks } from "./verify.ts";
- * console.log(formatChecks([{ name: "a", ok: true }])); // "✓ a\nverified: every check holds"
+ * import { formatVerifyResult } from "./verify.ts";
+ * console.log(formatVerifyResult({
+ *   checks: [{ name: "a", verdict: "pass" }],
+ *   ok: true,
+ *   scope: "structure-and-statistics",
+ *   notRederivable: ["usage"],
+ *   conclusion: "structure and statistics verified; predictions and grades need --dataset",
+ * }));
  * ```
  */
-export function formatChecks(checks: readonly Check[]): string {
-  const lines = checks.map((check) =>
-    `${check.ok ? "✓" : "✗"} ${check.name}${check.detail ? ` — ${check.detail}` : ""}`
+export function formatVerifyResult(result: VerifyResult): string {
+  const mark: Record<Verdict, string> = { pass: "✓", fail: "✗", "needs-dataset": "–" };
+  const lines = result.checks.map((check) =>
+    `${mark[check.verdict]} ${check.name}${check.detail ? ` — ${check.detail}` : ""}`
   );
-  const failed = checks.filter((check) => !check.ok).length;
-  lines.push(failed === 0 ? "verified: every check holds" : `NOT verified: ${failed} check(s) failed`);
+  lines.push(`· recorded, not re-derivable: ${result.notRederivable.join(", ")}`);
+  lines.push(result.conclusion);
   return lines.join("\n");
 }

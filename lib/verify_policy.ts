@@ -109,7 +109,7 @@ export async function verifyPolicyRun(
   const rawText = await readTextIfExists(rawPath);
   let rows: PolicyRawRow[] | undefined;
   if (rawText === undefined) {
-    checks.push({ name: "policy.raw.jsonl is present", ok: false, detail: "missing" });
+    checks.push({ name: "policy.raw.jsonl is present", verdict: "fail", detail: "missing" });
   } else {
     try {
       rows = parsePolicyRawRows(rawText, rawPath);
@@ -117,7 +117,7 @@ export async function verifyPolicyRun(
       checks.push({
         name:
           `policy.raw.jsonl: ${rows.length} rows, one per case × capacity × policy, each keeping its capacity and consistent in support retention`,
-        ok: problems.length === 0 && rows.length > 0,
+        verdict: problems.length === 0 && rows.length > 0 ? "pass" : "fail",
         detail: problems.length > 0
           ? `${problems.length} problem(s): ${problems.slice(0, 3).join("; ")}`
           : rows.length === 0
@@ -127,7 +127,7 @@ export async function verifyPolicyRun(
     } catch (error) {
       checks.push({
         name: "policy.raw.jsonl matches the row schema",
-        ok: false,
+        verdict: "fail",
         detail: (error as Error).message,
       });
     }
@@ -136,14 +136,14 @@ export async function verifyPolicyRun(
   if (rows === undefined || summary === undefined) {
     checks.push({
       name: "summary.json re-derived byte for byte from the rows",
-      ok: false,
+      verdict: "fail",
       detail: summary === undefined ? "missing" : "rows unreadable",
     });
   } else {
     const derived = policySummaryOf(rows.map(rawRowEntry), contracts.config.protocol_id);
     checks.push({
       name: "summary.json re-derived byte for byte from the rows",
-      ok: derived === summary,
+      verdict: derived === summary ? "pass" : "fail",
       detail: derived === summary
         ? undefined
         : `first difference at byte ${firstDifference(derived, summary)}`,
@@ -151,7 +151,7 @@ export async function verifyPolicyRun(
   }
   const recordText = await readTextIfExists(`${directory}/run.json`);
   if (recordText === undefined) {
-    checks.push({ name: "run.json names the protocol in use", ok: false, detail: "missing" });
+    checks.push({ name: "run.json names the protocol in use", verdict: "fail", detail: "missing" });
   } else {
     let record: unknown;
     try {
@@ -165,7 +165,7 @@ export async function verifyPolicyRun(
     checks.push({
       name:
         "run.json: protocol id, four artifact hashes, dataset pin, capacities and policies match the protocol",
-      ok: differing.length === 0,
+      verdict: differing.length === 0 ? "pass" : "fail",
       detail: differing.length === 0 ? undefined : `differ: ${differing.join(", ")}`,
     });
   }
@@ -173,7 +173,7 @@ export async function verifyPolicyRun(
     const recomputed = policyRawJsonl(evaluateAll(cases, contracts.config));
     checks.push({
       name: "policy.raw.jsonl recomputed from the dataset byte for byte (kept facts, scores, evictions)",
-      ok: recomputed === rawText,
+      verdict: recomputed === rawText ? "pass" : "fail",
       detail: recomputed === rawText
         ? undefined
         : `first difference at byte ${firstDifference(recomputed, rawText)}`,

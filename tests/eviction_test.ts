@@ -179,3 +179,62 @@ Deno.test("the timestamp fast path gives the full parser's instant for every can
     assertEquals(parseTimestamp(text), full, text);
   }
 });
+
+Deno.test("the usage fast path for plain records scores exactly as the general path, which ignores inherited entries", () => {
+  const facts = ["f0", "f1", "f2", "f3", "__proto__", "toString", "constructor"].map((id, index) => ({
+    id,
+    confidence: 0.5 + index / 100,
+    createdAt: "2026-07-01T00:00:00Z",
+  }));
+  const entries = {
+    f1: { accessHeat: 8, lastAccessedAt: "2026-08-12T00:00:00Z" },
+    f2: { accessHeat: 3, lastAccessedAt: "2026-08-01T00:00:00Z" },
+  };
+  // A JSON object literal: a plain record, including an own "__proto__" key as Python's dict would have it.
+  const plain = JSON.parse(
+    `{${
+      JSON.stringify(entries).slice(1, -1)
+    }, "__proto__": {"accessHeat": 5, "lastAccessedAt": "2026-08-10T00:00:00Z"}}`,
+  );
+  assertEquals(Object.hasOwn(plain, "__proto__"), true);
+  // The same own entries on a record with a foreign prototype that offers an f3 entry a dict would not have.
+  const prototype = Object.create(null);
+  prototype.f3 = { accessHeat: 8, lastAccessedAt: "2026-08-12T00:00:00Z" };
+  const general = Object.assign(Object.create(prototype), entries);
+  Object.defineProperty(general, "__proto__", {
+    value: plain["__proto__"],
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+  for (const policy of ["hybrid-v1", "confidence"] as const) {
+    const fast = selectFactsForCapacity(facts, { maxFacts: 4, policy, now: NOW, usage: plain });
+    const slow = selectFactsForCapacity(facts, { maxFacts: 4, policy, now: NOW, usage: general });
+    assertEquals(slow.keptIndex, fast.keptIndex);
+    assertEquals([...slow.scores.entries()], [...fast.scores.entries()]);
+  }
+  const hybrid = selectFactsForCapacity(facts, {
+    maxFacts: 4,
+    policy: "hybrid-v1",
+    now: NOW,
+    usage: general,
+  });
+  assertEquals(hybrid.scores.get("f3")!.components.accessHeat, 0, "an inherited entry is not a usage record");
+  assertEquals((hybrid.scores.get("f1")!.components.accessHeat ?? 0) > 0, true);
+  assertEquals(
+    (hybrid.scores.get("__proto__")!.components.accessHeat ?? 0) > 0,
+    true,
+    "an own __proto__ key counts",
+  );
+  const noOwn = selectFactsForCapacity(facts, {
+    maxFacts: 4,
+    policy: "hybrid-v1",
+    now: NOW,
+    usage: { ...entries },
+  });
+  assertEquals(
+    noOwn.scores.get("__proto__")!.components.accessHeat,
+    0,
+    "Object.prototype is not a usage record",
+  );
+});

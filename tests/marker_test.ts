@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-explicit-any
 import { ContractError } from "../lib/errors.ts";
 import { checkMarker, differingArtifacts, qaRunMarker } from "../lib/marker.ts";
 import { assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
@@ -48,4 +49,37 @@ Deno.test("an unreadable marker or one of another schema version is refused", ()
     assertThrows(() => checkMarker(JSON.stringify(marker), "m.json", contracts), ContractError).message,
     /^m\.json: schema_version: /,
   );
+});
+
+Deno.test("a marker is refused when its protocol id or model differs, or its artifacts are not exactly the five keys", () => {
+  const cases: [string, (marker: Record<string, any>) => void, RegExp][] = [
+    [
+      "protocol id",
+      (m) => (m.protocol_id = "other"),
+      /^m\.json: protocol_id: .*expected "deermem-fixture-v1", got "other"/,
+    ],
+    [
+      "model",
+      (m) => (m.qa.model = "other"),
+      /^m\.json: qa\.model: .*expected "deepseek-v4-flash", got "other"/,
+    ],
+    ["no qa block", (m) => delete m.qa, /^m\.json: qa: /],
+    [
+      "extra artifact key",
+      (m) => (m.artifacts.extra_sha256 = "0"),
+      /^m\.json: artifacts: unknown key\(s\): extra_sha256$/,
+    ],
+    [
+      "missing artifact key",
+      (m) => delete m.artifacts.dataset_sha256,
+      /^m\.json: artifacts\.dataset_sha256: /,
+    ],
+    ["schema version 9", (m) => (m.schema_version = 9), /^m\.json: schema_version: /],
+  ];
+  for (const [what, change, expected] of cases) {
+    const marker = JSON.parse(reference);
+    change(marker);
+    const error = assertThrows(() => checkMarker(JSON.stringify(marker), "m.json", contracts), ContractError);
+    assertMatch(error.message, expected, what);
+  }
 });

@@ -145,8 +145,8 @@ Deno.test("report refuses a directory verify rejects, and shows no numbers", asy
     );
     const error = await assertRejects(() => buildReport(directory, contracts), NotVerifiedError);
     assertEquals(error.verification.ok, false);
-    const failed = error.verification.checks.filter((check) => !check.ok).map((check) => check.name);
-    assertEquals(failed, ["qa.summary.json re-derived byte for byte from the rows"]);
+    const failed = error.verification.checks.filter((check) => check.verdict === "fail").map((check) => check.name);
+    assertEquals(failed, ["qa.summary.json: re-derived from the rows byte for byte"]);
   });
 });
 
@@ -208,7 +208,7 @@ Deno.test("verifyPolicyRun names what differs: summary.json, run.json hashes, in
   await withTempDir(async (directory) => {
     await copyDirectory(FIXTURE_POLICY, directory, POLICY_FILES);
     const clean = await verifyPolicyRun(directory, fixture);
-    assertEquals(clean.checks.map((check) => check.ok), [true, true, true]);
+    assertEquals(clean.checks.map((check) => check.verdict === "pass"), [true, true, true]);
     assertMatch(clean.proved, /need --dataset/);
     const run = JSON.parse(await Deno.readTextFile(`${directory}/run.json`));
     run.artifacts.config_sha256 = "0".repeat(64);
@@ -219,7 +219,7 @@ Deno.test("verifyPolicyRun names what differs: summary.json, run.json hashes, in
       raw.replace('"support_all_retained": false', '"support_all_retained": true'),
     );
     const tampered = await verifyPolicyRun(directory, fixture);
-    const failed = tampered.checks.filter((check) => !check.ok);
+    const failed = tampered.checks.filter((check) => check.verdict === "fail");
     assertEquals(failed.length, 3);
     assertMatch(failed[0].detail!, /support_all_retained disagrees with kept_fact_ids/);
     assertMatch(failed[1].detail!, /first difference at byte/);
@@ -238,9 +238,9 @@ Deno.test("verifyPolicyRun with the dataset catches a changed score the rows alo
       raw.replace('"value": 0.94}', '"value": 0.95}'),
     );
     const offline = await verifyPolicyRun(directory, fixture);
-    assert(offline.checks.every((check) => check.ok));
+    assert(offline.checks.every((check) => check.verdict === "pass"));
     const full = await verifyPolicyRun(directory, fixture, prepared.cases);
-    assertEquals(full.checks.map((check) => check.ok), [true, true, true, false]);
+    assertEquals(full.checks.map((check) => check.verdict === "pass"), [true, true, true, false]);
   });
 });
 
