@@ -145,7 +145,9 @@ Deno.test("report refuses a directory verify rejects, and shows no numbers", asy
     );
     const error = await assertRejects(() => buildReport(directory, contracts), NotVerifiedError);
     assertEquals(error.verification.ok, false);
-    const failed = error.verification.checks.filter((check) => check.verdict === "fail").map((check) => check.name);
+    const failed = error.verification.checks.filter((check) => check.verdict === "fail").map((check) =>
+      check.name
+    );
     assertEquals(failed, ["qa.summary.json: re-derived from the rows byte for byte"]);
   });
 });
