@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { RowIntegrityError } from "./errors.ts";
-import { dumps, type PyJson } from "./pyjson.ts";
+import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
 import { parseWith } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
@@ -147,9 +147,11 @@ export function identityMismatches(
 export function parseAnswerRow(text: string, path: string): AnswerRow {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // Python's JSON: a float stays a float (so `"attempts": 1.0` is refused, not rewritten as 1), and a lone
+    // surrogate — which the reference would read and then fail to write — is refused with its position.
+    data = parsePyJson(text);
   } catch (error) {
-    throw new RowIntegrityError("not valid JSON", { path, cause: error });
+    throw new RowIntegrityError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
   }
   return parseWith(AnswerRow, data, path, { error: RowIntegrityError });
 }
