@@ -1,7 +1,8 @@
 import { parse, stringify } from "yaml";
 import { isoformatUtc, isoformatZulu, parseConfig } from "../lib/config.ts";
-import { EMBEDDED_ARTIFACTS } from "../lib/contracts.ts";
+import { EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { ContractError } from "../lib/errors.ts";
+import { checkQaSettings } from "../lib/runner.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
 
 const PATH = "configs/x.yaml";
@@ -306,6 +307,30 @@ const DELIBERATE_BOUNDS: [string, string, string, string][] = [
   ["temperature: 0", "temperature: 1", "temperature: .inf", "qa.temperature: must be a finite number ≥ 0"],
   ["model: deepseek-v4-flash", "model: m", "model: ''", "qa.model: must be a non-empty string"],
   [
+    "protocol_id: deermem-hybrid-v1-pr4789-reproduction-v1",
+    "protocol_id: p",
+    'protocol_id: ""',
+    "protocol_id: must be a non-empty string",
+  ],
+  [
+    "offset_namespace: deermem-medium-v1",
+    "offset_namespace: n",
+    "offset_namespace: ''",
+    "pool.offset_namespace: must be a non-empty",
+  ],
+  [
+    "repository: xiaowu0162/longmemeval-cleaned",
+    "repository: r",
+    "repository: ''",
+    "dataset.repository: must be a non-empty string",
+  ],
+  [
+    "distractor_types: [single-session-user, single-session-preference]",
+    "distractor_types: [single-session-user, x]",
+    "distractor_types: [single-session-user, '']",
+    "pool.distractor_types.1: must be a non-empty string",
+  ],
+  [
     "api_key_env: DEERMEM_EVAL_ANSWER_API_KEY",
     "api_key_env: K_1",
     "api_key_env: K-1",
@@ -319,3 +344,20 @@ for (const [old, largest, beyond, message] of DELIBERATE_BOUNDS) {
     assertThrows(() => parseConfig(edited(old, beyond), PATH), ContractError, `${PATH}: ${message}`);
   });
 }
+
+Deno.test("stream: any spelling of true is read as the reference reads it, then refused before any call (deliberate)", async () => {
+  const sources = embeddedSources();
+  for (const spelling of ["true", "1", '"on"', "yes"]) {
+    const text = edited("stream: false", `stream: ${spelling}`);
+    const contracts = await loadContracts({
+      ...sources,
+      config: { source: "c.yaml", bytes: new TextEncoder().encode(text) },
+    });
+    assertEquals(contracts.config.qa.stream, true);
+    assertThrows(
+      () => checkQaSettings(contracts),
+      ContractError,
+      "c.yaml: qa.stream: streaming answers are not supported",
+    );
+  }
+});
