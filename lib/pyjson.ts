@@ -245,7 +245,8 @@ export const PY_INT_MAX_STR_DIGITS = 4300;
 
 /** A key JavaScript moves to the front of an object (a canonical array index). */
 const ARRAY_INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
-const INTEGER_LIKE_KEY_IN_TEXT = /"(?:0|[1-9][0-9]{0,9})"\s*:/;
+/** A key of digits only, some perhaps escaped (`"\u0031"`): where the engine's parser would reorder keys. */
+const INTEGER_LIKE_KEY_IN_TEXT = /"(?:[0-9]|\\u003[0-9]){1,10}"\s*:/;
 
 /**
  * Parses JSON exactly as Python's `json.loads` does: `NaN`, `Infinity` and `-Infinity` are read; a number with a

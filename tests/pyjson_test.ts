@@ -64,3 +64,7 @@ Deno.test("floats and ints keep their Python type through a round trip", () => {
     '{"a": 1.0, "b": 2, "c": -0.0, "d": 100000.0, "e": [true, false, null, "é\\n"]}',
   );
 });
+
+Deno.test("an escaped integer-like key keeps its place too", () => {
+  assertEquals(pyStr(parsePyJson('{"b": 1, "\\u0031": 2}')), "{'b': 1, '1': 2}");
+});
