@@ -42,7 +42,7 @@ export const OfficialManifest = z.strictObject({
   protocol_id: nonEmpty,
   selection: z.strictObject({
     eligible_question_types: z.array(nonEmpty).min(1, "must not be empty"),
-    excluded_pilot_ids: z.array(nonEmpty),
+    excluded_pilot_ids: z.array(z.string()),
     exclude_abstention_suffix: nonEmpty,
     answer_min_chars: laxInt({ min: 0 }),
     answer_max_chars: laxInt({ min: 1 }),
@@ -100,9 +100,10 @@ export type OfficialManifest = z.infer<typeof OfficialManifest>;
 /** One synthetic correction case. */
 export const SyntheticCase = z.strictObject({
   case_id: caseId,
-  support_fact: nonEmpty,
-  question: nonEmpty,
-  answer: nonEmpty,
+  // Plain strings, as in the reference (an answer with no token is refused when graded).
+  support_fact: z.string(),
+  question: z.string(),
+  answer: z.string(),
   loss_rank: lossRank,
 });
 

@@ -139,3 +139,15 @@ Deno.test("manifests: a case id that is not a safe file name is refused (deliber
     );
   }
 });
+
+Deno.test("manifests: empty strings the reference's str fields accept are accepted", () => {
+  const synthetic = JSON.parse(EMBEDDED_ARTIFACTS[SYNTHETIC]);
+  Object.assign(synthetic.cases[0], { support_fact: "", question: "", answer: "" });
+  assertEquals(parseSyntheticManifest(JSON.stringify(synthetic), SYNTHETIC).cases[0].question, "");
+  const official = JSON.parse(EMBEDDED_ARTIFACTS[OFFICIAL]);
+  official.selection.excluded_pilot_ids.push("");
+  assertEquals(
+    parseOfficialManifest(JSON.stringify(official), OFFICIAL).selection.excluded_pilot_ids.at(-1),
+    "",
+  );
+});
