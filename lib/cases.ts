@@ -7,7 +7,7 @@
 
 import type { ProtocolConfig } from "./config.ts";
 import type { Dataset, DatasetRow } from "./dataset.ts";
-import { DatasetIntegrityError } from "./errors.ts";
+import { ContractError, DatasetIntegrityError } from "./errors.ts";
 import { sha256Bytes } from "./hash.ts";
 import {
   OFFICIAL_SCENARIOS,
@@ -206,10 +206,17 @@ export async function prepareCases(
     config: ProtocolConfig;
     official: OfficialManifest;
     synthetic: SyntheticManifest;
-    sources: { official: string };
+    sources: { official: string; config?: string };
   },
 ): Promise<PreparedCase[]> {
   const { config, official, synthetic } = contracts;
+  // The reference's build_case refuses any other number, though its config model allows pool.size ≠ 10.
+  if (config.pool.distractors !== 9) {
+    throw new ContractError(
+      `the pr4789 reproduction protocol requires exactly nine distractors, got ${config.pool.distractors}`,
+      { path: contracts.sources.config?.replace(/^embedded:/, ""), field: "pool.distractors" },
+    );
+  }
   const manifestPath = contracts.sources.official.replace(/^embedded:/, "");
   const scenarios = checkOfficialSelection(dataset, official, manifestPath);
   const bank = buildDistractorBank(dataset, config);

@@ -4,10 +4,10 @@
  */
 import { buildDistractorBank, prepareCases } from "../lib/cases.ts";
 import { loadDataset, renderEvidence } from "../lib/dataset.ts";
-import { DatasetIntegrityError } from "../lib/errors.ts";
+import { ContractError, DatasetIntegrityError } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { parsePyJson } from "../lib/pyjson.ts";
-import { assertEquals, assertRejects, assertThrows } from "./helpers/assert.ts";
+import { assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
 
 const EDGE_ROW =
@@ -88,4 +88,15 @@ Deno.test("the dataset's JSON is read as Python's json reads it: NaN and 1e400 a
   // json.dumps(answer, ensure_ascii=False, sort_keys=True) in CPython 3.11.7.
   assertEquals(dataset.rows[0].answer, "[NaN, Infinity, 1.0, 123456789012345678901234567890]");
   assertThrows(() => parsePyJson('[{"a": "\\udfff"}]'), SyntaxError, "lone surrogate");
+});
+
+Deno.test("a pool of other than nine distractors is refused when cases are built, as the reference's build_case does", async () => {
+  const { cases } = await prepare(await fixtureRows(), (contracts) => {
+    Object.assign(contracts.config.pool, { size: 11, distractors: 10 });
+  });
+  const error = await assertRejects(cases, ContractError);
+  assertMatch(
+    error.message,
+    /pool\.distractors: the pr4789 reproduction protocol requires exactly nine distractors, got 10$/,
+  );
 });
