@@ -6,14 +6,18 @@
  */
 
 import { floatRepr, PY_KEY_ORDER, PyFloat } from "./pyjson.ts";
-import { decimalValue, isCased, isCaseIgnorable, isPrintableCode, lowerOf, upperOf } from "./unicode/data.ts";
-
-/** Characters Python's `str.isspace()` accepts (JS's `\s` differs: it has U+FEFF, lacks U+001C–U+001F and U+0085). */
-// deno-lint-ignore no-control-regex -- Python counts U+001C–U+001F as whitespace.
-const PY_WHITESPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
+import {
+  decimalValue,
+  isCased,
+  isCaseIgnorable,
+  isPrintableCode,
+  isWhitespaceCode,
+  lowerOf,
+  upperOf,
+} from "./unicode/data.ts";
 
 /**
- * Whether a single character is whitespace to Python's `str.strip()`.
+ * Whether a single character is whitespace to Python's `str.strip()` (`str.isspace()`, Unicode 14.0.0).
  *
  * @example
  * ```ts
@@ -22,7 +26,7 @@ const PY_WHITESPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u
  * ```
  */
 export function isPyWhitespace(char: string): boolean {
-  return PY_WHITESPACE.test(char);
+  return char.length > 0 && isWhitespaceCode(char.codePointAt(0)!);
 }
 
 /**

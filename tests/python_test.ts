@@ -3,7 +3,17 @@
  * engine's own version. Expected values were produced by CPython 3.11.7 (`unicodedata.unidata_version` 14.0.0);
  * the tests do not run Python.
  */
-import { isPyPrintable, parsePyFloat, pyLower, pyRepr, pyStr, pyTruthy, pyUpper } from "../lib/python.ts";
+import {
+  isPyPrintable,
+  isPyWhitespace,
+  parsePyFloat,
+  pyLower,
+  pyRepr,
+  pyStr,
+  pyStrip,
+  pyTruthy,
+  pyUpper,
+} from "../lib/python.ts";
 import { parsePyJson, PyFloat } from "../lib/pyjson.ts";
 import { UNICODE_VERSION } from "../lib/unicode/data.ts";
 import { assertEquals } from "./helpers/assert.ts";
@@ -109,4 +119,17 @@ Deno.test("Python truthiness: every falsy JSON value", () => {
   assertEquals(falsy.map(pyTruthy), falsy.map(() => false));
   const truthy = [true, 1, NaN, new PyFloat(NaN), "0", " ", [0], { a: 0 }, parsePyJson('{"1": 0}')];
   assertEquals(truthy.map(pyTruthy), truthy.map(() => true));
+});
+
+Deno.test("isspace()/strip() whitespace is Unicode 14's: bidi WS, B, S or category Zs", () => {
+  const spaces: number[] = [];
+  for (let code = 0; code <= 0x10ffff; code++) {
+    if (isPyWhitespace(String.fromCodePoint(code))) spaces.push(code);
+  }
+  // [c for c in range(0x110000) if chr(c).isspace()] in CPython 3.11.7.
+  const expected = [0x9, 0xa, 0xb, 0xc, 0xd, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680];
+  for (let code = 0x2000; code <= 0x200a; code++) expected.push(code);
+  expected.push(0x2028, 0x2029, 0x202f, 0x205f, 0x3000);
+  assertEquals(spaces, expected);
+  assertEquals(pyStrip("\u3000\x1c x \x85\u2029"), "x");
 });

@@ -15,6 +15,7 @@ import {
   NON_PRINTABLE_RANGES,
   UPPER_RUNS,
   UPPER_SPECIAL,
+  WHITESPACE_RANGES,
 } from "./tables.ts";
 
 export { UNICODE_VERSION } from "./tables.ts";
@@ -68,6 +69,7 @@ function decodeMapping(runs: string, special: string): Map<number, string> {
 
 const NON_PRINTABLE = decodeRanges(NON_PRINTABLE_RANGES);
 const DECIMAL = decodeRanges(DECIMAL_RANGES);
+const WHITESPACE = decodeRanges(WHITESPACE_RANGES);
 const CASED = decodeRanges(CASED_RANGES);
 const CASE_IGNORABLE = decodeRanges(CASE_IGNORABLE_RANGES);
 let upperMap: Map<number, string> | undefined;
@@ -99,6 +101,19 @@ export function decimalValue(code: number): number {
   const index = findRange(DECIMAL, code);
   // Every Nd block is a run of ten starting at zero, and the runs in one range are consecutive.
   return index < 0 ? -1 : (code - DECIMAL[index * 2]) % 10;
+}
+
+/**
+ * Whether Python's `str.isspace()` accepts this code point (bidi class WS, B or S, or category Zs).
+ *
+ * @example
+ * ```ts
+ * import { isWhitespaceCode } from "./data.ts";
+ * console.log(isWhitespaceCode(0x1c), isWhitespaceCode(0xfeff)); // true false
+ * ```
+ */
+export function isWhitespaceCode(code: number): boolean {
+  return findRange(WHITESPACE, code) >= 0;
 }
 
 /**

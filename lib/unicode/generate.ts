@@ -127,6 +127,14 @@ const nonPrintable = subtract(
   0x20,
 );
 const decimal = merge(await ranges("General_Category/Decimal_Number"));
+// CPython's str.isspace(): bidirectional class WS, B or S, or general category Zs.
+const whitespace = merge(
+  (await Promise.all(
+    ["Bidi_Class/White_Space", "Bidi_Class/Paragraph_Separator", "Bidi_Class/Segment_Separator"]
+      .concat("General_Category/Space_Separator")
+      .map((path) => ranges(path)),
+  )).flat(),
+);
 const cased = merge(await ranges("Binary_Property/Cased"));
 const caseIgnorable = merge(await ranges("Binary_Property/Case_Ignorable"));
 const simpleUpper = await mapping<number>("Simple_Case_Mapping/Uppercase");
@@ -153,6 +161,10 @@ export const NON_PRINTABLE_RANGES =
 /** General category Nd (decimal digits), as ranges. */
 export const DECIMAL_RANGES =
   ${literal(encodeRanges(decimal))};
+
+/** Characters \`str.isspace()\` accepts (bidi class WS, B, S or category Zs), as ranges. */
+export const WHITESPACE_RANGES =
+  ${literal(encodeRanges(whitespace))};
 
 /** The Cased property, as ranges. */
 export const CASED_RANGES =

@@ -51,6 +51,9 @@ export const DECIMAL_RANGES =
   "1on,9,ml,9,3l,9,1p,9,41,9,7r,9,9j,9,3b,9,af,9,2v,9,2v,9,br,9,2v,9,l3,9,6v,9,1z,9,f5j,9,2f,9,3r,9" +
   ",lf9,1d,1tt,9,br,9,193,9,3o7,9";
 
+/** Characters `str.isspace()` accepts (bidi class WS, B, S or category Zs), as ranges. */
+export const WHITESPACE_RANGES = "9,4,f,4,2t,0,r,0,4bk,0,1vk,a,u,1,6,0,1c,0,335,0";
+
 /** The Cased property, as ranges. */
 export const CASED_RANGES =
   "1t,p,7,p,1c,0,b,0,5,0,6,m,2,u,2,5e,2,3,5,5r,2,z,8,1,v,4,2p,0,17,3,3,1,3,3,2,0,7,0,2,2,2,0,2,j,2," +
