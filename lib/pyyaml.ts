@@ -175,7 +175,7 @@ export function parsePyYaml(text: string): unknown {
       `found a tab character where PyYAML does not allow one (line ${line}, column ${column})`,
     );
   }
-  return parse(text, {
+  const value = parse(text, {
     version: "1.1",
     uniqueKeys: false,
     customTags: (tags) => [
@@ -184,4 +184,23 @@ export function parsePyYaml(text: string): unknown {
     ],
     prettyErrors: false,
   });
+  refuseLoneSurrogates(value);
+  return value;
+}
+
+/** PyYAML reads `"\ud800"` as a lone surrogate, which the reference then cannot write; refuse it here. */
+function refuseLoneSurrogates(value: unknown): void {
+  if (typeof value === "string") {
+    if (!value.isWellFormed()) {
+      const code = value.charCodeAt(value.search(/[\uD800-\uDFFF]/)).toString(16);
+      throw new SyntaxError(`lone surrogate \\u${code}: refused, as no UTF-8 output can hold it`);
+    }
+  } else if (Array.isArray(value)) {
+    for (const item of value) refuseLoneSurrogates(item);
+  } else if (value !== null && typeof value === "object" && !(value instanceof YamlTimestamp)) {
+    for (const [key, item] of Object.entries(value)) {
+      refuseLoneSurrogates(key);
+      refuseLoneSurrogates(item);
+    }
+  }
 }

@@ -361,3 +361,11 @@ Deno.test("stream: any spelling of true is read as the reference reads it, then 
     );
   }
 });
+
+Deno.test("config: a lone surrogate anywhere is refused with one line (deliberate: the reference crashes writing it)", () => {
+  assertThrows(
+    () => parseConfig(edited("model: deepseek-v4-flash", 'model: "m\\ud800"'), PATH),
+    ContractError,
+    `${PATH}: not valid YAML: lone surrogate \\ud800: refused, as no UTF-8 output can hold it`,
+  );
+});
