@@ -2,7 +2,12 @@ import { parse, stringify } from "yaml";
 import { isoformatUtc, isoformatZulu, parseConfig } from "../lib/config.ts";
 import { EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { ContractError } from "../lib/errors.ts";
+import { evaluateAll } from "../lib/policy.ts";
+import { policyRawJsonl, policySummary } from "../lib/policy_outputs.ts";
 import { checkQaSettings } from "../lib/runner.ts";
+import { prepareProtocol } from "../lib/stages.ts";
+import { GOLDEN } from "./helpers/cli.ts";
+import { FIXTURE_DATASET, FIXTURE_PROTOCOL, fixtureContracts } from "./helpers/fixture.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
 
 const PATH = "configs/x.yaml";
@@ -367,5 +372,34 @@ Deno.test("config: a lone surrogate anywhere is refused with one line (deliberat
     () => parseConfig(edited("model: deepseek-v4-flash", 'model: "m\\ud800"'), PATH),
     ContractError,
     `${PATH}: not valid YAML: lone surrogate \\ud800: refused, as no UTF-8 output can hold it`,
+  );
+});
+
+Deno.test("the fixture config in lax spellings reads to the same values, so run-policy gives the reference's bytes", async () => {
+  let text = await Deno.readTextFile(`${FIXTURE_PROTOCOL}/config.yaml`);
+  // Each spelling below is read by the reference (PyYAML + pydantic lax mode) as the original value.
+  const edits: [string, string][] = [
+    ['evaluation_time: "2026-08-13T00:00:00Z"', "evaluation_time: 2026-08-13 05:30:00 +05:30"],
+    ["size: 10", 'size: "10"'],
+    ["capacities: [5, 7, 9]", "capacities: [\"5\", 7.0, '9']"],
+    ["qa_capacity: 7", 'qa_capacity: 9\n  qa_capacity: " 7 "'],
+    ["distractor_bank_size: 40", "distractor_bank_size: '40'"],
+    ["confidence: 0.65", 'confidence: "0.65"'],
+    ["confirmation_half_life_days: 90", "confirmation_half_life_days: 90.0"],
+    ["access_half_life_days: 30", "access_half_life_days: 0x1E"],
+    ["correction_reserved_max: 10", 'correction_reserved_max: "10.0"'],
+  ];
+  for (const [old, next] of edits) {
+    assertEquals(text.includes(old), true, old);
+    text = text.replace(old, next);
+  }
+  const contracts = await fixtureContracts({ config: text });
+  const prepared = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
+  const results = evaluateAll(prepared.cases, contracts.config);
+  const reference = `${GOLDEN}/fixture-run/policy`;
+  assertEquals(policyRawJsonl(results), await Deno.readTextFile(`${reference}/policy.raw.jsonl`));
+  assertEquals(
+    policySummary(results, contracts.config.protocol_id),
+    await Deno.readTextFile(`${reference}/summary.json`),
   );
 });
