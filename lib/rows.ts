@@ -76,7 +76,8 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
 
 /**
  * The row file's exact text: Python's `json.dumps(row, indent=2, sort_keys=True, ensure_ascii=False)` and a
- * newline, so a run directory moves freely between this tool and the reference.
+ * newline, so a run directory moves freely between this tool and the reference. Throws a
+ * {@linkcode RowIntegrityError} for a lone surrogate in the prediction, the response model or a usage key.
  *
  * @example
  * ```ts ignore
@@ -85,6 +86,21 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
  * ```
  */
 export function answerRowJson(row: AnswerRow): string {
+  // A lone surrogate (say, in a model's answer) cannot be written as UTF-8: the reference crashes there, and a
+  // lenient encoder would silently store U+FFFD. Refuse it, naming the row and the field.
+  const fields: [string, string | null][] = [
+    ["prediction", row.prediction],
+    ["response_model", row.response_model],
+    ...Object.keys(row.usage).map((key): [string, string] => ["usage", key]),
+  ];
+  for (const [field, text] of fields) {
+    if (text !== null && !text.isWellFormed()) {
+      throw new RowIntegrityError("holds a lone surrogate, which no UTF-8 file can hold; refused", {
+        path: row.row_id,
+        field,
+      });
+    }
+  }
   return dumps(row as unknown as PyJson, { indent: 2, sortKeys: true }) + "\n";
 }
 

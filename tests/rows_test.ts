@@ -137,3 +137,15 @@ Deno.test("parseAnswerRow: a lone surrogate anywhere in a row is refused with a 
   );
   assert(!error.message.includes("\n"));
 });
+
+Deno.test("answerRowJson refuses to write a lone surrogate (a lenient encoder would store U+FFFD)", async () => {
+  const [{ task }] = await referenceRows();
+  const row = answerRow(task, { prediction: "seven \ud800", responseModel: "m", usage: {} }, 1, "t");
+  const error = assertThrows(() => answerRowJson(row), RowIntegrityError);
+  assertEquals(
+    error.message,
+    `${task.rowId}: prediction: holds a lone surrogate, which no UTF-8 file can hold; refused`,
+  );
+  const model = answerRow(task, { prediction: "7", responseModel: "m\udc00", usage: {} }, 1, "t");
+  assertThrows(() => answerRowJson(model), RowIntegrityError, "response_model: holds a lone surrogate");
+});
