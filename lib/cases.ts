@@ -15,7 +15,7 @@ import {
   SYNTHETIC_SCENARIO,
   type SyntheticManifest,
 } from "./manifest.ts";
-import { codePointLength, pyStrip } from "./python.ts";
+import { codePointLength, pyLower, pyStrip } from "./python.ts";
 import { compareCodePoints } from "./pyjson.ts";
 
 /** Where a case comes from. */
@@ -57,6 +57,13 @@ export async function distractorOffset(namespace: string, caseId: string, bankSi
   return value % bankSize;
 }
 
+/** The reference refuses a row it turns into an evidence record (official or distractor type) that is malformed. */
+function refuseInvalidRecord(row: DatasetRow): void {
+  if (row.invalid !== undefined) {
+    throw new DatasetIntegrityError(row.invalid, { field: `question ${row.questionId}` });
+  }
+}
+
 function byQuestionId(a: DatasetRow, b: DatasetRow): number {
   return compareCodePoints(a.questionId, b.questionId);
 }
@@ -75,16 +82,17 @@ function byQuestionId(a: DatasetRow, b: DatasetRow): number {
 export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest): Map<string, DatasetRow[]> {
   const rule = manifest.selection;
   const pilots = new Set(rule.excluded_pilot_ids);
-  const excluded = rule.answer_excluded_substrings.map((text) => text.toLowerCase());
+  const excluded = rule.answer_excluded_substrings.map(pyLower);
   const selected = new Map<string, DatasetRow[]>();
   for (const questionType of rule.eligible_question_types) {
     const eligible = dataset.rows.filter((row) => {
       if (row.questionType !== questionType) return false;
       if (pilots.has(row.questionId) || row.questionId.endsWith(rule.exclude_abstention_suffix)) return false;
+      refuseInvalidRecord(row);
       // Lengths are Python len(): code points, not UTF-16 units.
       const answerLength = codePointLength(pyStrip(row.answer));
       if (answerLength < rule.answer_min_chars || answerLength > rule.answer_max_chars) return false;
-      const answer = row.answer.toLowerCase();
+      const answer = pyLower(pyStrip(row.answer));
       if (excluded.some((text) => answer.includes(text))) return false;
       return row.evidenceLength >= rule.evidence_min_chars && row.evidenceLength <= rule.evidence_max_chars;
     }).sort(byQuestionId);
@@ -154,10 +162,12 @@ export function buildDistractorBank(dataset: Dataset, config: ProtocolConfig): D
     );
   }
   const types = new Set(pool.distractor_types);
-  const eligible = dataset.rows.filter((row) =>
-    types.has(row.questionType) && row.evidenceLength >= pool.distractor_min_evidence_chars &&
-    row.evidenceLength <= pool.distractor_max_evidence_chars
-  ).sort(byQuestionId);
+  const eligible = dataset.rows.filter((row) => {
+    if (!types.has(row.questionType)) return false;
+    refuseInvalidRecord(row);
+    return row.evidenceLength >= pool.distractor_min_evidence_chars &&
+      row.evidenceLength <= pool.distractor_max_evidence_chars;
+  }).sort(byQuestionId);
   if (eligible.length < pool.distractor_bank_size) {
     throw new DatasetIntegrityError(
       `only ${eligible.length} eligible distractor rows, the bank needs ${pool.distractor_bank_size}`,
@@ -173,7 +183,18 @@ async function drawDistractors(
   config: ProtocolConfig,
 ): Promise<DatasetRow[]> {
   const offset = await distractorOffset(config.pool.offset_namespace, caseId, bank.length);
-  return Array.from({ length: config.pool.distractors }, (_, index) => bank[(offset + index) % bank.length]);
+  const drawn = Array.from(
+    { length: config.pool.distractors },
+    (_, index) => bank[(offset + index) % bank.length],
+  );
+  // As the reference's build_case: the support record and the distractors must be distinct source records.
+  const sources = new Set([caseId, ...drawn.map((row) => row.questionId)]);
+  if (sources.size !== drawn.length + 1) {
+    throw new DatasetIntegrityError("a prepared pool cannot contain duplicate source records", {
+      field: `case ${caseId}`,
+    });
+  }
+  return drawn;
 }
 
 /**
@@ -192,10 +213,17 @@ export async function prepareCases(
     config: ProtocolConfig;
     official: OfficialManifest;
     synthetic: SyntheticManifest;
-    sources: { official: string };
+    sources: { official: string; config?: string };
   },
 ): Promise<PreparedCase[]> {
   const { config, official, synthetic } = contracts;
+  // The reference's build_case refuses any other number, though its config model allows pool.size ≠ 10.
+  if (config.pool.distractors !== 9) {
+    throw new ContractError(
+      `the pr4789 reproduction protocol requires exactly nine distractors, got ${config.pool.distractors}`,
+      { path: contracts.sources.config?.replace(/^embedded:/, ""), field: "pool.distractors" },
+    );
+  }
   const manifestPath = contracts.sources.official.replace(/^embedded:/, "");
   const scenarios = checkOfficialSelection(dataset, official, manifestPath);
   const bank = buildDistractorBank(dataset, config);

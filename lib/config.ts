@@ -1,22 +1,35 @@
 /**
- * The protocol config (`configs/*.yaml`): a strict schema with every rule of the reference's Pydantic model.
- * YAML is read with the YAML 1.1 schema, as PyYAML's `safe_load` reads it.
+ * The protocol config (`configs/*.yaml`): a strict schema with every rule of the reference's Pydantic model,
+ * read as the reference reads it — YAML as PyYAML's `safe_load` (pyyaml.ts), values converted as pydantic's
+ * lax mode converts them (lax.ts) — plus a few deliberate bounds, each listed in README's known differences.
  *
  * @module
  */
 
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { parseEvaluationTime } from "./datetime_lax.ts";
 import { ContractError } from "./errors.ts";
+import { laxBigInt, laxBool, laxFloat, laxInt, laxIntLiteral } from "./lax.ts";
+import type { Instant } from "./python.ts";
+import { parsePyYaml } from "./pyyaml.ts";
 import { parseWith } from "./schema.ts";
-import { fromIsoFormat, type Instant } from "./python.ts";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (SHA-256)");
 const revision = z.string().regex(/^[0-9a-f]{40}$/, "must be 40 lowercase hex digits");
 const nonEmpty = z.string().min(1, "must be a non-empty string");
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
-const int = z.number().int("must be an integer");
-const unit = z.number().min(0, "must be in [0, 1]").max(1, "must be in [0, 1]");
+const unit = laxFloat().refine((value) => value >= 0 && value <= 1, "must be in [0, 1]");
+
+/** Deliberate bounds where the reference would hang or crash (README: known differences). */
+export const QA_LIMITS = Object.freeze({
+  /** The largest timeout a timer can hold: 2^31 − 1 ms. */
+  timeoutSeconds: 2_147_483,
+  workers: 64,
+  maxAttempts: 20,
+  /** A request's max_tokens is a signed 32-bit integer for OpenAI-compatible servers. */
+  maxTokens: 2 ** 31 - 1,
+  bootstrapIterations: 10_000_000,
+});
 
 function unique<T>(values: readonly T[]): boolean {
   return new Set(values).size === values.length;
@@ -27,41 +40,42 @@ export const HybridWeights = z.strictObject({ confidence: unit, confirmation: un
 
 /** The config schema (unknown keys rejected at every level). */
 export const ProtocolConfig = z.strictObject({
-  schema_version: z.literal(1, "must be 1"),
+  schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   required_policy_version: nonEmpty,
-  evaluation_time: z.string().transform((text, context) => {
-    const instant = /(?:Z|[+-]\d{2}(?::?\d{2})?)$/.test(text.trim())
-      ? fromIsoFormat(text.trim().replaceAll("Z", "+00:00"))
-      : undefined;
-    if (instant === undefined) {
-      context.addIssue({ code: "custom", message: "must be an ISO timestamp with a zone" });
+  evaluation_time: z.unknown().transform((value, context) => {
+    const instant = parseEvaluationTime(value);
+    if (typeof instant === "string") {
+      context.addIssue({ code: "custom", message: instant });
       return z.NEVER;
     }
     return instant;
   }),
-  dataset: z.strictObject({ repository: nonEmpty, revision, filename: nonEmpty, sha256 }),
+  dataset: z.strictObject({ repository: nonEmpty, revision, filename: z.string(), sha256 }),
   pool: z.strictObject({
-    size: int.min(2, "must be ≥ 2"),
-    capacities: z.array(int).min(1, "must not be empty").refine(unique, "must be unique"),
-    qa_capacity: int,
-    distractors: int.min(1, "must be ≥ 1"),
-    distractor_bank_size: int.min(1, "must be ≥ 1"),
+    size: laxInt({ min: 2 }),
+    capacities: z.array(laxInt()).min(1, "must not be empty").refine(unique, "must be unique"),
+    qa_capacity: laxInt({ min: 1 }),
+    distractors: laxInt({ min: 1 }),
+    distractor_bank_size: laxInt({ min: 1 }),
     distractor_types: z.array(nonEmpty).min(1, "must not be empty").refine(unique, "must be unique"),
-    distractor_min_evidence_chars: int.min(0, "must be ≥ 0"),
-    distractor_max_evidence_chars: int.min(0, "must be ≥ 0"),
+    distractor_min_evidence_chars: laxInt({ min: 0 }),
+    distractor_max_evidence_chars: laxInt({ min: 1 }),
     offset_namespace: nonEmpty,
     fact_order: z.literal("fact-id", "must be fact-id"),
   }),
   policies: z.strictObject({
-    confidence: z.strictObject({ policy: z.literal("confidence", "must be confidence") }),
+    // The reference's models default each policy name, so the key may be left out.
+    confidence: z.strictObject({
+      policy: z.literal("confidence", "must be confidence").default("confidence"),
+    }),
     hybrid_v1: z.strictObject({
-      policy: z.literal("hybrid-v1", "must be hybrid-v1"),
+      policy: z.literal("hybrid-v1", "must be hybrid-v1").default("hybrid-v1"),
       weights: HybridWeights,
-      confirmation_half_life_days: int.min(1, "must be ≥ 1"),
-      access_half_life_days: int.min(1, "must be ≥ 1"),
+      confirmation_half_life_days: laxInt({ min: 1 }),
+      access_half_life_days: laxInt({ min: 1 }),
       correction_reserved_fraction: unit,
-      correction_reserved_max: int.min(0, "must be ≥ 0"),
+      correction_reserved_max: laxInt({ min: 0 }),
     }),
   }),
   qa: z.strictObject({
@@ -71,17 +85,20 @@ export const ProtocolConfig = z.strictObject({
     api_key_env: envName,
     base_url_env: envName,
     model: nonEmpty,
-    temperature: z.number().min(0, "must be ≥ 0"),
-    max_tokens: int.min(1, "must be ≥ 1"),
-    stream: z.boolean(),
-    timeout_seconds: z.number().min(1, "must be ≥ 1"),
-    max_attempts: int.min(1, "must be ≥ 1"),
-    workers: int.min(1, "must be ≥ 1"),
+    temperature: laxFloat().refine(
+      (value) => Number.isFinite(value) && value >= 0,
+      "must be a finite number ≥ 0",
+    ),
+    max_tokens: laxInt({ min: 1, max: QA_LIMITS.maxTokens }),
+    stream: laxBool(),
+    timeout_seconds: laxInt({ min: 1, max: QA_LIMITS.timeoutSeconds }),
+    max_attempts: laxInt({ min: 1, max: QA_LIMITS.maxAttempts }),
+    workers: laxInt({ min: 1, max: QA_LIMITS.workers }),
   }),
   statistics: z.strictObject({
-    bootstrap_seed: int,
-    bootstrap_iterations: int.min(1, "must be ≥ 1"),
-    alpha: z.number().gt(0, "must be in (0, 1)").lt(1, "must be in (0, 1)"),
+    bootstrap_seed: laxBigInt(),
+    bootstrap_iterations: laxInt({ min: 1, max: QA_LIMITS.bootstrapIterations }),
+    alpha: laxFloat().refine((value) => value > 0 && value < 1, "must be in (0, 1)"),
   }),
 }).superRefine((config, context) => {
   const { pool, policies } = config;
@@ -103,7 +120,8 @@ export const ProtocolConfig = z.strictObject({
     issue(["pool", "distractor_min_evidence_chars"], "must be ≤ pool.distractor_max_evidence_chars");
   }
   const { confidence, confirmation, access } = policies.hybrid_v1.weights;
-  if (Math.abs(confidence + confirmation + access - 1) > 1e-9) {
+  // math.isclose(sum, 1.0, rel_tol=0, abs_tol=1e-9); a NaN weight fails it.
+  if (!(Math.abs(confidence + confirmation + access - 1) <= 1e-9)) {
     issue(["policies", "hybrid_v1", "weights"], "must sum to 1");
   }
 });
@@ -124,12 +142,7 @@ export type ProtocolConfig = z.infer<typeof ProtocolConfig>;
 export function parseConfig(text: string, path: string): ProtocolConfig {
   let data: unknown;
   try {
-    // YAML 1.1 like PyYAML, but timestamps stay text so a missing zone is still visible to the schema.
-    data = parseYaml(text, {
-      version: "1.1",
-      customTags: (tags) =>
-        tags.filter((tag) => typeof tag === "string" || tag.tag !== "tag:yaml.org,2002:timestamp"),
-    });
+    data = parsePyYaml(text);
   } catch (error) {
     throw new ContractError(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, {
       path,

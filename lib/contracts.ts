@@ -40,7 +40,8 @@ export interface Contracts {
 }
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM keeps a leading BOM in the text: PyYAML skips one, the reference's json.load refuses one.
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The artifacts this program ships, keyed by their path relative to the protocol root. */
 export const EMBEDDED_ARTIFACTS: Readonly<Record<string, string>> = Object.freeze({

@@ -9,7 +9,7 @@ import { DatasetIntegrityError } from "./errors.ts";
 import type { HashedBytes } from "./fs.ts";
 import { sha256Hex } from "./hash.ts";
 import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
-import { codePointLength, pyStr } from "./python.ts";
+import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "./python.ts";
 
 /** One dataset row, as the reference reads it. */
 export interface DatasetRow {
@@ -24,6 +24,12 @@ export interface DatasetRow {
   evidence: string;
   /** The evidence length in code points (Python `len`). */
   evidenceLength: number;
+  /**
+   * Why the reference's `evidence_record` would refuse this row (a non-string `question_date`, a missing or
+   * non-string `question_type`/`question`), or undefined. It refuses only rows it turns into records: official-type
+   * and distractor-type rows, so the check is made where those are chosen (cases.ts).
+   */
+  invalid?: string;
 }
 
 /** A verified, parsed dataset. */
@@ -95,14 +101,13 @@ export function renderEvidence(row: Record<string, unknown>): string {
     );
     let selected = turns.filter((turn) => turn.has_answer === true);
     if (selected.length === 0) {
-      selected = turns.filter((turn) => pyStr(turn.role ?? "").toLowerCase() === "user");
+      selected = turns.filter((turn) => pyLower(pyStr(pyTruthy(turn.role) ? turn.role : "")) === "user");
     }
     if (selected.length === 0) return;
     const lines = [`SESSION ${pyStr(ids[index])} AT ${pyStr(dates[index])}`];
     for (const turn of selected) {
-      const role = turn.role === undefined || turn.role === null || turn.role === ""
-        ? "UNKNOWN"
-        : pyStr(turn.role).toUpperCase();
+      // `str(turn.get("role") or "unknown").upper()`: every falsy role (0, false, [], {} …) is UNKNOWN.
+      const role = pyTruthy(turn.role) ? pyUpper(pyStr(turn.role)) : "UNKNOWN";
       lines.push(`${role}: ${turn.content}`);
     }
     blocks.push(lines.join("\n"));
@@ -149,6 +154,16 @@ export async function loadDataset(
 function decodeUtf8Strict(bytes: Uint8Array): string {
   const text = new TextDecoder("utf-8").decode(bytes);
   return text.includes("\uFFFD") ? new TextDecoder("utf-8", { fatal: true }).decode(bytes) : text;
+}
+
+/** The reference's `evidence_record` checks: identity fields non-empty strings, `question_date` a string or null. */
+function recordProblem(item: Record<string, unknown>): string | undefined {
+  const { question_type: type, question, question_date: date } = item;
+  if (typeof type !== "string" || type === "" || typeof question !== "string" || question === "") {
+    return "question identity fields are missing";
+  }
+  if (date !== undefined && date !== null && typeof date !== "string") return "question_date is invalid";
+  return undefined;
 }
 
 /**
@@ -206,6 +221,8 @@ export function parseRows(
       evidence,
       evidenceLength: codePointLength(evidence),
     };
+    const invalid = recordProblem(item);
+    if (invalid !== undefined) row.invalid = `${invalid} for ${questionId}`;
     rows.push(row);
     byId.set(questionId, row);
   });

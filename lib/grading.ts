@@ -5,6 +5,10 @@
  * @module
  */
 
+import { DatasetIntegrityError, RowIntegrityError } from "./errors.ts";
+import { PY_INT_MAX_STR_DIGITS } from "./pyjson.ts";
+import { pyLower } from "./python.ts";
+
 /** The grader version this module implements; a protocol's `qa.grader_version` must equal it. */
 export const GRADER_VERSION = "deterministic-overlap-v1";
 
@@ -63,7 +67,7 @@ export interface Grade {
  * ```
  */
 export function normalizeAnswer(text: string): string[] {
-  return text.toLowerCase().split(/[^0-9a-z]+/).filter((token) => token !== "").map((token) =>
+  return pyLower(text).split(/[^0-9a-z]+/).filter((token) => token !== "").map((token) =>
     NUMBER_WORDS[token] ?? token
   );
 }
@@ -79,9 +83,19 @@ function containsRun(haystack: readonly string[], needle: readonly string[]): bo
   return false;
 }
 
-function integers(tokens: readonly string[]): bigint[] {
+function integers(tokens: readonly string[], side: "prediction" | "reference answer"): bigint[] {
   // Arbitrary precision: 12345678901234567890 and …891 must differ.
-  return tokens.filter((token) => /^[0-9]+$/.test(token)).map((token) => BigInt(token));
+  return tokens.filter((token) => /^[0-9]+$/.test(token)).map((token) => {
+    // Python 3.11's int() raises past 4,300 digits, so the reference grader crashes; refuse it plainly.
+    if (token.length > PY_INT_MAX_STR_DIGITS) {
+      const message = `has an integer of ${token.length} digits; the reference grader's int() refuses more ` +
+        `than ${PY_INT_MAX_STR_DIGITS}`;
+      throw side === "prediction"
+        ? new RowIntegrityError(message, { field: "prediction" })
+        : new DatasetIntegrityError(message, { field: "reference answer" });
+    }
+    return BigInt(token);
+  });
 }
 
 const RANGE = /\branging from (\d+)(?:\s\S+)*?\sto (\d+)\b/;
@@ -94,7 +108,8 @@ function overlap(from: ReadonlySet<string>, to: ReadonlySet<string>): number {
 
 /**
  * Grades a prediction against a reference answer. Blind by construction: two strings in, a verdict out.
- * Throws `RangeError` when the reference has no tokens.
+ * Throws a {@linkcode DatasetIntegrityError} when the reference has no token (the reference grader raises),
+ * and an input error when an integer token that the rules compare is longer than Python's `int()` accepts.
  *
  * @example
  * ```ts
@@ -106,7 +121,8 @@ function overlap(from: ReadonlySet<string>, to: ReadonlySet<string>): number {
 export function gradeAnswer(prediction: string, reference: string): Grade {
   const referenceTokens = normalizeAnswer(reference);
   if (referenceTokens.length === 0) {
-    throw new RangeError("The grading reference must contain at least one token");
+    // The reference's own message, which the shared grader vectors pin.
+    throw new DatasetIntegrityError("The grading reference must contain at least one token");
   }
   const predictionTokens = normalizeAnswer(prediction);
   if (predictionTokens.length === 0) return { correct: false, rule: "empty-prediction" };
@@ -122,7 +138,8 @@ export function gradeAnswer(prediction: string, reference: string): Grade {
   if (containsRun(referenceTokens, predictionTokens) || containsRun(predictionTokens, referenceTokens)) {
     return { correct: true, rule: "substring" };
   }
-  const predictionNumbers = integers(predictionTokens);
+  const predictionNumbers = integers(predictionTokens, "prediction");
+  const referenceNumbers = integers(referenceTokens, "reference answer");
   const range = RANGE.exec(referenceTokens.join(" "));
   if (range !== null && predictionNumbers.length > 0) {
     const [a, b] = [BigInt(range[1]), BigInt(range[2])];
@@ -131,7 +148,6 @@ export function gradeAnswer(prediction: string, reference: string): Grade {
       return { correct: true, rule: "numeric-range" };
     }
   }
-  const referenceNumbers = integers(referenceTokens);
   if (predictionNumbers.length > 0 && referenceNumbers.length > 0) {
     const left = new Set(predictionNumbers);
     const right = new Set(referenceNumbers);

@@ -6,6 +6,8 @@
 
 import { z } from "zod";
 import { ContractError } from "./errors.ts";
+import { laxInt, laxIntLiteral } from "./lax.ts";
+import { parsePyJson } from "./pyjson.ts";
 import { parseWith } from "./schema.ts";
 
 /** The four official scenarios, each controlling one thing. */
@@ -23,28 +25,32 @@ export type OfficialScenario = typeof OFFICIAL_SCENARIOS[number];
 export const SYNTHETIC_SCENARIO = "correction_reserve";
 
 const nonEmpty = z.string().min(1, "must be a non-empty string");
-const int = z.number().int("must be an integer");
-const lossRank = int.min(1, "must be in [1, 10]").max(10, "must be in [1, 10]");
-const tenUniqueIds = z.array(nonEmpty).length(10, "must hold exactly ten IDs").refine(
+const lossRank = laxInt({ min: 1, max: 10, message: "must be in [1, 10]" });
+/** A case id names its row files (`responses/<id>__<policy>.json`), so it must be a safe file name. */
+const caseId = nonEmpty.refine(
+  (id) => !/[/\\\0]/.test(id) && !id.startsWith("."),
+  "must be usable as a file name (no /, \\ or NUL, not starting with .)",
+);
+const tenUniqueIds = z.array(caseId).length(10, "must hold exactly ten IDs").refine(
   (ids) => new Set(ids).size === ids.length,
   "IDs must be unique",
 );
 
 /** The official manifest schema. */
 export const OfficialManifest = z.strictObject({
-  schema_version: z.literal(1, "must be 1"),
+  schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   selection: z.strictObject({
     eligible_question_types: z.array(nonEmpty).min(1, "must not be empty"),
-    excluded_pilot_ids: z.array(nonEmpty),
+    excluded_pilot_ids: z.array(z.string()),
     exclude_abstention_suffix: nonEmpty,
-    answer_min_chars: int.min(0, "must be ≥ 0"),
-    answer_max_chars: int.min(0, "must be ≥ 0"),
+    answer_min_chars: laxInt({ min: 0 }),
+    answer_max_chars: laxInt({ min: 1 }),
     answer_excluded_substrings: z.array(nonEmpty),
-    evidence_min_chars: int.min(0, "must be ≥ 0"),
-    evidence_max_chars: int.min(0, "must be ≥ 0"),
-    take_per_question_type: int.min(1, "must be ≥ 1"),
-    cases_per_type_per_scenario: int.min(1, "must be ≥ 1"),
+    evidence_min_chars: laxInt({ min: 0 }),
+    evidence_max_chars: laxInt({ min: 1 }),
+    take_per_question_type: laxInt({ min: 1 }),
+    cases_per_type_per_scenario: laxInt({ min: 1 }),
   }),
   scenario_order: z.array(z.enum(OFFICIAL_SCENARIOS, "must be a registered scenario")).length(
     4,
@@ -93,10 +99,11 @@ export type OfficialManifest = z.infer<typeof OfficialManifest>;
 
 /** One synthetic correction case. */
 export const SyntheticCase = z.strictObject({
-  case_id: nonEmpty,
-  support_fact: nonEmpty,
-  question: nonEmpty,
-  answer: nonEmpty,
+  case_id: caseId,
+  // Plain strings, as in the reference (an answer with no token is refused when graded).
+  support_fact: z.string(),
+  question: z.string(),
+  answer: z.string(),
   loss_rank: lossRank,
 });
 
@@ -105,7 +112,7 @@ export type SyntheticCase = z.infer<typeof SyntheticCase>;
 
 /** The synthetic manifest schema. */
 export const SyntheticManifest = z.strictObject({
-  schema_version: z.literal(1, "must be 1"),
+  schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   scenario: z.literal(SYNTHETIC_SCENARIO, `must be ${SYNTHETIC_SCENARIO}`),
   cases: z.array(SyntheticCase).length(5, "must hold exactly five cases").refine(
@@ -117,9 +124,13 @@ export const SyntheticManifest = z.strictObject({
 /** A validated synthetic manifest. */
 export type SyntheticManifest = z.infer<typeof SyntheticManifest>;
 
+/** Read as the reference's `json.load` reads a manifest: Python's JSON, a leading BOM refused. */
 function parseJson(text: string, path: string): unknown {
+  if (text.startsWith("\ufeff")) {
+    throw new ContractError("starts with a UTF-8 BOM, which the reference's json.load refuses", { path });
+  }
   try {
-    return JSON.parse(text);
+    return parsePyJson(text);
   } catch (error) {
     throw new ContractError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
   }

@@ -5,15 +5,19 @@
  * @module
  */
 
-import { floatRepr, PyFloat } from "./pyjson.ts";
-
-/** Characters Python's `str.isspace()` accepts (JS's `\s` differs: it has U+FEFF, lacks U+001C–U+001F and U+0085). */
-// deno-lint-ignore no-control-regex -- Python counts U+001C–U+001F as whitespace.
-const PY_WHITESPACE = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]$/u;
-const DECIMAL_DIGIT = /^\p{Nd}$/u;
+import { floatRepr, PY_KEY_ORDER, PyFloat } from "./pyjson.ts";
+import {
+  decimalValue,
+  isCased,
+  isCaseIgnorable,
+  isPrintableCode,
+  isWhitespaceCode,
+  lowerOf,
+  upperOf,
+} from "./unicode/data.ts";
 
 /**
- * Whether a single character is whitespace to Python's `str.strip()`.
+ * Whether a single character is whitespace to Python's `str.strip()` (`str.isspace()`, Unicode 14.0.0).
  *
  * @example
  * ```ts
@@ -22,7 +26,7 @@ const DECIMAL_DIGIT = /^\p{Nd}$/u;
  * ```
  */
 export function isPyWhitespace(char: string): boolean {
-  return PY_WHITESPACE.test(char);
+  return char.length > 0 && isWhitespaceCode(char.codePointAt(0)!);
 }
 
 /**
@@ -41,13 +45,6 @@ export function pyStrip(text: string): string {
   while (start < end && isPyWhitespace(chars[start])) start++;
   while (end > start && isPyWhitespace(chars[end - 1])) end--;
   return start === 0 && end === chars.length ? text : chars.slice(start, end).join("");
-}
-
-/** The value of a Unicode decimal digit: every `Nd` run is ten consecutive code points starting at zero. */
-function decimalDigitValue(codePoint: number): number {
-  let start = codePoint;
-  while (codePoint - start < 50 && DECIMAL_DIGIT.test(String.fromCodePoint(start - 1))) start--;
-  return (codePoint - start) % 10;
 }
 
 const PY_FLOAT_SYNTAX = /^[+-]?(?:(?:\d(?:_?\d)*)?\.\d(?:_?\d)*|\d(?:_?\d)*\.?)(?:[eE][+-]?\d(?:_?\d)*)?$/;
@@ -69,7 +66,7 @@ export function parsePyFloat(text: string): number | undefined {
     const code = char.codePointAt(0)!;
     if (code < 0x80) ascii += char;
     else if (isPyWhitespace(char)) ascii += " ";
-    else if (DECIMAL_DIGIT.test(char)) ascii += String(decimalDigitValue(code));
+    else if (decimalValue(code) >= 0) ascii += String(decimalValue(code));
     else return undefined;
   }
   // float() strips only C-locale ASCII whitespace; non-ASCII whitespace became a space above.
@@ -117,7 +114,17 @@ export function pyStr(value: unknown): string {
   return pyRepr(value);
 }
 
-function pyRepr(value: unknown): string {
+/**
+ * Python's `repr()` of a parsed JSON value: dicts in the document's key order (see `PY_KEY_ORDER`), strings
+ * with every character `str.isprintable()` rejects escaped.
+ *
+ * @example
+ * ```ts
+ * import { pyRepr } from "./python.ts";
+ * console.log(pyRepr(["a\u00a0", 1.5, null])); // ['a\xa0', 1.5, None]
+ * ```
+ */
+export function pyRepr(value: unknown): string {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
   if (value === false) return "False";
@@ -126,8 +133,9 @@ function pyRepr(value: unknown): string {
   if (value instanceof PyFloat) return floatRepr(value.value);
   if (typeof value === "string") return stringRepr(value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  const entries = Object.entries(value as Record<string, unknown>);
-  return `{${entries.map(([key, item]) => `${stringRepr(key)}: ${pyRepr(item)}`).join(", ")}}`;
+  const record = value as Record<string, unknown> & { [PY_KEY_ORDER]?: readonly string[] };
+  const keys = record[PY_KEY_ORDER] ?? Object.keys(record);
+  return `{${keys.map((key) => `${stringRepr(key)}: ${pyRepr(record[key])}`).join(", ")}}`;
 }
 
 function stringRepr(text: string): string {
@@ -139,10 +147,106 @@ function stringRepr(text: string): string {
     else if (char === "\n") out += "\\n";
     else if (char === "\r") out += "\\r";
     else if (char === "\t") out += "\\t";
-    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, "0")}`;
-    else out += char;
+    else if (code < 0x7f && code >= 0x20) out += char;
+    else if (isPrintableCode(code)) out += char;
+    else if (code < 0x100) out += `\\x${code.toString(16).padStart(2, "0")}`;
+    else if (code < 0x10000) out += `\\u${code.toString(16).padStart(4, "0")}`;
+    else out += `\\U${code.toString(16).padStart(8, "0")}`;
   }
   return out + quote;
+}
+
+/**
+ * Python's `str.isprintable()` (Unicode 14.0.0, as CPython 3.11): false if any character is in Cc, Cf, Cs,
+ * Co, Cn, Zl, Zp, or Zs other than the ASCII space.
+ *
+ * @example
+ * ```ts
+ * import { isPyPrintable } from "./python.ts";
+ * console.log(isPyPrintable("a b"), isPyPrintable("a\u3000b")); // true false
+ * ```
+ */
+export function isPyPrintable(text: string): boolean {
+  for (const char of text) if (!isPrintableCode(char.codePointAt(0)!)) return false;
+  return true;
+}
+
+/**
+ * Python's `str.upper()` with CPython 3.11's Unicode 14.0.0 data (V8's `toUpperCase` follows a newer Unicode).
+ *
+ * @example
+ * ```ts
+ * import { pyUpper } from "./python.ts";
+ * console.log(pyUpper("straße"), pyUpper("\u0264")); // "STRASSE" "ɤ" (no uppercase before Unicode 16)
+ * ```
+ */
+export function pyUpper(text: string): string {
+  let out = "";
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    // ASCII fast path: the mapping of a-z is fixed in every version.
+    if (code < 0x80) {
+      out += code >= 0x61 && code <= 0x7a ? String.fromCharCode(code - 32) : text[index];
+      continue;
+    }
+    const point = text.codePointAt(index)!;
+    if (point > 0xffff) index++;
+    out += upperOf(point);
+  }
+  return out;
+}
+
+/**
+ * Python's `str.lower()` with Unicode 14.0.0 data, including its Final_Sigma rule for U+03A3.
+ *
+ * @example
+ * ```ts
+ * import { pyLower } from "./python.ts";
+ * console.log(pyLower("ΟΔΟΣ Σ")); // "οδος σ"
+ * ```
+ */
+export function pyLower(text: string): string {
+  // deno-lint-ignore no-control-regex -- the ASCII range is the fast path.
+  if (/^[\x00-\x7f]*$/.test(text)) return text.toLowerCase();
+  const points = Array.from(text, (char) => char.codePointAt(0)!);
+  let out = "";
+  for (let index = 0; index < points.length; index++) {
+    const point = points[index];
+    out += point === 0x3a3 ? (isFinalSigma(points, index) ? "\u03c2" : "\u03c3") : lowerOf(point);
+  }
+  return out;
+}
+
+/** CPython's `handle_capital_sigma`: cased, case-ignorables, Σ, and no case-ignorables-then-cased after it. */
+function isFinalSigma(points: readonly number[], index: number): boolean {
+  let before = index - 1;
+  while (before >= 0 && isCaseIgnorable(points[before])) before--;
+  if (before < 0 || !isCased(points[before])) return false;
+  let after = index + 1;
+  while (after < points.length && isCaseIgnorable(points[after])) after++;
+  return after === points.length || !isCased(points[after]);
+}
+
+/**
+ * Python truthiness of a parsed JSON value: `None`, `False`, zero, `""`, `[]` and `{}` are false.
+ *
+ * @example
+ * ```ts
+ * import { pyTruthy } from "./python.ts";
+ * console.log(pyTruthy(0), pyTruthy({}), pyTruthy(NaN), pyTruthy("0")); // false false true true
+ * ```
+ */
+export function pyTruthy(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === "") return false;
+  if (typeof value === "number") return value !== 0;
+  if (typeof value === "bigint") return value !== 0n;
+  if (value instanceof PyFloat) return value.value !== 0;
+  if (Array.isArray(value)) return value.length > 0;
+  if (typeof value === "object") {
+    const keys = (value as { [PY_KEY_ORDER]?: readonly string[] })[PY_KEY_ORDER] ?? Object.keys(value);
+    return keys.length > 0;
+  }
+  return true;
 }
 
 /**

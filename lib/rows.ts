@@ -8,7 +8,7 @@
 
 import { z } from "zod";
 import { RowIntegrityError } from "./errors.ts";
-import { dumps, type PyJson } from "./pyjson.ts";
+import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
 import { parseWith } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
@@ -76,7 +76,8 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
 
 /**
  * The row file's exact text: Python's `json.dumps(row, indent=2, sort_keys=True, ensure_ascii=False)` and a
- * newline, so a run directory moves freely between this tool and the reference.
+ * newline, so a run directory moves freely between this tool and the reference. Throws a
+ * {@linkcode RowIntegrityError} for a lone surrogate in the prediction, the response model or a usage key.
  *
  * @example
  * ```ts ignore
@@ -85,6 +86,21 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
  * ```
  */
 export function answerRowJson(row: AnswerRow): string {
+  // A lone surrogate (say, in a model's answer) cannot be written as UTF-8: the reference crashes there, and a
+  // lenient encoder would silently store U+FFFD. Refuse it, naming the row and the field.
+  const fields: [string, string | null][] = [
+    ["prediction", row.prediction],
+    ["response_model", row.response_model],
+    ...Object.keys(row.usage).map((key): [string, string] => ["usage", key]),
+  ];
+  for (const [field, text] of fields) {
+    if (text !== null && !text.isWellFormed()) {
+      throw new RowIntegrityError("holds a lone surrogate, which no UTF-8 file can hold; refused", {
+        path: row.row_id,
+        field,
+      });
+    }
+  }
   return dumps(row as unknown as PyJson, { indent: 2, sortKeys: true }) + "\n";
 }
 
@@ -147,9 +163,11 @@ export function identityMismatches(
 export function parseAnswerRow(text: string, path: string): AnswerRow {
   let data: unknown;
   try {
-    data = JSON.parse(text);
+    // Python's JSON: a float stays a float (so `"attempts": 1.0` is refused, not rewritten as 1), and a lone
+    // surrogate — which the reference would read and then fail to write — is refused with its position.
+    data = parsePyJson(text);
   } catch (error) {
-    throw new RowIntegrityError("not valid JSON", { path, cause: error });
+    throw new RowIntegrityError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
   }
   return parseWith(AnswerRow, data, path, { error: RowIntegrityError });
 }

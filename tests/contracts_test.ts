@@ -84,3 +84,20 @@ for (const [name, mutate, message] of CASES) {
     await assertRejects(() => loadContracts(mutate(embeddedSources())), ContractError, message);
   });
 }
+
+Deno.test("a UTF-8 BOM: PyYAML skips it in the config, the reference's json.load refuses it in a manifest", async () => {
+  const sources = embeddedSources();
+  const withBom = (artifact: Artifact): Artifact => ({
+    source: "bom.txt",
+    bytes: new Uint8Array([0xef, 0xbb, 0xbf, ...artifact.bytes]),
+  });
+  const contracts = await loadContracts({ ...sources, config: withBom(sources.config) });
+  assertEquals(contracts.config.pool.qa_capacity, 7);
+  for (const key of ["official", "synthetic"] as const) {
+    const error = await assertRejects(
+      () => loadContracts({ ...sources, [key]: withBom(sources[key]) }),
+      ContractError,
+    );
+    assertEquals(error.message, "bom.txt: starts with a UTF-8 BOM, which the reference's json.load refuses");
+  }
+});

@@ -84,3 +84,70 @@ const SYNTHETIC_RULES: [string, (m: Json) => void, string, RegExp][] = [
 for (const [name, mutate, field, message] of SYNTHETIC_RULES) {
   Deno.test(`synthetic manifest rule: ${name}`, () => expectViolation(SYNTHETIC, mutate, field, message));
 }
+
+// Same accept set as the reference's json.load + pydantic 2.13 lax mode (verdicts from CPython 3.11.7).
+
+Deno.test("manifests: numeric strings, integral floats and bools convert as pydantic's lax mode converts them", () => {
+  const official = JSON.parse(EMBEDDED_ARTIFACTS[OFFICIAL]);
+  official.loss_ranks[0] = "6";
+  official.loss_ranks[1] = 6.0;
+  official.selection.cases_per_type_per_scenario = " 10 ";
+  official.schema_version = true;
+  const text = JSON.stringify(official).replace('"loss_ranks":["6",6', '"loss_ranks":["6",6.0');
+  const parsed = parseOfficialManifest(text, OFFICIAL);
+  assertEquals(parsed.loss_ranks.slice(0, 2), [6, 6]);
+  assertEquals(parsed.selection.cases_per_type_per_scenario, 10);
+  const synthetic = JSON.parse(EMBEDDED_ARTIFACTS[SYNTHETIC]);
+  synthetic.cases[0].loss_rank = "3";
+  assertEquals(parseSyntheticManifest(JSON.stringify(synthetic), SYNTHETIC).cases[0].loss_rank, 3);
+  synthetic.cases[0].loss_rank = "3.5";
+  assertThrows(
+    () => parseSyntheticManifest(JSON.stringify(synthetic), SYNTHETIC),
+    ContractError,
+    "must be an integer",
+  );
+});
+
+Deno.test("manifests: Python's JSON is read (duplicate keys, the last wins)", () => {
+  const text = EMBEDDED_ARTIFACTS[SYNTHETIC].replace(
+    '"schema_version": 1',
+    '"schema_version": 2, "schema_version": 1',
+  );
+  assertEquals(parseSyntheticManifest(text, SYNTHETIC).schema_version, 1);
+});
+
+Deno.test("manifests: a leading UTF-8 BOM is refused, as the reference's json.load refuses it", () => {
+  for (
+    const [path, parse] of [[OFFICIAL, parseOfficialManifest], [SYNTHETIC, parseSyntheticManifest]] as const
+  ) {
+    assertThrows(
+      () => parse(`\ufeff${EMBEDDED_ARTIFACTS[path]}`, path),
+      ContractError,
+      `${path}: starts with a UTF-8 BOM, which the reference's json.load refuses`,
+    );
+  }
+});
+
+Deno.test("manifests: a case id that is not a safe file name is refused (deliberate)", () => {
+  for (const id of ["corr/one", "..", ".hidden", "a\\b"]) {
+    expectViolation(SYNTHETIC, (m) => (m.cases[0].case_id = id), "cases.0.case_id", /usable as a file name/);
+    expectViolation(
+      OFFICIAL,
+      (m) => (m.scenarios.access_help[0] = id),
+      "scenarios.access_help.0",
+      /file name/,
+    );
+  }
+});
+
+Deno.test("manifests: empty strings the reference's str fields accept are accepted", () => {
+  const synthetic = JSON.parse(EMBEDDED_ARTIFACTS[SYNTHETIC]);
+  Object.assign(synthetic.cases[0], { support_fact: "", question: "", answer: "" });
+  assertEquals(parseSyntheticManifest(JSON.stringify(synthetic), SYNTHETIC).cases[0].question, "");
+  const official = JSON.parse(EMBEDDED_ARTIFACTS[OFFICIAL]);
+  official.selection.excluded_pilot_ids.push("");
+  assertEquals(
+    parseOfficialManifest(JSON.stringify(official), OFFICIAL).selection.excluded_pilot_ids.at(-1),
+    "",
+  );
+});

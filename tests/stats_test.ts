@@ -1,3 +1,5 @@
+import { parseConfig } from "../lib/config.ts";
+import { EMBEDDED_ARTIFACTS } from "../lib/contracts.ts";
 import { PythonRandom } from "../lib/mt19937.ts";
 import { exactMcnemar, pairedBootstrapDifference } from "../lib/stats.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
@@ -27,4 +29,35 @@ Deno.test("the bootstrap is seeded: same seed, same interval; its draws are Pyth
   assertEquals(a.mean_difference, 0.19999999999999996);
   assertThrows(() => pairedBootstrapDifference([], { seed: 1, iterations: 1, alpha: 0.05 }), RangeError);
   assertEquals(new PythonRandom(0n).randrange(1000), 864);
+});
+
+Deno.test("bootstrap seeds of any size give the reference's statistics (2^53 + 1 and 2^64 + 5)", () => {
+  const pairs: [boolean, boolean][] = [
+    [false, true],
+    [true, true],
+    [false, false],
+    [false, true],
+    [true, false],
+    [false, true],
+    [true, true],
+    [false, false],
+  ];
+  // paired_bootstrap_difference(pairs, seed=…, iterations=5, alpha=0.5) under CPython 3.11.7.
+  const expected: [string, number, number][] = [
+    ["9007199254740993", 0.375, 0.5],
+    ["18446744073709551621", 0.125, 0.125],
+  ];
+  for (const [seedText, lower, upper] of expected) {
+    const text = EMBEDDED_ARTIFACTS["configs/pr4789-reproduction-v1.yaml"].replace(
+      "bootstrap_seed: 4789",
+      `bootstrap_seed: ${seedText}`,
+    );
+    const seed = parseConfig(text, "c.yaml").statistics.bootstrap_seed;
+    assertEquals(seed, BigInt(seedText));
+    assertEquals(pairedBootstrapDifference(pairs, { seed, iterations: 5, alpha: 0.5 }), {
+      mean_difference: 0.25,
+      lower,
+      upper,
+    });
+  }
 });
