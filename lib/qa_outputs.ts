@@ -170,7 +170,7 @@ export function qaSummary(rows: readonly GradedRow[], config: ProtocolConfig): s
 
 /** One suite of `qa.stats.json` as values: exact McNemar and the bootstrap (hybrid-v1 minus confidence). */
 export interface QaSuiteStats {
-  bootstrap: BootstrapResult & { alpha: number; iterations: number; seed: number };
+  bootstrap: BootstrapResult & { alpha: number; iterations: number; seed: bigint };
   cases: number;
   mcnemar: McnemarResult;
 }

@@ -198,7 +198,7 @@ export interface QaReport {
   discordant: DiscordantCase[];
   bill: { byPolicy: Record<string, TokenTotals>; total: TokenTotals; prices?: Prices };
   provenance: Provenance;
-  bootstrap: { seed: number; iterations: number; alpha: number };
+  bootstrap: { seed: bigint; iterations: number; alpha: number };
 }
 
 /** A case and capacity where one policy keeps the support and the other does not. */

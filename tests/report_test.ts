@@ -55,7 +55,7 @@ Deno.test("the published run's suites: 23/40 vs 35/40 (p 0.0018, +0.300 [+0.150,
   assertEquals(line("official"), ["23/40", "35/40", "0.0018", "+0.300 [+0.150, +0.450]"]);
   assertEquals(line("synthetic"), ["1/5", "5/5", "0.1250", "+0.800 [+0.400, +1.000]"]);
   assertEquals(line("overall"), ["24/45", "40/45", "0.0001", "+0.356 [+0.200, +0.511]"]);
-  assertEquals(suite("official").stats.bootstrap.seed, 4789);
+  assertEquals(suite("official").stats.bootstrap.seed, 4789n);
   assertEquals(suite("official").stats.bootstrap.iterations, 10000);
   const text = reportText(report);
   assertMatch(
