@@ -16,7 +16,9 @@ import { readBytes, readBytesHashed } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
+import { loadPolicyModule } from "./lib/policies.ts";
 import {
+  type CustomPolicyRun,
   gradeQa,
   POLICY_OUTPUTS,
   type PreparedProtocol,
@@ -48,6 +50,8 @@ const OPTIONS = {
   json: { type: "boolean" },
   strict: { type: "boolean" },
   "dry-run": { type: "boolean" },
+  "policy-module": { type: "string" },
+  grid: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -61,6 +65,8 @@ type Flags = {
   json?: boolean;
   strict?: boolean;
   "dry-run"?: boolean;
+  "policy-module"?: string;
+  grid?: string;
   help?: boolean;
   version?: boolean;
 };
@@ -121,11 +127,31 @@ async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
   return await prepareProtocol(contracts, await readBytesHashed(path, "dataset"), path);
 }
 
-/** Runs both policies into `directory` and prints the retention table and the files written. */
-async function writePolicyRun(prepared: PreparedProtocol, directory: string, io: Io): Promise<void> {
-  const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE);
-  io.out(retentionTable(results));
+/** Runs both policies (or `custom`'s) into `directory` and prints the retention table and the files written. */
+async function writePolicyRun(
+  prepared: PreparedProtocol,
+  directory: string,
+  io: Io,
+  custom?: CustomPolicyRun,
+): Promise<void> {
+  const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);
+  io.out(retentionTable(results, custom && [custom.policy.name]));
   io.out(wroteLine(directory, POLICY_OUTPUTS));
+}
+
+/**
+ * Loads a `--policy-module` with nothing but read permission left to give it: the network is already revoked,
+ * and the environment (read only for the dataset path, before this) goes too. Write permission cannot be
+ * dropped in-process while the outputs are still to be written.
+ */
+async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
+  for (const name of ["env", "run", "ffi", "sys"] as const) await Deno.permissions.revoke({ name });
+  const loaded = await loadPolicyModule(path);
+  return {
+    policy: loaded.policy,
+    origin: path,
+    fields: { policy_module: loaded.moduleName, policy_module_sha256: loaded.sha256 },
+  };
 }
 
 function wroteLine(directory: string, names: readonly string[]): string {
@@ -165,19 +191,28 @@ Writes nothing; no network.
   },
   "run-policy": {
     summary: "run both policies at every capacity: 270 metadata-only rows, a summary and a run record",
-    usage: "deermem-eval run-policy --dataset PATH --output-dir DIR [protocol flags]",
+    usage:
+      "deermem-eval run-policy --dataset PATH --output-dir DIR [--policy-module FILE.ts] [protocol flags]",
     help:
       `Validates as \`validate\` does, then runs both policies at every capacity with no model and writes into DIR:
   policy.raw.jsonl  one metadata-only row per case × capacity × policy (IDs, scores; never content)
   summary.json      support retention by source, scenario, capacity and policy
   run.json          dataset identity, artifact hashes, evaluation clock, policies, capacities
 Refuses a DIR that already holds any of them; each file is written atomically. No network.
-  --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
-  --output-dir DIR   where to write${PROTOCOL_FLAGS}`,
+With --policy-module, the module's default export (a policy: { name, select }, see the README) runs in place
+of the two published policies, under the same cases, capacities and row format; each row also carries
+policy_module (the file name) and policy_module_sha256 (of its source). The module gets no network and no
+environment. A module that throws, returns unknown ids, keeps more than the capacity or decides a case
+differently when asked twice is refused, naming the module and the case.
+  --dataset PATH           longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir DIR         where to write
+  --policy-module FILE.ts  a policy module to judge instead of the published policies${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
       const prepared = await prepare(flags, io);
-      await writePolicyRun(prepared, directory, io);
+      const module = flags["policy-module"];
+      const custom = module === undefined ? undefined : await customPolicyRun(module);
+      await writePolicyRun(prepared, directory, io, custom);
       return 0;
     },
   },

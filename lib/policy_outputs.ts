@@ -89,7 +89,8 @@ export interface SourceState {
 
 /**
  * `run.json`: dataset identity, artifact hashes, the evaluation clock as Python's `isoformat()`, policies,
- * capacities, creation time and source state.
+ * capacities, creation time and source state. `policies` names a custom run's policy and adds its fields (the
+ * module's name and SHA-256).
  *
  * @example
  * ```ts ignore
@@ -102,6 +103,7 @@ export function runRecord(
   datasetSha256: string,
   createdAt: Date,
   source: SourceState,
+  policies: { names: readonly string[]; fields?: Readonly<Record<string, PyJson>> } = { names: POLICIES },
 ): string {
   const { config, hashes } = contracts;
   const record: Record<string, PyJson> = {
@@ -121,9 +123,10 @@ export function runRecord(
     },
     evaluation_time: isoformatUtc(config.evaluation_time),
     git: source as unknown as PyJson,
-    policies: [...POLICIES],
+    policies: [...policies.names],
     protocol_id: config.protocol_id,
     schema_version: 1,
+    ...policies.fields,
   };
   return dumps(record, { indent: 2 }) + "\n";
 }
@@ -137,7 +140,10 @@ export function runRecord(
  * console.log(retentionTable(results)); // … "all 45 cases   27/45   45/45" at capacity 7
  * ```
  */
-export function retentionTable(results: readonly PolicyResult[]): string {
+export function retentionTable(
+  results: readonly PolicyResult[],
+  policies: readonly string[] = POLICIES,
+): string {
   const scenarios = [...new Set(results.map((result) => result.prepared.scenario))];
   const capacities = [...new Set(results.map((result) => result.capacity))];
   const width = Math.max(12, ...scenarios.map((scenario) => scenario.length));
@@ -146,7 +152,7 @@ export function retentionTable(results: readonly PolicyResult[]): string {
     return `${members.filter((member) => member.supportAllRetained).length}/${members.length}`;
   };
   const lines = [
-    `support retained${" ".repeat(Math.max(1, width - 14))}  ${POLICIES.map((p) => p.padStart(10)).join("")}`,
+    `support retained${" ".repeat(Math.max(1, width - 14))}  ${policies.map((p) => p.padStart(10)).join("")}`,
   ];
   for (const capacity of capacities) {
     lines.push(`capacity ${capacity}`);
@@ -154,14 +160,14 @@ export function retentionTable(results: readonly PolicyResult[]): string {
       const filter = (result: PolicyResult) =>
         result.capacity === capacity && result.prepared.scenario === scenario;
       lines.push(
-        `  ${scenario.padEnd(width)}${POLICIES.map((policy) => count(filter, policy).padStart(10)).join("")}`,
+        `  ${scenario.padEnd(width)}${policies.map((policy) => count(filter, policy).padStart(10)).join("")}`,
       );
     }
     const total = (result: PolicyResult) => result.capacity === capacity;
-    const cases = results.filter((result) => total(result) && result.policy === POLICIES[0]).length;
+    const cases = results.filter((result) => total(result) && result.policy === policies[0]).length;
     lines.push(
       `  ${`all ${cases} cases`.padEnd(width)}${
-        POLICIES.map((policy) => count(total, policy).padStart(10)).join("")
+        policies.map((policy) => count(total, policy).padStart(10)).join("")
       }`,
     );
   }
