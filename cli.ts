@@ -18,6 +18,16 @@ import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatChecks, verifyResults } from "./lib/verify.ts";
 import { loadPolicyModule } from "./lib/policies.ts";
 import {
+  defaultGrid,
+  parseGrid,
+  runSweep,
+  SWEEP_OUTPUTS,
+  sweepJsonl,
+  sweepRecord,
+  sweepSummaryLines,
+  writeSweepFiles,
+} from "./lib/sweep.ts";
+import {
   type CustomPolicyRun,
   gradeQa,
   POLICY_OUTPUTS,
@@ -154,6 +164,16 @@ async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
   };
 }
 
+/** A UTF-8 text file; a missing or undecodable one is an input error naming it. */
+async function readText(path: string, what: string): Promise<string> {
+  const bytes = await readBytes(path, what);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new InputError(`cannot read ${what}: not valid UTF-8`, { path });
+  }
+}
+
 function wroteLine(directory: string, names: readonly string[]): string {
   return `wrote ${names.map((name) => `${directory}/${name}`).join(", ")}`;
 }
@@ -213,6 +233,48 @@ differently when asked twice is refused, naming the module and the case.
       const module = flags["policy-module"];
       const custom = module === undefined ? undefined : await customPolicyRun(module);
       await writePolicyRun(prepared, directory, io, custom);
+      return 0;
+    },
+  },
+  sweep: {
+    summary: "hybrid-v1 over a grid of weights, half-lives, reserve and capacities against confidence",
+    usage: "deermem-eval sweep --dataset PATH --output-dir DIR [--grid FILE] [protocol flags]",
+    help:
+      `Validates as \`validate\` does, then evaluates hybrid-v1 at every point of a parameter grid against confidence
+on every case, with no model. The default grid (around the config's published parameters): weights every
+multiple of 0.05 on the simplex (231 triples, each summing to 1 by the config's rule), each half-life at ½×, 1×
+and 2× the published one, correction reserve fraction 0, published and twice it, reserve cap 1 and published,
+capacities 1 to the pool size. --grid FILE (YAML) replaces any of these lists:
+  weights_step: 0.05                        # 1/n for a whole n ≤ 100
+  confirmation_half_life_days: [45, 90, 180]
+  access_half_life_days: [15, 30, 60]
+  correction_reserved_fraction: [0, 0.1, 0.2]
+  correction_reserved_max: [1, 10]
+  capacities: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+Writes into DIR, all or nothing, never overwriting:
+  sweep.jsonl  one metadata-only row per parameter set × capacity × scenario: the parameters, the cases, the
+               supports each policy keeps and the difference
+  sweep.json   the grid, the published parameters, the protocol's hashes and the tool version
+Prints where the published parameters sit: their own result, the neighbourhood (reached one parameter step at a
+time) in which hybrid-v1 keeps at least as many supports as confidence in every scenario at every capacity, and
+the parameter sets that keep fewer in any, nearest first. No network.
+  --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir DIR   where to write
+  --grid FILE        the grid (YAML); default as above${PROTOCOL_FLAGS}`,
+    run: async (flags, _positionals, io) => {
+      const directory = outputDir(flags);
+      const contracts = await loadContracts(await contractSources(flags));
+      const grid = flags.grid === undefined
+        ? defaultGrid(contracts.config)
+        : parseGrid(await readText(flags.grid, "grid"), flags.grid, contracts.config);
+      const prepared = await prepare(flags, io, contracts);
+      const result = runSweep(prepared, grid);
+      await writeSweepFiles(directory, {
+        "sweep.jsonl": sweepJsonl(result),
+        "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool),
+      });
+      for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
+      io.out(wroteLine(directory, SWEEP_OUTPUTS));
       return 0;
     },
   },
