@@ -22,7 +22,7 @@ import {
   parseGrid,
   runSweep,
   SWEEP_OUTPUTS,
-  sweepJsonl,
+  sweepJsonlChunks,
   sweepRecord,
   sweepSummaryLines,
   writeSweepFiles,
@@ -270,7 +270,7 @@ the parameter sets that keep fewer in any, nearest first. No network.
       const prepared = await prepare(flags, io, contracts);
       const result = runSweep(prepared, grid);
       await writeSweepFiles(directory, {
-        "sweep.jsonl": sweepJsonl(result),
+        "sweep.jsonl": sweepJsonlChunks(result),
         "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool),
       });
       for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);

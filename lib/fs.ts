@@ -132,7 +132,7 @@ export async function refuseExisting(paths: readonly string[]): Promise<void> {
  */
 export async function writeFileAtomic(
   path: string,
-  content: string | Uint8Array,
+  content: string | Uint8Array | ReadableStream<Uint8Array>,
   options: { overwrite?: boolean } = {},
 ): Promise<void> {
   const directory = path.includes("/") ? path.slice(0, path.lastIndexOf("/")) || "/" : ".";

@@ -292,12 +292,13 @@ export interface SweepProtocol {
 }
 
 /**
- * Evaluates the grid. Every decision comes from the production selector; the same decision is not asked twice.
- * The selector's choice depends on the parameters only through the facts' rank order (by score, then position)
- * and the number of reserved correction slots, `min(cap, ceil(capacity × fraction))` — so for each case and
- * (weights, half-lives) the selector ranks the pool once (at capacity 0 every fact is evicted, in rank order),
- * and each distinct (rank order, capacity, reserved slots) is then selected once, with the parameters of the
- * first grid point that reaches it. A test checks the result against one selector call per point and case.
+ * Evaluates the grid. Every kept set comes from the production selector, and no decision is asked twice. The
+ * selector's choice depends on the parameters only through the facts' rank order (by score, then position) and
+ * the number of reserved correction slots, `min(cap, ceil(capacity × fraction))`. So per case and half-life pair
+ * the selector scores the pool once (the components do not depend on the weights); per weight triple the score
+ * and rank order are computed as the selector computes them; and each distinct (rank order, capacity, reserved
+ * slots) is selected once, with the parameters of the first grid point that reaches it. A test checks the
+ * counts against one selector call per grid point and case. Pools must have distinct fact ids (as built).
  *
  * @example
  * ```ts ignore
@@ -341,7 +342,6 @@ export function runSweep(protocol: SweepProtocol, grid: SweepGrid): SweepResult 
   protocol.cases.forEach((prepared, caseIndex) => {
     const group = caseGroup[caseIndex];
     const pool = buildPool(prepared, config.evaluation_time);
-    const position = new Map(pool.facts.map((fact, index) => [fact.id, index]));
     const support = new Set(pool.supportFactIds);
     capacities.forEach((capacity, capacityIndex) => {
       const result = evaluateTrusted(CONFIDENCE_POLICY, prepared, capacity, config, pool);
@@ -350,18 +350,36 @@ export function runSweep(protocol: SweepProtocol, grid: SweepGrid): SweepResult 
     const orders = new Map<string, number>();
     const retainedByDecision = new Map<number, boolean>();
     const stride = (config.pool.size + 2) * (Math.max(...capacities) + 2);
-    grid.weights.forEach((weights, weightIndex) => {
-      halfLives.forEach(([confirmationHalfLife, accessHalfLife], halfLifeIndex) => {
-        const params: HybridParams = {
-          confidenceWeight: weights.confidence,
-          confirmationWeight: weights.confirmation,
-          accessWeight: weights.access,
-          confirmationHalfLifeDays: confirmationHalfLife,
-          accessHalfLifeDays: accessHalfLife,
-          correctionReservedFraction: 0,
-          correctionReservedMax: 0,
-        };
-        const ranking = select(pool, 0, clock, params).evicted.map((fact) => position.get(fact.factId)!);
+    const factCount = pool.facts.length;
+    const confidences = new Float64Array(factCount);
+    const freshnesses = new Float64Array(factCount);
+    const heats = new Float64Array(factCount);
+    const scores = new Float64Array(factCount);
+    const ranking = Array.from({ length: factCount }, (_, index) => index);
+    halfLives.forEach(([confirmationHalfLife, accessHalfLife], halfLifeIndex) => {
+      const base: HybridParams = {
+        ...publishedWeights(config),
+        confirmationHalfLifeDays: confirmationHalfLife,
+        accessHalfLifeDays: accessHalfLife,
+        correctionReservedFraction: 0,
+        correctionReservedMax: 0,
+      };
+      // The components do not depend on the weights: the selector scores the pool once per half-life pair.
+      const scored = select(pool, 0, clock, base).scores;
+      pool.facts.forEach((fact, index) => {
+        const components = scored.get(fact.id)!.components;
+        confidences[index] = components.confidence;
+        freshnesses[index] = components.confirmationFreshness!;
+        heats[index] = components.accessHeat!;
+      });
+      grid.weights.forEach((weights, weightIndex) => {
+        // The selector's score and rank order, operation for operation (checked against it in the tests).
+        for (let index = 0; index < factCount; index++) {
+          scores[index] = weights.confidence * confidences[index] +
+            weights.confirmation * freshnesses[index] +
+            weights.access * heats[index];
+        }
+        ranking.sort((a, b) => scores[b] - scores[a] || a - b);
         const key = ranking.join(",");
         let order = orders.get(key);
         if (order === undefined) {
@@ -376,7 +394,10 @@ export function runSweep(protocol: SweepProtocol, grid: SweepGrid): SweepResult 
             let retained = retainedByDecision.get(decision);
             if (retained === undefined) {
               const kept = select(pool, capacity, clock, {
-                ...params,
+                ...base,
+                confidenceWeight: weights.confidence,
+                confirmationWeight: weights.confirmation,
+                accessWeight: weights.access,
                 correctionReservedFraction: fraction,
                 correctionReservedMax: max,
               }).kept;
@@ -400,6 +421,11 @@ export function runSweep(protocol: SweepProtocol, grid: SweepGrid): SweepResult 
     published: publishedIndex(grid, publishedParams),
     publishedParams,
   };
+}
+
+function publishedWeights(config: ProtocolConfig) {
+  const { confidenceWeight, confirmationWeight, accessWeight } = hybridParams(config);
+  return { confidenceWeight, confirmationWeight, accessWeight };
 }
 
 function select(pool: Pool, capacity: number, clock: string, params: HybridParams) {
@@ -427,17 +453,19 @@ function parametersJson(params: HybridParams): string {
 }
 
 /**
- * `sweep.jsonl`: one sorted-key row per parameter set × capacity × (source, scenario) — the parameters (named as
- * in the config's `policies.hybrid_v1`), the capacity, the cases, the supports each policy keeps and
- * `difference` (hybrid-v1 minus confidence). Metadata only.
+ * `sweep.jsonl`, a parameter set's rows at a time: one sorted-key row per parameter set × capacity × (source,
+ * scenario) — the parameters (named as in the config's `policies.hybrid_v1`), the capacity, the cases, the
+ * supports each policy keeps and `difference` (hybrid-v1 minus confidence). Metadata only. In pieces because the
+ * default grid's 80 MB are better streamed to the file than held (each touch of that much memory costs about a
+ * second on this machine).
  *
  * @example
  * ```ts ignore
- * import { sweepJsonl } from "./sweep.ts";
- * const text = sweepJsonl(result);
+ * import { sweepJsonlChunks } from "./sweep.ts";
+ * const text = [...sweepJsonlChunks(result)].join("");
  * ```
  */
-export function sweepJsonl(result: SweepResult): string {
+export function* sweepJsonlChunks(result: SweepResult): Generator<string> {
   const { grid, groups } = result;
   const groupCount = groups.length;
   const capacityCount = grid.capacities.length;
@@ -445,27 +473,39 @@ export function sweepJsonl(result: SweepResult): string {
     cases: group.cases,
     tail: `, "scenario": ${dumpsString(group.scenario)}, "source": ${dumpsString(group.source)}}\n`,
   }));
-  const parts: string[] = [];
   for (let set = 0; set < result.parameterSets; set++) {
     const parameters = parametersJson(parametersAt(grid, set));
+    let chunk = "";
     for (let capacityIndex = 0; capacityIndex < capacityCount; capacityIndex++) {
       const capacity = grid.capacities[capacityIndex];
       for (let group = 0; group < groupCount; group++) {
         const hybrid = result.hybrid[(set * capacityCount + capacityIndex) * groupCount + group];
         const confidence = result.confidence[capacityIndex * groupCount + group];
-        parts.push(
+        chunk +=
           `{"capacity": ${capacity}, "cases": ${
             groupText[group].cases
           }, "confidence_retained": ${confidence}, ` +
-            `"difference": ${
-              hybrid - confidence
-            }, "hybrid_v1_retained": ${hybrid}, "parameters": ${parameters}` +
-            groupText[group].tail,
-        );
+          `"difference": ${
+            hybrid - confidence
+          }, "hybrid_v1_retained": ${hybrid}, "parameters": ${parameters}` +
+          groupText[group].tail;
       }
     }
+    yield chunk;
   }
-  return parts.join("");
+}
+
+/**
+ * `sweep.jsonl` as one string (see {@linkcode sweepJsonlChunks}).
+ *
+ * @example
+ * ```ts ignore
+ * import { sweepJsonl } from "./sweep.ts";
+ * const lines = sweepJsonl(result).trimEnd().split("\n");
+ * ```
+ */
+export function sweepJsonl(result: SweepResult): string {
+  return [...sweepJsonlChunks(result)].join("");
 }
 
 /** Where a grid point keeps fewer supports than `confidence`: the group and both counts. */
@@ -817,6 +857,9 @@ export function sweepRecord(
 /** The two files `sweep` writes. */
 export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;
 
+/** A file's content: text, bytes, or text in pieces (streamed to the file as UTF-8). */
+export type FileContent = string | Uint8Array | Iterable<string>;
+
 /**
  * Writes the sweep's files into `directory`, all or nothing: refuses if any exists, and removes what it wrote if
  * a later file fails. The one place the sweep writes, so it can move to a shared multi-file helper.
@@ -824,19 +867,25 @@ export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;
  * @example
  * ```ts ignore
  * import { writeSweepFiles } from "./sweep.ts";
- * await writeSweepFiles("/tmp/sweep", { "sweep.jsonl": rows, "sweep.json": record });
+ * await writeSweepFiles("/tmp/sweep", { "sweep.jsonl": sweepJsonlChunks(result), "sweep.json": record });
  * ```
  */
 export async function writeSweepFiles(
   directory: string,
-  files: Readonly<Record<(typeof SWEEP_OUTPUTS)[number], string>>,
+  files: Readonly<Record<(typeof SWEEP_OUTPUTS)[number], FileContent>>,
 ): Promise<void> {
   await ensureDir(directory);
   await refuseExisting(SWEEP_OUTPUTS.map((name) => `${directory}/${name}`));
   const written: string[] = [];
   try {
     for (const name of SWEEP_OUTPUTS) {
-      await writeFileAtomic(`${directory}/${name}`, files[name]);
+      const content = files[name];
+      await writeFileAtomic(
+        `${directory}/${name}`,
+        typeof content === "string" || content instanceof Uint8Array
+          ? content
+          : ReadableStream.from(content).pipeThrough(new TextEncoderStream()),
+      );
       written.push(`${directory}/${name}`);
     }
   } catch (error) {

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, runCli, withTempDir } from "./helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
 import { embeddedArtifact } from "../lib/contracts.ts";
@@ -20,6 +20,7 @@ import {
   sweepJsonl,
   type SweepResult,
   sweepSummaryLines,
+  writeSweepFiles,
 } from "../lib/sweep.ts";
 
 const contracts = await fixtureContracts();
@@ -319,5 +320,22 @@ Deno.test("sweep CLI: with one output already present, nothing is written", asyn
     for await (const entry of Deno.readDir(directory)) names.push(entry.name);
     assertEquals(names.sort(), ["grid.yaml", "sweep.json"]);
     assertEquals(await Deno.readTextFile(`${directory}/sweep.json`), "mine\n");
+  });
+});
+
+Deno.test("writeSweepFiles: a failure while streaming the rows leaves no file behind", async () => {
+  await withTempDir(async (directory) => {
+    function* failing() {
+      yield '{"capacity": 1}\n';
+      throw new Error("disk gone");
+    }
+    await assertRejects(
+      () => writeSweepFiles(directory, { "sweep.jsonl": failing(), "sweep.json": "{}\n" }),
+      Error,
+      "disk gone",
+    );
+    const names = [];
+    for await (const entry of Deno.readDir(directory)) names.push(entry.name);
+    assertEquals(names, []);
   });
 });
