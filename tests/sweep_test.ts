@@ -339,3 +339,10 @@ Deno.test("writeSweepFiles: a failure while streaming the rows leaves no file be
     assertEquals(names, []);
   });
 });
+
+Deno.test("sweep --help documents the default grid and the grid file", async () => {
+  const help = await runCli(["sweep", "--help"]);
+  assertEquals(help.code, 0, help.stderr);
+  assertMatch(help.stdout, /^deermem-eval sweep --dataset PATH --output-dir DIR \[--grid FILE\]/);
+  assertMatch(help.stdout, /weights_step: 0\.05/);
+});
