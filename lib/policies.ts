@@ -446,5 +446,12 @@ export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule
       { path, field: "default" },
     );
   }
+  if (policy.name === EVICTION_POLICY_CONFIDENCE || policy.name === EVICTION_POLICY_HYBRID_V1) {
+    // Its rows would pass for the published policy's wherever only the name is read.
+    throw new PolicyModuleError(`must not take a published policy's name (${policy.name})`, {
+      path,
+      field: "default.name",
+    });
+  }
   return { policy: policy as Policy, moduleName: path.slice(path.lastIndexOf("/") + 1), path, sha256 };
 }

@@ -150,6 +150,15 @@ Deno.test("loadPolicyModule hashes the source and refuses a module without a pol
       `${directory}/broken.ts: cannot load the module: Error: at import`,
     );
     await assertRejects(() => loadPolicyModule(`${directory}/absent.ts`), Error, "not found");
+    await Deno.writeTextFile(
+      `${directory}/impostor.ts`,
+      'export default { name: "hybrid-v1", select: () => ({ kept: [], evicted: [], scores: {} }) };\n',
+    );
+    await assertRejects(
+      () => loadPolicyModule(`${directory}/impostor.ts`),
+      PolicyModuleError,
+      `${directory}/impostor.ts: default.name: must not take a published policy's name (hybrid-v1)`,
+    );
   });
 });
 

@@ -253,6 +253,15 @@ Deno.test("the summary names the published parameters, their neighbourhood and t
   );
 });
 
+Deno.test("the summary says so when the published parameters are not on the grid", () => {
+  const grid = parseGrid(`${PUBLISHED_ONLY}\nweights_step: 0.5\ncapacities: [7]\n`, "grid.yaml", config);
+  const result = runSweep(protocol, grid);
+  assertEquals(result.published, -1);
+  const lines = sweepSummaryLines(result, config.pool.capacities);
+  assertEquals(lines[2], "  not on this grid: no neighbourhood to report");
+  assert(!lines.some((line) => line.startsWith("neighbourhood")));
+});
+
 function sweepCli(directory: string, extra: string[] = []) {
   return runCli([
     "sweep",
