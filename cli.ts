@@ -12,11 +12,23 @@ import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
 import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
-import { exists, readBytes, readBytesHashed, refuseExisting, writeFileAtomic } from "./lib/fs.ts";
+import { exists, readBytes, readBytesHashed, readText, refuseExisting, writeFileAtomic } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
 import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
 import { formatVerifyResult, verifyResults } from "./lib/verify.ts";
+import { loadPolicyModule } from "./lib/policies.ts";
 import {
+  defaultGrid,
+  parseGrid,
+  runSweep,
+  SWEEP_OUTPUTS,
+  sweepJsonlChunks,
+  sweepRecord,
+  sweepSummaryLines,
+  writeSweepFiles,
+} from "./lib/sweep.ts";
+import {
+  type CustomPolicyRun,
   foreignResponseFiles,
   gradeQa,
   POLICY_OUTPUTS,
@@ -72,6 +84,8 @@ const OPTIONS = {
   "price-input": { type: "string" },
   "price-output": { type: "string" },
   "show-text": { type: "boolean" },
+  "policy-module": { type: "string" },
+  grid: { type: "string" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean" },
 } as const;
@@ -91,6 +105,8 @@ type Flags = {
   "price-input"?: string;
   "price-output"?: string;
   "show-text"?: boolean;
+  "policy-module"?: string;
+  grid?: string;
   help?: boolean;
   version?: boolean;
 };
@@ -153,16 +169,32 @@ async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
   return await prepareProtocol(contracts, await readBytesHashed(path, "dataset"), path);
 }
 
-/** Runs both policies into `directory` and prints the retention table and the files written. */
+/** Runs both policies (or `custom`'s) into `directory` and prints the retention table and the files written. */
 async function writePolicyRun(
   prepared: PreparedProtocol,
   directory: string,
   io: Io,
-  options: { table?: boolean } = {},
+  options: { table?: boolean; custom?: CustomPolicyRun } = {},
 ): Promise<void> {
-  const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE);
-  if (options.table ?? true) io.out(retentionTable(results));
+  const { custom } = options;
+  const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);
+  if (options.table ?? true) io.out(retentionTable(results, custom && [custom.policy.name]));
   io.out(wroteLine(directory, POLICY_OUTPUTS));
+}
+
+/**
+ * Loads a `--policy-module` with nothing but read permission left to give it: the network is already revoked,
+ * and the environment (read only for the dataset path, before this) goes too. Write permission cannot be
+ * dropped in-process while the outputs are still to be written.
+ */
+async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
+  for (const name of ["env", "run", "ffi", "sys"] as const) await Deno.permissions.revoke({ name });
+  const loaded = await loadPolicyModule(path);
+  return {
+    policy: loaded.policy,
+    origin: path,
+    fields: { policy_module: loaded.moduleName, policy_module_sha256: loaded.sha256 },
+  };
 }
 
 function price(flags: Flags): Prices | undefined {
@@ -263,19 +295,70 @@ Writes nothing; no network.
   },
   "run-policy": {
     summary: "run both policies at every capacity: 270 metadata-only rows, a summary and a run record",
-    usage: "deermem-eval run-policy --dataset PATH --output-dir DIR [protocol flags]",
+    usage:
+      "deermem-eval run-policy --dataset PATH --output-dir DIR [--policy-module FILE.ts] [protocol flags]",
     help:
       `Validates as \`validate\` does, then runs both policies at every capacity with no model and writes into DIR:
   policy.raw.jsonl  one metadata-only row per case × capacity × policy (IDs, scores; never content)
   summary.json      support retention by source, scenario, capacity and policy
   run.json          dataset identity, artifact hashes, evaluation clock, policies, capacities
 Refuses a DIR that already holds any of them; each file is written atomically. No network.
-  --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
-  --output-dir DIR   where to write${PROTOCOL_FLAGS}`,
+With --policy-module, the module's default export (a policy: { name, select }, see the README) runs in place
+of the two published policies, under the same cases, capacities and row format; each row also carries
+policy_module (the file name) and policy_module_sha256 (of its source). The module gets no network and no
+environment. A module that throws, returns unknown ids, keeps more than the capacity or decides a case
+differently when asked twice is refused, naming the module and the case.
+  --dataset PATH           longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir DIR         where to write
+  --policy-module FILE.ts  a policy module to judge instead of the published policies${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
       const prepared = await prepare(flags, io);
-      await writePolicyRun(prepared, directory, io);
+      const module = flags["policy-module"];
+      const custom = module === undefined ? undefined : await customPolicyRun(module);
+      await writePolicyRun(prepared, directory, io, { custom });
+      return 0;
+    },
+  },
+  sweep: {
+    summary: "hybrid-v1 over a grid of weights, half-lives, reserve and capacities against confidence",
+    usage: "deermem-eval sweep --dataset PATH --output-dir DIR [--grid FILE] [protocol flags]",
+    help:
+      `Validates as \`validate\` does, then evaluates hybrid-v1 at every point of a parameter grid against confidence
+on every case, with no model. The default grid (around the config's published parameters): weights every
+multiple of 0.05 on the simplex (231 triples, each summing to 1 by the config's rule), each half-life at ½×, 1×
+and 2× the published one, correction reserve fraction 0, published and twice it, reserve cap 1 and published,
+capacities 1 to the pool size. --grid FILE (YAML) replaces any of these lists:
+  weights_step: 0.05                        # 1/n for a whole n ≤ 100
+  confirmation_half_life_days: [45, 90, 180]
+  access_half_life_days: [15, 30, 60]
+  correction_reserved_fraction: [0, 0.1, 0.2]
+  correction_reserved_max: [1, 10]
+  capacities: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+Writes into DIR, all or nothing, never overwriting:
+  sweep.jsonl  one metadata-only row per parameter set × capacity × scenario: the parameters, the cases, the
+               supports each policy keeps and the difference
+  sweep.json   the grid, the published parameters, the protocol's hashes and the tool version
+Prints where the published parameters sit: their own result, the neighbourhood (reached one parameter step at a
+time) in which hybrid-v1 keeps at least as many supports as confidence in every scenario at every capacity, and
+the parameter sets that keep fewer in any, nearest first. No network.
+  --dataset PATH     longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)
+  --output-dir DIR   where to write
+  --grid FILE        the grid (YAML); default as above${PROTOCOL_FLAGS}`,
+    run: async (flags, _positionals, io) => {
+      const directory = outputDir(flags);
+      const contracts = await loadContracts(await contractSources(flags));
+      const grid = flags.grid === undefined
+        ? defaultGrid(contracts.config)
+        : parseGrid(await readText(flags.grid, "grid"), flags.grid, contracts.config);
+      const prepared = await prepare(flags, io, contracts);
+      const result = runSweep(prepared, grid);
+      await writeSweepFiles(directory, {
+        "sweep.jsonl": sweepJsonlChunks(result),
+        "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool),
+      });
+      for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
+      io.out(wroteLine(directory, SWEEP_OUTPUTS));
       return 0;
     },
   },

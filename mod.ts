@@ -49,6 +49,21 @@ export {
   type Pair,
   pairedBootstrapDifference,
 } from "./lib/stats.ts";
+export {
+  builtinPolicies,
+  CONFIDENCE_POLICY,
+  evaluatePolicy,
+  type EvaluatePolicyOptions,
+  hybridPolicy,
+  type Policy,
+  type PolicyDecision,
+  type PolicyInput,
+  type PolicyProtocol,
+  type PolicyResult,
+} from "./lib/policies.ts";
+export { type Fact, type Pool, type UsageEntry } from "./lib/pool.ts";
+export { embeddedSources, loadContracts } from "./lib/contracts.ts";
+export { type PreparedProtocol, prepareProtocol } from "./lib/stages.ts";
 export { PythonRandom } from "./lib/mt19937.ts";
 export {
   dumps,
@@ -71,6 +86,7 @@ export {
   InputError,
   IoError,
   OverwriteError,
+  PolicyModuleError,
   ProviderError,
   RowIntegrityError,
   UnreadableFileError,

@@ -145,6 +145,24 @@ export class DirectoryLockedError extends InputError {
 }
 
 /**
+ * A policy module cannot be loaded, or its policy breaks the contract on a case (throws, names unknown facts,
+ * keeps more than the capacity, decides differently when asked twice).
+ *
+ * @example
+ * ```ts
+ * import { PolicyModuleError } from "./errors.ts";
+ * const error = new PolicyModuleError("keeps 8 facts, more than the capacity 7", { path: "p.ts", field: "case c1 at capacity 7" });
+ * console.log(error.message); // "p.ts: case c1 at capacity 7: keeps 8 facts, more than the capacity 7"
+ * ```
+ */
+export class PolicyModuleError extends InputError {
+  constructor(message: string, options: DomainErrorOptions = {}) {
+    super(message, options);
+    this.name = "PolicyModuleError";
+  }
+}
+
+/**
  * The answer provider failed (network, status, malformed body). A runtime failure: exit code 1.
  *
  * @example

@@ -389,6 +389,9 @@ function splitPath(path: string): { directory: string; name: string } {
     : { directory: path.slice(0, slash) || "/", name: path.slice(slash + 1) };
 }
 
+/** What a file is written from: text, bytes, or text chunks streamed to the file in order. */
+export type FileContent = string | Uint8Array | Iterable<string>;
+
 /**
  * Publishes a set of files in one directory all together or not at all, never overwriting. Each file is first
  * written in full under a staging name beside its target (`.NAME.UUID.staging`), then each is linked into place
@@ -405,7 +408,7 @@ function splitPath(path: string): { directory: string; name: string } {
  */
 export async function writeAllOrNothing(
   directory: string,
-  files: Readonly<Record<string, string | Uint8Array>>,
+  files: Readonly<Record<string, FileContent>>,
 ): Promise<void> {
   const names = Object.keys(files);
   for (const name of names) {
@@ -422,7 +425,12 @@ export async function writeAllOrNothing(
     for (const name of names) {
       const staging = `${directory}/.${name}.${id}.staging`;
       const content = files[name];
-      const bytes = typeof content === "string" ? encoder.encode(content) : content;
+      // Chunks are streamed: a sweep's rows run to tens of megabytes, too many to join into one string first.
+      const bytes = typeof content === "string"
+        ? encoder.encode(content)
+        : content instanceof Uint8Array
+        ? content
+        : ReadableStream.from(content).pipeThrough(new TextEncoderStream());
       staged.push(staging);
       // Named by its target: the staging name is ours, the target is what the user asked for.
       await osCall(

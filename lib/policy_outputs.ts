@@ -234,7 +234,8 @@ export interface SourceState {
 
 /**
  * `run.json`: dataset identity, artifact hashes, the evaluation clock as Python's `isoformat()`, policies,
- * capacities, creation time and source state.
+ * capacities, creation time and source state. `policies` names a custom run's policy and adds its fields (the
+ * module's name and SHA-256).
  *
  * @example
  * ```ts ignore
@@ -247,6 +248,7 @@ export function runRecord(
   datasetSha256: string,
   createdAt: Date,
   source: SourceState,
+  policies: { names: readonly string[]; fields?: Readonly<Record<string, PyJson>> } = { names: POLICIES },
 ): string {
   const { config, hashes } = contracts;
   const record: Record<string, PyJson> = {
@@ -266,9 +268,10 @@ export function runRecord(
     },
     evaluation_time: isoformatUtc(config.evaluation_time),
     git: source as unknown as PyJson,
-    policies: [...POLICIES],
+    policies: [...policies.names],
     protocol_id: config.protocol_id,
     schema_version: 1,
+    ...policies.fields,
   };
   return dumps(record, { indent: 2 }) + "\n";
 }
@@ -282,8 +285,11 @@ export function runRecord(
  * console.log(retentionTable(results)); // … "all 45 cases   27/45   45/45" at capacity 7
  * ```
  */
-export function retentionTable(results: readonly PolicyResult[]): string {
-  return retentionTableOf(results.map(retentionEntry));
+export function retentionTable(
+  results: readonly PolicyResult[],
+  policies: readonly string[] = POLICIES,
+): string {
+  return retentionTableOf(results.map(retentionEntry), policies);
 }
 
 /**
@@ -296,7 +302,10 @@ export function retentionTable(results: readonly PolicyResult[]): string {
  * console.log(retentionTableOf(entries));
  * ```
  */
-export function retentionTableOf(results: readonly RetentionEntry[]): string {
+export function retentionTableOf(
+  results: readonly RetentionEntry[],
+  policies: readonly string[] = POLICIES,
+): string {
   const scenarios = [...new Set(results.map((result) => result.scenario))];
   const capacities = [...new Set(results.map((result) => result.capacity))];
   const width = Math.max(12, ...scenarios.map((scenario) => scenario.length));
@@ -305,21 +314,21 @@ export function retentionTableOf(results: readonly RetentionEntry[]): string {
     return `${members.filter((member) => member.supportAllRetained).length}/${members.length}`;
   };
   const lines = [
-    `support retained${" ".repeat(Math.max(1, width - 14))}  ${POLICIES.map((p) => p.padStart(10)).join("")}`,
+    `support retained${" ".repeat(Math.max(1, width - 14))}  ${policies.map((p) => p.padStart(10)).join("")}`,
   ];
   for (const capacity of capacities) {
     lines.push(`capacity ${capacity}`);
     for (const scenario of scenarios) {
       const filter = (result: RetentionEntry) => result.capacity === capacity && result.scenario === scenario;
       lines.push(
-        `  ${scenario.padEnd(width)}${POLICIES.map((policy) => count(filter, policy).padStart(10)).join("")}`,
+        `  ${scenario.padEnd(width)}${policies.map((policy) => count(filter, policy).padStart(10)).join("")}`,
       );
     }
     const total = (result: RetentionEntry) => result.capacity === capacity;
-    const cases = results.filter((result) => total(result) && result.policy === POLICIES[0]).length;
+    const cases = results.filter((result) => total(result) && result.policy === policies[0]).length;
     lines.push(
       `  ${`all ${cases} cases`.padEnd(width)}${
-        POLICIES.map((policy) => count(total, policy).padStart(10)).join("")
+        policies.map((policy) => count(total, policy).padStart(10)).join("")
       }`,
     );
   }

@@ -17,6 +17,8 @@ import {
   writeAllOrNothing,
 } from "./fs.ts";
 import { evaluateAll, type PolicyResult } from "./policy.ts";
+import { evaluatePolicy, type Policy } from "./policies.ts";
+import type { PyJson } from "./pyjson.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
 import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./policy_outputs.ts";
 import { RowIntegrityError } from "./errors.ts";
@@ -58,9 +60,19 @@ export async function prepareProtocol(
 /** The three files `run-policy` writes. */
 export const POLICY_OUTPUTS = ["policy.raw.jsonl", "summary.json", "run.json"] as const;
 
+/** A policy other than the two published ones, run in their place, and what identifies it in the outputs. */
+export interface CustomPolicyRun {
+  policy: Policy;
+  /** The module path, for error messages. */
+  origin: string;
+  /** Fields added to every row and to `run.json` (the module's name and SHA-256). */
+  fields: Readonly<Record<string, PyJson>>;
+}
+
 /**
  * Stage 3: evaluates every case and writes `policy.raw.jsonl`, `summary.json` and `run.json` into
- * `outputDir`, refusing if any of them exists. The three appear together or not at all.
+ * `outputDir`, refusing if any of them exists. The three appear together or not at all. With `custom`, its
+ * policy is run (checked case by case) in place of the two published ones.
  *
  * @example
  * ```ts ignore
@@ -73,13 +85,17 @@ export async function runPolicy(
   outputDir: string,
   createdAt: Date,
   source: SourceState,
+  custom?: CustomPolicyRun,
 ): Promise<PolicyResult[]> {
   const { contracts, dataset, cases } = prepared;
-  const results = evaluateAll(cases, contracts.config);
+  const results = custom === undefined
+    ? evaluateAll(cases, contracts.config)
+    : evaluatePolicy(custom.policy, prepared, { origin: custom.origin, rowFields: custom.fields });
+  const policies = custom && { names: [custom.policy.name], fields: custom.fields };
   const files: Record<(typeof POLICY_OUTPUTS)[number], string> = {
     "policy.raw.jsonl": policyRawJsonl(results),
     "summary.json": policySummary(results, contracts.config.protocol_id),
-    "run.json": runRecord(contracts, dataset.sha256, createdAt, source),
+    "run.json": runRecord(contracts, dataset.sha256, createdAt, source, policies),
   };
   await ensureDir(outputDir);
   await writeAllOrNothing(outputDir, files);

@@ -1,0 +1,457 @@
+/**
+ * The policy contract: an eviction policy is a function from (facts, usage, capacity, clock) to kept and evicted
+ * fact ids with per-fact scores. The two published policies, `confidence` and `hybrid-v1`, are instances of it
+ * (the production selector behind each); a TypeScript module exporting another instance is judged under the same
+ * protocol — same cases, capacities and `policy.raw.jsonl` rows — with its decisions checked and each case run
+ * twice to prove it deterministic.
+ *
+ * @module
+ */
+
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import type { ProtocolConfig } from "./config.ts";
+import { isoformatZulu } from "./config.ts";
+import type { PreparedCase } from "./cases.ts";
+import { PolicyModuleError } from "./errors.ts";
+import {
+  EVICTION_POLICY_CONFIDENCE,
+  EVICTION_POLICY_HYBRID_V1,
+  type EvictionPolicy,
+  type HybridParams,
+  selectFactsForCapacity,
+} from "./eviction.ts";
+import { readBytes } from "./fs.ts";
+import { sha256Hex } from "./hash.ts";
+import { buildPool, type Fact, type Pool, type UsageEntry } from "./pool.ts";
+import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
+
+/** What a policy sees of one case at one capacity: the pool (read-only copies) and the evaluation clock. */
+export interface PolicyInput {
+  /** The case's facts, sorted by id (ties in score are broken by this order in the built-ins). */
+  readonly facts: readonly Readonly<Fact>[];
+  /** The usage sidecar: fact id → access heat, count and last access. */
+  readonly usage: Readonly<Record<string, Readonly<UsageEntry>>>;
+  /** How many facts may be kept. */
+  readonly capacity: number;
+  /** The evaluation clock, an ISO timestamp in UTC (`2026-08-13T00:00:00Z`). */
+  readonly clock: string;
+}
+
+/** A policy's decision for one case at one capacity. Every fact must be kept or evicted, exactly once. */
+export interface PolicyDecision {
+  /** Kept fact ids, in the policy's order; at most `capacity` of them. */
+  readonly kept: readonly string[];
+  /** Evicted fact ids, lowest-ranked first. */
+  readonly evicted: readonly string[];
+  /** A score per fact id. */
+  readonly scores: Readonly<Record<string, number>>;
+  /** Optional named score components per fact id (written beside the score in each row). */
+  readonly components?: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Slots reserved for corrections, when the policy has such a rule (0 when absent). */
+  readonly reservedCorrectionSlots?: number;
+}
+
+/**
+ * The contract of an eviction policy. A policy module's default export is one of these.
+ *
+ * @example
+ * ```ts
+ * import type { Policy } from "./policies.ts";
+ * const newestFirst: Policy = {
+ *   name: "newest-first",
+ *   select: ({ facts, capacity }) => {
+ *     const ranked = [...facts].sort((a, b) => b.createdAt.localeCompare(a.createdAt) || a.id.localeCompare(b.id));
+ *     return {
+ *       kept: ranked.slice(0, capacity).map((fact) => fact.id),
+ *       evicted: ranked.slice(capacity).reverse().map((fact) => fact.id),
+ *       scores: Object.fromEntries(ranked.map((fact, rank) => [fact.id, 1 - rank / ranked.length])),
+ *     };
+ *   },
+ * };
+ * console.log(newestFirst.name); // "newest-first"
+ * ```
+ */
+export interface Policy {
+  /** The name written in each row's `policy` field. */
+  readonly name: string;
+  /** Decides one case at one capacity; must be synchronous, pure and deterministic. */
+  select(input: PolicyInput): PolicyDecision;
+}
+
+/** A case evaluated under one policy at one capacity. */
+export interface PolicyResult {
+  prepared: PreparedCase;
+  /** The policy's name. */
+  policy: string;
+  capacity: number;
+  pool: Pool;
+  keptFacts: Fact[];
+  /** The `policy.raw.jsonl` row (Python-typed for byte-identical output). */
+  row: Record<string, PyJson>;
+  supportAllRetained: boolean;
+  supportRecall: number;
+}
+
+/**
+ * The `hybrid-v1` parameters a config pins.
+ *
+ * @example
+ * ```ts ignore
+ * import { hybridParams } from "./policies.ts";
+ * console.log(hybridParams(config).confidenceWeight); // 0.65
+ * ```
+ */
+export function hybridParams(config: ProtocolConfig): HybridParams {
+  const hybrid = config.policies.hybrid_v1;
+  return {
+    confidenceWeight: hybrid.weights.confidence,
+    confirmationWeight: hybrid.weights.confirmation,
+    accessWeight: hybrid.weights.access,
+    confirmationHalfLifeDays: hybrid.confirmation_half_life_days,
+    accessHalfLifeDays: hybrid.access_half_life_days,
+    correctionReservedFraction: hybrid.correction_reserved_fraction,
+    correctionReservedMax: hybrid.correction_reserved_max,
+  };
+}
+
+/** A built-in policy: the production selector under one of its two names. */
+function selectorPolicy(policy: EvictionPolicy, params?: HybridParams): Policy {
+  return {
+    name: policy,
+    select: ({ facts, usage, capacity, clock }) => {
+      const selection = selectFactsForCapacity(facts, {
+        maxFacts: capacity,
+        policy,
+        now: clock,
+        usage,
+        params,
+      });
+      const scores: Record<string, number> = {};
+      const components: Record<string, Record<string, number>> = {};
+      for (const [id, score] of selection.scores) {
+        scores[id] = score.value;
+        const named: Record<string, number> = {};
+        for (const [key, value] of Object.entries(score.components)) {
+          if (value !== undefined) named[key] = value;
+        }
+        components[id] = named;
+      }
+      return {
+        kept: selection.kept.map((fact) => fact.id),
+        evicted: selection.evicted.map((fact) => fact.factId),
+        scores,
+        components,
+        reservedCorrectionSlots: selection.reservedCorrectionSlots,
+      };
+    },
+  };
+}
+
+/**
+ * The historical `confidence` policy as an instance of the contract.
+ *
+ * @example
+ * ```ts
+ * import { CONFIDENCE_POLICY } from "./policies.ts";
+ * console.log(CONFIDENCE_POLICY.name); // "confidence"
+ * ```
+ */
+export const CONFIDENCE_POLICY: Policy = selectorPolicy(EVICTION_POLICY_CONFIDENCE);
+
+/**
+ * `hybrid-v1` with the given parameters as an instance of the contract.
+ *
+ * @example
+ * ```ts
+ * import { DEFAULT_HYBRID_PARAMS } from "./eviction.ts";
+ * import { hybridPolicy } from "./policies.ts";
+ * console.log(hybridPolicy(DEFAULT_HYBRID_PARAMS).name); // "hybrid-v1"
+ * ```
+ */
+export function hybridPolicy(params: HybridParams): Policy {
+  return selectorPolicy(EVICTION_POLICY_HYBRID_V1, params);
+}
+
+/**
+ * The published policies under a config, in the order every output lists them: `confidence`, `hybrid-v1`.
+ *
+ * @example
+ * ```ts ignore
+ * import { builtinPolicies } from "./policies.ts";
+ * console.log(builtinPolicies(config).map((policy) => policy.name)); // ["confidence", "hybrid-v1"]
+ * ```
+ */
+export function builtinPolicies(config: ProtocolConfig): Policy[] {
+  return [CONFIDENCE_POLICY, hybridPolicy(hybridParams(config))];
+}
+
+function componentsJson(components: Readonly<Record<string, number>> | undefined): Record<string, PyJson> {
+  const out: Record<string, PyJson> = {};
+  for (const [key, value] of Object.entries(components ?? {})) out[key] = new PyFloat(value);
+  return out;
+}
+
+/**
+ * Turns a decision into the case's result and `policy.raw.jsonl` row (the decision is trusted here; see
+ * {@linkcode evaluatePolicy} for the checks). `extra` adds fields to the row, e.g. a module's name and hash.
+ *
+ * @example
+ * ```ts ignore
+ * import { policyResult } from "./policies.ts";
+ * const result = policyResult(prepared, "hybrid-v1", 7, pool, decision);
+ * ```
+ */
+export function policyResult(
+  prepared: PreparedCase,
+  policyName: string,
+  capacity: number,
+  pool: Pool,
+  decision: PolicyDecision,
+  extra: Readonly<Record<string, PyJson>> = {},
+): PolicyResult {
+  const factById = new Map(pool.facts.map((fact) => [fact.id, fact]));
+  const keptSet = new Set(decision.kept);
+  const retained = pool.supportFactIds.filter((id) => keptSet.has(id)).length;
+  const supportRecall = retained / pool.supportFactIds.length;
+  const supportAllRetained = retained === pool.supportFactIds.length;
+  const row: Record<string, PyJson> = {
+    capacity,
+    case_id: prepared.caseId,
+    evicted: decision.evicted.map((id) => ({
+      // The selector writes "context" for a missing or empty category.
+      category: factById.get(id)?.category || "context",
+      components: componentsJson(decision.components?.[id]),
+      fact_id: id,
+      score: new PyFloat(decision.scores[id]),
+    })),
+    kept_fact_ids: [...decision.kept],
+    policy: policyName,
+    question_type: prepared.questionType,
+    reserved_correction_slots: decision.reservedCorrectionSlots ?? 0,
+    scenario: prepared.scenario,
+    schema_version: 1,
+    scores: Object.fromEntries(
+      Object.entries(decision.scores).map(([id, value]) => [id, {
+        components: componentsJson(decision.components?.[id]),
+        value: new PyFloat(value),
+      }]),
+    ),
+    source: prepared.source,
+    support_all_retained: supportAllRetained,
+    support_fact_ids: pool.supportFactIds,
+    support_recall: new PyFloat(supportRecall),
+    ...extra,
+  };
+  return {
+    prepared,
+    policy: policyName,
+    capacity,
+    pool,
+    keptFacts: decision.kept.map((id) => factById.get(id)!),
+    row,
+    supportAllRetained,
+    supportRecall,
+  };
+}
+
+/** The input a policy sees for a pool: the evaluation clock as `isoformat()` with `Z`. */
+export function policyInput(pool: Pool, capacity: number, config: ProtocolConfig): PolicyInput {
+  return { facts: pool.facts, usage: pool.usage, capacity, clock: isoformatZulu(config.evaluation_time) };
+}
+
+/**
+ * Runs a trusted policy (a built-in) on one case at one capacity, without the checks of
+ * {@linkcode evaluatePolicy}.
+ *
+ * @example
+ * ```ts ignore
+ * import { CONFIDENCE_POLICY, evaluateTrusted } from "./policies.ts";
+ * const result = evaluateTrusted(CONFIDENCE_POLICY, prepared, 7, config, pool);
+ * ```
+ */
+export function evaluateTrusted(
+  policy: Policy,
+  prepared: PreparedCase,
+  capacity: number,
+  config: ProtocolConfig,
+  pool: Pool,
+): PolicyResult {
+  const decision = policy.select(policyInput(pool, capacity, config));
+  return policyResult(prepared, policy.name, capacity, pool, decision);
+}
+
+const Decision = z.object({
+  kept: z.array(z.string()),
+  evicted: z.array(z.string()),
+  scores: z.record(z.string(), z.number()),
+  components: z.record(z.string(), z.record(z.string(), z.number())).optional(),
+  reservedCorrectionSlots: z.number().int().min(0).optional(),
+});
+
+/** Options of {@linkcode evaluatePolicy}. */
+export interface EvaluatePolicyOptions {
+  /** Where the policy came from, for error messages (a module path); default the policy's name. */
+  origin?: string;
+  /** Fields added to every row (a module's name and SHA-256). */
+  rowFields?: Readonly<Record<string, PyJson>>;
+}
+
+/** The parts of a prepared protocol {@linkcode evaluatePolicy} reads. */
+export interface PolicyProtocol {
+  contracts: { config: ProtocolConfig };
+  cases: readonly PreparedCase[];
+}
+
+/** A read-only deep copy, so a policy can neither change the pool nor carry state in it. */
+function frozenCopy<T>(value: T): T {
+  const copy = structuredClone(value);
+  const freeze = (item: unknown): void => {
+    if (item === null || typeof item !== "object") return;
+    Object.freeze(item);
+    for (const child of Object.values(item)) freeze(child);
+  };
+  freeze(copy);
+  return copy;
+}
+
+function firstLine(error: unknown): string {
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return text.split("\n")[0];
+}
+
+/**
+ * Runs any policy through the protocol — every case × capacity, in the order and row format of `run-policy` —
+ * and refuses it, naming the origin and the case, when it throws, returns a malformed decision, names an
+ * unknown fact, keeps or evicts a fact twice or not at all, keeps more than the capacity, or decides a case
+ * differently when asked twice.
+ *
+ * @example
+ * ```ts ignore
+ * import { evaluatePolicy } from "./policies.ts";
+ * const results = evaluatePolicy(myPolicy, prepared); // 45 cases × 3 capacities
+ * ```
+ */
+export function evaluatePolicy(
+  policy: Policy,
+  protocol: PolicyProtocol,
+  options: EvaluatePolicyOptions = {},
+): PolicyResult[] {
+  const { config } = protocol.contracts;
+  const origin = options.origin ?? policy.name;
+  const results: PolicyResult[] = [];
+  for (const prepared of protocol.cases) {
+    const pool = buildPool(prepared, config.evaluation_time);
+    for (const capacity of config.pool.capacities) {
+      const where = `case ${prepared.caseId} at capacity ${capacity}`;
+      const refuse = (message: string): never => {
+        throw new PolicyModuleError(message, { path: origin, field: where });
+      };
+      const decide = (): PolicyDecision => {
+        let output: unknown;
+        try {
+          output = policy.select(frozenCopy(policyInput(pool, capacity, config)));
+        } catch (error) {
+          return refuse(`the policy threw ${firstLine(error)}`);
+        }
+        const parsed = Decision.safeParse(output);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0];
+          const field = issue.path.length === 0 ? "the decision" : issue.path.map(String).join(".");
+          return refuse(`malformed decision: ${field}: ${issue.message}`);
+        }
+        return parsed.data;
+      };
+      const decision = decide();
+      checkDecision(decision, pool, capacity, refuse);
+      const result = policyResult(prepared, policy.name, capacity, pool, decision, options.rowFields);
+      const again = policyResult(prepared, policy.name, capacity, pool, decide(), options.rowFields);
+      if (dumps(again.row) !== dumps(result.row)) {
+        refuse("not deterministic: two runs of the same case differ");
+      }
+      results.push(result);
+    }
+  }
+  return results;
+}
+
+function checkDecision(
+  decision: PolicyDecision,
+  pool: Pool,
+  capacity: number,
+  refuse: (message: string) => never,
+): void {
+  const known = new Set(pool.facts.map((fact) => fact.id));
+  const seen = new Set<string>();
+  for (const id of [...decision.kept, ...decision.evicted]) {
+    if (!known.has(id)) refuse(`returns unknown fact id ${JSON.stringify(id)}`);
+    if (seen.has(id)) refuse(`returns fact id ${JSON.stringify(id)} twice`);
+    seen.add(id);
+  }
+  for (const id of Object.keys(decision.scores)) {
+    if (!known.has(id)) refuse(`scores unknown fact id ${JSON.stringify(id)}`);
+  }
+  for (const id of Object.keys(decision.components ?? {})) {
+    if (!known.has(id)) refuse(`gives components for unknown fact id ${JSON.stringify(id)}`);
+  }
+  if (decision.kept.length > capacity) {
+    refuse(`keeps ${decision.kept.length} facts, more than the capacity ${capacity}`);
+  }
+  for (const id of known) {
+    if (!seen.has(id)) refuse(`neither keeps nor evicts fact ${JSON.stringify(id)}`);
+    if (!Object.hasOwn(decision.scores, id)) refuse(`gives no score for fact ${JSON.stringify(id)}`);
+  }
+}
+
+/** A policy loaded from a module file, with what identifies it in the rows. */
+export interface LoadedPolicyModule {
+  policy: Policy;
+  /** The module's file name (its last path segment). */
+  moduleName: string;
+  /** The path as given. */
+  path: string;
+  /** SHA-256 of the module's source bytes. */
+  sha256: string;
+}
+
+/**
+ * Loads a policy module: its default export must be a {@linkcode Policy} (`{ name, select }`). The source is
+ * hashed from the bytes read; the module is then imported (it runs with the caller's permissions, so the CLI
+ * gives up network and environment first). A module that is missing, fails to load or exports something else
+ * is a {@linkcode PolicyModuleError} naming it.
+ *
+ * @example
+ * ```ts ignore
+ * import { loadPolicyModule } from "./policies.ts";
+ * const loaded = await loadPolicyModule("tests/fixtures/policies/recency.ts");
+ * console.log(loaded.policy.name, loaded.sha256);
+ * ```
+ */
+export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule> {
+  const bytes = await readBytes(path, "policy module");
+  const sha256 = await sha256Hex(bytes);
+  let module: Record<string, unknown>;
+  try {
+    module = await import(pathToFileURL(path).href);
+  } catch (error) {
+    throw new PolicyModuleError(`cannot load the module: ${firstLine(error)}`, { path, cause: error });
+  }
+  const policy = module.default as Partial<Policy> | undefined;
+  if (
+    policy === null || typeof policy !== "object" || typeof policy.name !== "string" || policy.name === "" ||
+    typeof policy.select !== "function"
+  ) {
+    throw new PolicyModuleError(
+      "must export default a policy { name: non-empty string, select: function }",
+      { path, field: "default" },
+    );
+  }
+  if (policy.name === EVICTION_POLICY_CONFIDENCE || policy.name === EVICTION_POLICY_HYBRID_V1) {
+    // Its rows would pass for the published policy's wherever only the name is read.
+    throw new PolicyModuleError(`must not take a published policy's name (${policy.name})`, {
+      path,
+      field: "default.name",
+    });
+  }
+  return { policy: policy as Policy, moduleName: path.slice(path.lastIndexOf("/") + 1), path, sha256 };
+}
