@@ -560,7 +560,10 @@ function verificationSection(verification: Verification): Section {
     id: "verification",
     title: "Verification",
     lines: [
-      ...verification.checks.map((check) => `✓ ${check.name}`),
+      // Only a verified directory is reported, so a check either passed or was not run (needs the dataset).
+      ...verification.checks.map((check) =>
+        check.verdict === "pass" ? `✓ ${check.name}` : `– ${check.name} — needs --dataset`
+      ),
       `proved: ${verification.proved}`,
     ],
     tables: [],

@@ -62,6 +62,7 @@ p { margin: 0.4rem 0; }
 .muted { color: var(--muted); }
 .checks { list-style: none; padding: 0; margin: 0.5rem 0; }
 .checks li::before { content: "✓ "; color: var(--ok); font-weight: 700; }
+.checks li.not-run::before { content: "– "; color: var(--muted); }
 .proved { background: var(--panel); border-left: 4px solid var(--ok); padding: 0.5rem 0.75rem; }
 .table-wrap { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }
@@ -341,7 +342,11 @@ function sectionHtml(section: Section, chart?: string): string {
     const checks = section.lines.slice(0, -1);
     parts.push(
       `<ul class="checks">${
-        checks.map((line) => `<li>${escapeHtml(line.replace(/^✓ /, ""))}</li>`).join("")
+        checks.map((line) =>
+          line.startsWith("✓ ")
+            ? `<li>${escapeHtml(line.slice(2))}</li>`
+            : `<li class="not-run">${escapeHtml(line.slice(2))}</li>`
+        ).join("")
       }</ul>`,
       `<p class="proved">${escapeHtml(section.lines[section.lines.length - 1])}</p>`,
     );

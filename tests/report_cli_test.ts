@@ -25,6 +25,9 @@ Deno.test("report on the published run: verification, suites, discordant cases, 
   const out = result.stdout;
   assertMatch(out, /^deermem-eval report: results\/pr4789-reproduction-v1 \(QA results\)\n/);
   assertMatch(out, /proved: .*need --dataset/);
+  // Without the dataset the per-row checks did not run: never shown as passed.
+  assertMatch(out, /\n {2}– every task has its row and every row is a task: .* — needs --dataset\n/);
+  assertEquals(out.includes("✓ every task has its row"), false);
   assertMatch(
     out,
     /official\s+40\s+23\/40\s+35\/40\s+14\s+1\s+13\s+0\.0018\s+\+0\.300\s+\[\+0\.150, \+0\.450\]/,

@@ -132,7 +132,7 @@ Deno.test("the report states what verify proved, and says what needs --dataset",
   assert(report.verification.checks.length >= 4);
   assertMatch(report.verification.proved, /need --dataset/);
   const text = reportText(report);
-  assertMatch(text, /VERIFICATION\n( {2}✓ .*\n){4,} {2}proved: /);
+  assertMatch(text, /VERIFICATION\n( {2}✓ .*\n){4,}( {2}– .* — needs --dataset\n){3} {2}proved: /);
 });
 
 Deno.test("report refuses a directory verify rejects, and shows no numbers", async () => {
