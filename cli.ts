@@ -5,12 +5,12 @@
  * @module
  */
 
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import denoConfig from "./deno.json" with { type: "json" };
 import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
 import { exitCodeFor, InputError } from "./lib/errors.ts";
+import { type FlagValues, parseFlags } from "./lib/flags.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
 import { readBytes, readBytesHashed } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
@@ -52,18 +52,7 @@ const OPTIONS = {
   version: { type: "boolean" },
 } as const;
 
-type Flags = {
-  config?: string;
-  "official-manifest"?: string;
-  "synthetic-manifest"?: string;
-  dataset?: string;
-  "output-dir"?: string;
-  json?: boolean;
-  strict?: boolean;
-  "dry-run"?: boolean;
-  help?: boolean;
-  version?: boolean;
-};
+type Flags = FlagValues<typeof OPTIONS>;
 
 /** Where a command writes its lines; tests capture them. */
 export interface Io {
@@ -424,12 +413,12 @@ export async function main(args: string[], io: Io = defaultIo()): Promise<number
   z.config({ jitless: true });
   let parsed;
   try {
-    parsed = parseArgs({ args, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseFlags(args, OPTIONS);
   } catch (error) {
     io.err(`deermem-eval: ${(error as Error).message}`);
     return 2;
   }
-  const flags = parsed.values as Flags;
+  const flags: Flags = parsed.values;
   const [name, ...positionals] = parsed.positionals;
   if (flags.version) {
     io.out(`deermem-eval ${VERSION}`);
@@ -485,5 +474,6 @@ function defaultIo(): Io {
 }
 
 if (import.meta.main) {
-  Deno.exit(await main(Deno.args));
+  // Not Deno.exit(): a normal exit lets Deno write the code cache that makes the next start fast.
+  Deno.exitCode = await main(Deno.args);
 }

@@ -5,7 +5,7 @@
  */
 
 import { InputError, OverwriteError } from "./errors.ts";
-import { sha256Stream } from "./hash.ts";
+import { sha256Hex } from "./hash.ts";
 
 /** A file's bytes and their SHA-256, computed while reading. */
 export interface HashedBytes {
@@ -32,8 +32,8 @@ export async function readBytes(path: string, what = "file"): Promise<Uint8Array
 }
 
 /**
- * Reads a file's bytes and hashes them in the same pass, a megabyte at a time (the 15 MB dataset is hashed while
- * each chunk is still in cache); failures as {@linkcode readBytes}.
+ * Reads a file's bytes a megabyte at a time into one buffer, then hashes them; failures as
+ * {@linkcode readBytes}.
  *
  * @example
  * ```ts ignore
@@ -47,16 +47,14 @@ export async function readBytesHashed(path: string, what = "file"): Promise<Hash
     file = await Deno.open(path);
     const size = (await file.stat()).size;
     const bytes = new Uint8Array(size);
-    const hash = sha256Stream();
     let at = 0;
     while (at < size) {
       const read = file.readSync(bytes.subarray(at, Math.min(size, at + CHUNK)));
       if (read === null || read === 0) break;
-      hash.update(bytes.subarray(at, at + read));
       at += read;
     }
     if (at !== size) throw new Error(`file changed while reading (${at} of ${size} bytes)`);
-    return { bytes, sha256: hash.hex() };
+    return { bytes, sha256: await sha256Hex(bytes) };
   } catch (error) {
     const reason = error instanceof Deno.errors.NotFound ? "not found" : (error as Error).message;
     throw new InputError(`cannot read ${what}: ${reason}`, { path, cause: error });
