@@ -107,7 +107,8 @@ function outputDir(flags: Flags): string {
 async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
   contracts ??= await loadContracts(await contractSources(flags));
   const path = datasetPath(flags, io);
-  return await prepareProtocol(contracts, await readBytesHashed(path, "dataset"), path);
+  // Plain bytes: loadDataset hashes them off the main thread while it parses, using nothing before the verdict.
+  return await prepareProtocol(contracts, await readBytes(path, "dataset"), path);
 }
 
 /** Runs both policies into `directory` and prints the retention table and the files written. */
