@@ -5,7 +5,8 @@
 // - work: the time of `main` after start-up in a fresh process (cold: what one invocation costs, median of COLD
 //   processes) and again in the same process (warm), with the process's peak memory (bench/pipeline_stage.ts);
 // - wall: the whole process as a user runs it (`./deermem-eval.js …` through its shebang, or `deno run … cli.ts`
-//   with the cli task's flags), median of PAIRS runs;
+//   with the cli task's flags), median of PAIRS runs; for the commands without a dataset, also the ratio to an
+//   empty `deno run` (Deno's own start-up) measured side by side, which the machine's load affects alike;
 // - when python3 is on PATH, the ratio to Python's floor — read, SHA-256 and `json.loads` of the same file, the
 //   least the reference harness does — measured side by side: runs alternate, the figure is the median of the
 //   pairwise ratios.
@@ -18,7 +19,7 @@ import { buildBundle } from "../tests/helpers/bundle.ts";
 
 const COLD = 5;
 const WARM_REPEAT = 6;
-const PAIRS = 9;
+const PAIRS = 7;
 const ROOT = new URL("../", import.meta.url).pathname;
 const PYTHON_FLOOR = "import hashlib, json, sys\n" +
   "data = open(sys.argv[1], 'rb').read()\n" +
@@ -91,6 +92,7 @@ try {
   const bundle = `${directory}/deermem-eval.js`;
   const bundleSha256 = await buildBundle(bundle);
   const data = await writeDataset(directory);
+  await Deno.writeTextFile(`${directory}/empty.js`, "");
   const python = await hasPython();
   console.log(
     `dataset: ${data.megabytes.toFixed(1)} MB, ${data.rows} rows (${data.nonAscii} with non-ASCII text; ` +
@@ -151,9 +153,16 @@ try {
           const floor = await wall("python3", ["-c", PYTHON_FLOOR, `${directory}/dataset.json`]);
           floors.push(floor);
           ratios.push(ours / floor);
+        } else if (!dataset) {
+          const floor = await wall(Deno.execPath(), ["run", "--no-config", `${directory}/empty.js`]);
+          floors.push(floor);
+          ratios.push(ours / floor);
         }
       }
       let line = `${program.name.padEnd(6)} ${name.padEnd(18)} wall ${median(walls).toFixed(0)} ms`;
+      if (!dataset) {
+        line += ` (${median(ratios).toFixed(2)}× an empty \`deno run\`: ${median(floors).toFixed(0)} ms)`;
+      }
       if (dataset) {
         const cold = [];
         for (let run = 0; run < COLD; run++) cold.push(await stage(program, args(), 1));
