@@ -43,13 +43,21 @@ async function wall(command: string, args: string[], env: Record<string, string>
   return elapsed;
 }
 
-async function hasPython(): Promise<boolean> {
+/**
+ * The Python interpreter itself (`sys.executable`), or undefined when `python3` is not on PATH: a launcher such
+ * as a pyenv shim costs more than the floor's own work, and the floor is Python's, not the launcher's.
+ */
+async function pythonExecutable(): Promise<string | undefined> {
   try {
-    return (await new Deno.Command("python3", { args: ["--version"], stdout: "null", stderr: "null" })
-      .output())
-      .success;
+    const output = await new Deno.Command("python3", {
+      args: ["-c", "import sys; print(sys.executable)"],
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    const path = decoder.decode(output.stdout).trim();
+    return output.success && path !== "" ? path : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -93,11 +101,11 @@ try {
   const bundleSha256 = await buildBundle(bundle);
   const data = await writeDataset(directory);
   await Deno.writeTextFile(`${directory}/empty.js`, "");
-  const python = await hasPython();
+  const python = await pythonExecutable();
   console.log(
     `dataset: ${data.megabytes.toFixed(1)} MB, ${data.rows} rows (${data.nonAscii} with non-ASCII text; ` +
       `synthetic, LongMemEval-shaped); bundle ${bundleSha256.slice(0, 12)}…; ${
-        python ? "python3 floor measured side by side" : "python3 not on PATH: no ratio"
+        python ? `Python floor (${python}) measured side by side` : "python3 not on PATH: no ratio"
       }`,
   );
   const cliTask = denoConfig.tasks.cli.split(/\s+/);
@@ -150,7 +158,7 @@ try {
         const ours = await wall(...program.command(args()));
         walls.push(ours);
         if (python && dataset) {
-          const floor = await wall("python3", ["-c", PYTHON_FLOOR, `${directory}/dataset.json`]);
+          const floor = await wall(python, ["-c", PYTHON_FLOOR, `${directory}/dataset.json`]);
           floors.push(floor);
           ratios.push(ours / floor);
         } else if (!dataset) {
