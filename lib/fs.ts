@@ -8,7 +8,7 @@
  */
 
 import { InputError, IoError, isOsError, OverwriteError, UnreadableFileError } from "./errors.ts";
-import { sha256Stream } from "./hash.ts";
+import { sha256Hex } from "./hash.ts";
 
 /** A mebibyte. */
 export const MIB: number = 1 << 20;
@@ -122,13 +122,8 @@ function capText(cap: number): string {
     : `${cap} bytes`;
 }
 
-/** Reads at most `cap` bytes; more is an InputError. Hashes on the way when `hash` is given. */
-async function readCappedInto(
-  path: string,
-  what: string,
-  cap: number,
-  hash?: ReturnType<typeof sha256Stream>,
-): Promise<Uint8Array> {
+/** Reads at most `cap` bytes; more is an InputError. */
+async function readCappedInto(path: string, what: string, cap: number): Promise<Uint8Array> {
   let file: Deno.FsFile | undefined;
   try {
     file = await osCall("read", `read ${what}`, path, () => Deno.open(path));
@@ -150,13 +145,11 @@ async function readCappedInto(
         grown.set(bytes);
         bytes = grown;
         bytes[at] = probe[0];
-        hash?.update(probe);
         at += 1;
         continue;
       }
       const read = opened.readSync(bytes.subarray(at, Math.min(bytes.length, at + CHUNK)));
       if (read === null || read === 0) break;
-      hash?.update(bytes.subarray(at, at + read));
       at += read;
     }
     if (at > cap) throw new UnreadableFileError(`${what} is larger than the ${capText(cap)} cap`, { path });
@@ -195,8 +188,7 @@ function missingAsInput(error: unknown, path: string, what: string): unknown {
 }
 
 /**
- * Reads a file's bytes and hashes them in the same pass, a megabyte at a time (the 15 MB dataset is hashed while
- * each chunk is still in cache), through a cap (default {@linkcode DATASET_CAP}); failures as
+ * Reads a file's bytes through a cap (default {@linkcode DATASET_CAP}), then hashes them; failures as
  * {@linkcode readBytes}.
  *
  * @example
@@ -210,10 +202,9 @@ export async function readBytesHashed(
   what = "file",
   cap: number = DATASET_CAP,
 ): Promise<HashedBytes> {
-  const hash = sha256Stream();
   try {
-    const bytes = await readCappedInto(path, what, cap, hash);
-    return { bytes, sha256: hash.hex() };
+    const bytes = await readCappedInto(path, what, cap);
+    return { bytes, sha256: await sha256Hex(bytes) };
   } catch (error) {
     throw missingAsInput(error, path, what);
   }

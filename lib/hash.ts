@@ -1,12 +1,10 @@
 /**
- * SHA-256 as lowercase hex. The one place that hashes, so a move to `@std/crypto` is a one-line change. It uses
- * the runtime's built-in `node:crypto` hash: native and synchronous, it hashes the 15 MB dataset faster than
- * WebCrypto without copying it first, and small inputs (offsets, fingerprints) without a thread hop.
+ * SHA-256 as lowercase hex. The one place that hashes. It uses WebCrypto (`crypto.subtle`), which Deno runs off
+ * the main thread: no Node-compatibility module is loaded, and the 15 MB dataset is hashed while the main thread
+ * decodes and parses it (see `loadDataset`).
  *
  * @module
  */
-
-import { createHash } from "node:crypto";
 
 const encoder = new TextEncoder();
 
@@ -20,30 +18,7 @@ const encoder = new TextEncoder();
  * ```
  */
 export async function sha256Hex(data: Uint8Array | string): Promise<string> {
-  return await Promise.resolve(createHash("sha256").update(data).digest("hex"));
-}
-
-/** An incremental SHA-256: feed chunks, then take the hex digest once. */
-export interface Sha256Stream {
-  update(chunk: Uint8Array): void;
-  hex(): string;
-}
-
-/**
- * Starts an incremental SHA-256, for hashing a file chunk by chunk while it is read (each chunk still in cache).
- *
- * @example
- * ```ts
- * import { sha256Hex, sha256Stream } from "./hash.ts";
- * const stream = sha256Stream();
- * stream.update(new TextEncoder().encode("ab"));
- * stream.update(new TextEncoder().encode("c"));
- * console.log(stream.hex() === await sha256Hex("abc")); // true
- * ```
- */
-export function sha256Stream(): Sha256Stream {
-  const hash = createHash("sha256");
-  return { update: (chunk) => void hash.update(chunk), hex: () => hash.digest("hex") };
+  return toHex(await sha256Digest(data));
 }
 
 /**
@@ -56,8 +31,15 @@ export function sha256Stream(): Sha256Stream {
  * ```
  */
 export async function sha256Bytes(data: string): Promise<Uint8Array> {
-  return await Promise.resolve(new Uint8Array(createHash("sha256").update(encoder.encode(data)).digest()));
+  return await sha256Digest(data);
 }
+
+async function sha256Digest(data: Uint8Array | string): Promise<Uint8Array> {
+  const bytes = typeof data === "string" ? encoder.encode(data) : data;
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+}
+
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, "0"));
 
 /**
  * Lowercase hex of bytes.
@@ -70,6 +52,6 @@ export async function sha256Bytes(data: string): Promise<Uint8Array> {
  */
 export function toHex(bytes: Uint8Array): string {
   let out = "";
-  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
+  for (const byte of bytes) out += HEX[byte];
   return out;
 }

@@ -8,7 +8,6 @@
  * @module
  */
 
-import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import type { ProtocolConfig } from "./config.ts";
 import { isoformatZulu } from "./config.ts";
@@ -414,6 +413,13 @@ export interface LoadedPolicyModule {
   sha256: string;
 }
 
+/** A path as a `file:` URL (the pathname setter percent-encodes what a URL cannot hold), without node:url. */
+function fileUrl(path: string): string {
+  const url = new URL("file:///");
+  url.pathname = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  return url.href;
+}
+
 /**
  * Loads a policy module: its default export must be a {@linkcode Policy} (`{ name, select }`). The source is
  * hashed from the bytes read; the module is then imported (it runs with the caller's permissions, so the CLI
@@ -432,7 +438,7 @@ export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule
   const sha256 = await sha256Hex(bytes);
   let module: Record<string, unknown>;
   try {
-    module = await import(pathToFileURL(path).href);
+    module = await import(fileUrl(path));
   } catch (error) {
     throw new PolicyModuleError(`cannot load the module: ${firstLine(error)}`, { path, cause: error });
   }

@@ -304,10 +304,11 @@ async function runLocked(
   const now = options.now ?? (() => new Date());
   // Checked again under the lock: a run that held it may have just written the marker.
   const state = await checkRunDirectory(directory, contracts);
-  await ensureDir(`${directory}/responses`);
+  // The marker first: responses/ without it is a directory no run can resume (or a concurrent run refuses).
   if (state === "new") {
     await writeFileAtomic(`${directory}/${MARKER_FILE}`, qaRunMarker(contracts, now(), options.source));
   }
+  await ensureDir(`${directory}/responses`);
   const plans = await planRows(directory, tasks);
   const stale = plans.filter((plan) => plan.state === "stale");
   if (stale.length > 0) {

@@ -1,13 +1,15 @@
 /**
- * Dataset semantics at the edges, as the reference computes them. Expected bytes come from the reference's
- * `extract_evidence` run on the same row by CPython 3.11.7.
+ * The dataset: semantics at the edges as the reference computes them (expected bytes from the reference's
+ * `extract_evidence` run on the same row by CPython 3.11.7), and the row-wise parse that must always equal one
+ * whole-text parse.
  */
 import { buildDistractorBank, prepareCases } from "../lib/cases.ts";
-import { loadDataset, renderEvidence } from "../lib/dataset.ts";
+import { loadDataset, parseDatasetJson, parseRows, renderEvidence } from "../lib/dataset.ts";
 import { ContractError, DatasetIntegrityError } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/hash.ts";
-import { parsePyJson } from "../lib/pyjson.ts";
-import { assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
+import { dumps, parsePyJson, type PyJson } from "../lib/pyjson.ts";
+import { codePointLength } from "../lib/python.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
 
 const EDGE_ROW =
@@ -99,4 +101,133 @@ Deno.test("a pool of other than nine distractors is refused when cases are built
     error.message,
     /pool\.distractors: the pr4789 reproduction protocol requires exactly nine distractors, got 10$/,
   );
+});
+
+const encoder = new TextEncoder();
+
+/** The single whole-text parse the row-wise one must always equal. */
+function single(bytes: Uint8Array): PyJson {
+  return parsePyJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+}
+
+function row(id: string, extra: Record<string, unknown> = {}) {
+  return {
+    question_id: id,
+    question_type: "temporal-reasoning",
+    question: "?",
+    answer: 1,
+    haystack_session_ids: ["s"],
+    haystack_dates: ["d"],
+    haystack_sessions: [[{ role: "user", content: `text of ${id}` }]],
+    ...extra,
+  };
+}
+
+function outcome(parse: () => unknown): string {
+  try {
+    return `value ${dumps(parse() as PyJson)}`;
+  } catch (error) {
+    return `${(error as Error).name}: ${(error as Error).message}`;
+  }
+}
+
+Deno.test("row-wise parse equals the single parse: value, float/int distinction, or the same error", async () => {
+  const rows = [
+    row("a"),
+    row("b", { answer: 2.0, big: 12345678901234567890n }),
+    row("ü", { note: "😀 naïve" }),
+  ];
+  const texts = [
+    // compact, indented, and Python's json.dump default separators
+    JSON.stringify(rows, (_key, value) => typeof value === "bigint" ? "BIG" : value),
+    `[${rows.map((item) => dumps(item as PyJson)).join(", ")}]`,
+    `[\n ${rows.map((item) => dumps(item as PyJson)).join(",\n ")}\n]\n`,
+    ` \n[{"question_id": "a", "x": 1.0}\n,\n\t{"question_id": "b", "x": 1e400}]\r\n`,
+    // the first element's opening inside a row (a nested object), or inside a string: cut only where valid
+    `[{"question_id": "a", "meta": [1, {"question_id": "n"}]}, {"question_id": "b"}]`,
+    `[{"question_id": "a", "s": "}, {\\"question_id\\": 1"}, {"question_id": "b"}]`,
+    // not a list of objects, or not one shape
+    `[1, 2, 3]`,
+    `[]`,
+    `{"question_id": "a"}`,
+    `[{"a": 1}, {"b": 2}, {"a": 3}]`,
+    // invalid: a piece that does not parse falls back, and the single parse gives the error
+    `[{"question_id": "a"}, {"question_id": "b",}]`,
+    `[{"question_id": "a"}, {"question_id": "b"}`,
+    `[{"question_id": "a"}, {"question_id": "b"}] x`,
+    `[{"question_id": "a"},, {"question_id": "b"}]`,
+  ];
+  for (const text of texts) {
+    const bytes = encoder.encode(text);
+    assertEquals(outcome(() => parseDatasetJson(bytes)), outcome(() => single(bytes)), text);
+  }
+  const fixture = await Deno.readFile(FIXTURE_DATASET);
+  assertEquals(dumps(parseDatasetJson(fixture) as PyJson), dumps(single(fixture)));
+});
+
+Deno.test("row-wise decode is as strict as the single decode: invalid UTF-8 and a byte-order mark inside", () => {
+  const head = encoder.encode(`[{"question_id": "a", "s": "ok"}, {"question_id": "b", "s": "`);
+  const tail = encoder.encode(`"}]`);
+  const join = (...parts: Uint8Array[]) => {
+    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+    let at = 0;
+    for (const part of parts) bytes.set(part, (at += part.length) - part.length);
+    return bytes;
+  };
+  const invalid = join(head, new Uint8Array([0xff]), tail);
+  assertThrows(() => parseDatasetJson(invalid), TypeError);
+  // A U+FFFD written in the file is text, not a decoding error.
+  const replacement = join(head, encoder.encode("\uFFFD"), tail);
+  assertEquals(outcome(() => parseDatasetJson(replacement)), outcome(() => single(replacement)));
+  // A mark at the file's start is dropped by both; one after a row's comma is not whitespace for either.
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
+  const rows = encoder.encode(`[{"question_id": "a"}, {"question_id": "b"}]`);
+  assertEquals(outcome(() => parseDatasetJson(join(bom, rows))), outcome(() => single(join(bom, rows))));
+  const inside = join(encoder.encode(`[{"question_id": "a"},`), bom, encoder.encode(`{"question_id": "b"}]`));
+  assert(outcome(() => single(inside)).startsWith("SyntaxError"));
+  assertEquals(outcome(() => parseDatasetJson(inside)), outcome(() => single(inside)));
+});
+
+Deno.test("a wrong dataset is a SHA-256 mismatch, never a parse error, even though parsing overlaps hashing", async () => {
+  const broken = encoder.encode("{ this is not JSON");
+  const pinned = await sha256Hex("something else");
+  const error = await assertRejects(() => loadDataset(broken, "d.json", pinned), DatasetIntegrityError);
+  assertEquals(
+    error.message,
+    `d.json: SHA-256 mismatch: expected ${pinned}, actual ${await sha256Hex(broken)}`,
+  );
+  const valid = encoder.encode(JSON.stringify([row("a")]));
+  await assertRejects(() => loadDataset(valid, "d.json", pinned), DatasetIntegrityError, "SHA-256 mismatch");
+  // With the right digest, the same broken bytes are reported as invalid JSON.
+  await assertRejects(
+    async () => await loadDataset(broken, "d.json", await sha256Hex(broken)),
+    DatasetIntegrityError,
+    "d.json: not valid JSON: ",
+  );
+  const loaded = await loadDataset(valid, "d.json", await sha256Hex(valid));
+  assertEquals(loaded.rows.map((item) => item.questionId), ["a"]);
+});
+
+Deno.test("evidence length is computed without the text and equals the rendered text's code points", () => {
+  const rows = [
+    row("plain"),
+    row("pairs", {
+      haystack_session_ids: ["s1", "s2", "s3"],
+      haystack_dates: ["2023/05/20 😀", "d2", "d3"],
+      haystack_sessions: [
+        [{ role: "user", content: "I 😀 moved \ud800 to Lisbon." }, { role: "assistant", content: "no" }],
+        [],
+        [{ role: "ß", content: "x", has_answer: true }, { role: null, content: "𝄞𝄞", has_answer: true }],
+      ],
+    }),
+    row("none", { haystack_sessions: [[{ role: "assistant", content: "never evidence" }]] }),
+  ];
+  const { rows: parsed } = parseRows(rows, "d.json");
+  for (const [index, item] of parsed.entries()) {
+    const text = renderEvidence(rows[index]);
+    assertEquals(item.evidenceLength, codePointLength(text), item.questionId);
+    assertEquals(item.evidence, text, item.questionId);
+  }
+  assertEquals(parsed[1].evidence.split("\n").slice(3), ["SESSION s3 AT d3", "SS: x", "UNKNOWN: 𝄞𝄞"]);
+  assertEquals(parsed[2].evidence, "");
 });

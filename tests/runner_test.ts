@@ -1,4 +1,5 @@
-import { ContractError, DirectoryLockedError, InputError, ProviderError } from "../lib/errors.ts";
+import { ContractError, DirectoryLockedError, InputError, IoError, ProviderError } from "../lib/errors.ts";
+import { clearFaults, injectFault } from "../lib/fs.ts";
 import { acquireDirectoryLock, LOCK_FILE } from "../lib/lock.ts";
 import { MARKER_FILE } from "../lib/marker.ts";
 import { type AnswerProvider, CallAbortedError } from "../lib/provider.ts";
@@ -379,8 +380,25 @@ Deno.test("two runs at once on one directory: one refuses, and 90 rows take 90 c
     ]);
     const refused = results.filter((result) => result.status === "rejected");
     assertEquals(refused.length, 1);
-    assert((refused[0] as PromiseRejectedResult).reason instanceof DirectoryLockedError);
+    const reason = (refused[0] as PromiseRejectedResult).reason;
+    assert(reason instanceof DirectoryLockedError, String(reason?.stack ?? reason));
     assertEquals(state.calls, 90);
+  });
+});
+
+Deno.test("a run that fails writing its marker leaves no responses/ behind, so the rerun just works", async () => {
+  // responses/ without qa_run.json is refused as a foreign directory: the marker must come first.
+  await withTempDir(async (directory) => {
+    const { provider, state } = fakeProvider();
+    injectFault("write", 1);
+    try {
+      await assertRejects(() => runQa(contracts, tasks, directory, options(provider)), IoError);
+    } finally {
+      clearFaults();
+    }
+    assertEquals(state.calls, 0);
+    const summary = await runQa(contracts, tasks, directory, options(provider));
+    assertEquals(summary.called, 90);
   });
 });
 

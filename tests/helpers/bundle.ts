@@ -1,0 +1,67 @@
+/**
+ * Builds the shipped program, `dist/deermem-eval.js`: `deno bundle` of `cli.ts` behind a shebang line that carries
+ * the `run-qa` task's permission flags, made executable, and its SHA-256 printed. It lives among the test helpers
+ * because the bundle test builds with it (twice, to prove the build reproducible) and the pipeline bench measures
+ * what it builds; `deno task bundle` runs it. Run: deno task bundle [OUTPUT]
+ *
+ * The bundle targets the browser platform only for module resolution: npm packages then resolve to their ESM
+ * builds (yaml's `browser/` build instead of its CommonJS one, which would load Node compatibility); Deno's own
+ * APIs are used at run time as in `cli.ts`. It is minified (names kept, for error classes and traces): half the
+ * bytes for Deno to load on every start; the source it is built from is the repository at the same commit.
+ */
+
+import denoConfig from "../../deno.json" with { type: "json" };
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+/**
+ * The shebang: `env -S` splits the rest into words, sets the variable and runs `deno run` with the `run-qa`
+ * task's flags (the program revokes the network for every other command). `--no-config` keeps a `deno.json` in
+ * the caller's directory from changing how the file runs.
+ */
+export function shebang(): string {
+  const words = denoConfig.tasks["run-qa"].split(/\s+/);
+  const flags = words.slice(words.indexOf("run") + 1, words.indexOf("cli.ts"));
+  return `#!/usr/bin/env -S DENO_NO_UPDATE_CHECK=1 deno run --no-config ${flags.join(" ")}`;
+}
+
+/** Builds the bundle at `output` (made executable); returns its SHA-256. */
+export async function buildBundle(output: string): Promise<string> {
+  const body = await Deno.makeTempFile({ prefix: "deermem-eval-bundle-", suffix: ".js" });
+  try {
+    const built = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--platform=browser",
+        "--minify",
+        "--keep-names",
+        "--output",
+        body,
+        "cli.ts",
+      ],
+      cwd: ROOT,
+      env: { DENO_NO_UPDATE_CHECK: "1" },
+      stdout: "inherit",
+      stderr: "piped",
+    }).output();
+    if (built.code !== 0) throw new Error(`deno bundle failed:\n${new TextDecoder().decode(built.stderr)}`);
+    const program = await Deno.readFile(body);
+    await Deno.mkdir(output.slice(0, output.lastIndexOf("/") + 1) || ".", { recursive: true });
+    const head = new TextEncoder().encode(`${shebang()}\n`);
+    const bytes = new Uint8Array(head.length + program.length);
+    bytes.set(head);
+    bytes.set(program, head.length);
+    await Deno.writeFile(output, bytes, { mode: 0o755 });
+    await Deno.chmod(output, 0o755);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+    return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+  } finally {
+    await Deno.remove(body).catch(() => {});
+  }
+}
+
+if (import.meta.main) {
+  const output = Deno.args[0] ?? "dist/deermem-eval.js";
+  console.log(`${await buildBundle(output)}  ${output}`);
+}
