@@ -84,7 +84,10 @@ function roundToDouble(mantissa: bigint, exponent: number): number {
     shift = 0;
   }
   const scale = exponent + shift;
-  assert(scale > -1022 - 52 + 52 && scale < 1023 - 52, `reference result out of the normal range: 2^${scale}`);
+  assert(
+    scale > -1022 - 52 + 52 && scale < 1023 - 52,
+    `reference result out of the normal range: 2^${scale}`,
+  );
   // Two exact power-of-two scalings keep every intermediate normal.
   const result = Number(magnitude) * 2 ** Math.trunc(scale / 2) * 2 ** (scale - Math.trunc(scale / 2));
   return negative ? -result : result;
@@ -166,7 +169,9 @@ Deno.test("fma: random operands over the ranges log1p reaches, and beyond, again
 
 Deno.test("program code calls no Math.log1p, and Math.log only on constants", async () => {
   const files = ["cli.ts", "mod.ts"];
-  for await (const entry of Deno.readDir(`${ROOT}lib`)) if (entry.name.endsWith(".ts")) files.push(`lib/${entry.name}`);
+  for await (const entry of Deno.readDir(`${ROOT}lib`)) {
+    if (entry.name.endsWith(".ts")) files.push(`lib/${entry.name}`);
+  }
   const offenders: string[] = [];
   for (const file of files) {
     const text = await Deno.readTextFile(`${ROOT}${file}`);
