@@ -2,7 +2,7 @@
  * The C math library the reference runs on, reproduced bit for bit. CPython 3.11's `math.log1p` is glibc's
  * `log1p`, which on an x86_64 CPU with FMA is `__log1p_fma`: fdlibm's `s_log1p.c` compiled with fused
  * multiply-adds. V8's `Math.log1p` is a different (correctly rounded) algorithm that disagrees in the last bit
- * on about 1% of inputs, so the selector uses {@linkcode log1p} from here. `x ** y` needs no port: V8 calls
+ * on a few percent of inputs, so the selector uses {@linkcode log1p} from here. `x ** y` needs no port: V8 calls
  * the system's `pow`, which on the reference platform is the same glibc routine CPython calls.
  *
  * @module
@@ -122,7 +122,7 @@ export function fma(a: number, b: number, c: number): number {
 /**
  * {@linkcode fma} for 0 ≤ a × b ≤ c, fast in the usual case. The exact value is sum + sumError + productError
  * with |productError| ≤ 2^-53·(a × b); while that lies nearer to `sum` than half the gap below it (never wider
- * than the gap above), the answer is `sum` itself, and only the rest (about one call in a hundred in log1p)
+ * than the gap above), the answer is `sum` itself, and only the rest (about one call in two hundred in log1p)
  * computes the exact product.
  */
 function fmaSmallProduct(a: number, b: number, c: number): number {
