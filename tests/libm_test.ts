@@ -1,4 +1,5 @@
 import { doubleToHex, hexToDouble } from "../lib/bits.ts";
+import { selectFactsForCapacity } from "../lib/eviction.ts";
 import { fma, log1p, pow } from "../lib/libm.ts";
 import { PythonRandom } from "../lib/mt19937.ts";
 import { assert, assertEquals } from "./helpers/assert.ts";
@@ -48,6 +49,18 @@ Deno.test("log1p: special values and the heat the issue names", () => {
   // glibc gives 3ff086db29bc3ed2 here, V8's correctly rounded Math.log1p one ulp less (issue #11).
   assertEquals(doubleToHex(log1p(1.809267726692137)), "3ff086db29bc3ed2");
   assertEquals(doubleToHex(Math.log1p(1.809267726692137)), "3ff086db29bc3ed1");
+});
+
+Deno.test("the selector's accessHeat is glibc's: log1p(heat) / log(9) with this log1p", () => {
+  const now = "2026-08-13T00:00:00Z";
+  const result = selectFactsForCapacity([{ id: "a", confidence: 0.5 }], {
+    maxFacts: 1,
+    policy: "hybrid-v1",
+    now,
+    usage: { a: { accessHeat: 1.809267726692137, lastAccessedAt: now } },
+  });
+  // The issue's value: CPython gives 3fde162eb0645190; Math.log1p would give 3fde162eb064518e.
+  assertEquals(doubleToHex(result.scores.get("a")!.components.accessHeat!), "3fde162eb0645190");
 });
 
 // ---------------------------------------------------------------------------------------------------------
