@@ -97,10 +97,8 @@ function roundToDouble(mantissa: bigint, exponent: number): number {
     shift = 0;
   }
   const scale = exponent + shift;
-  assert(
-    scale > -1022 - 52 + 52 && scale < 1023 - 52,
-    `reference result out of the normal range: 2^${scale}`,
-  );
+  // A 53-bit magnitude times 2^scale is a normal double for scale in [−1074, 971].
+  assert(scale >= -1074 && scale <= 971, `reference result out of the normal range: 2^${scale}`);
   // Two exact power-of-two scalings keep every intermediate normal.
   const result = Number(magnitude) * 2 ** Math.trunc(scale / 2) * 2 ** (scale - Math.trunc(scale / 2));
   return negative ? -result : result;
