@@ -565,22 +565,32 @@ export async function checkVectorText(
 /** The largest vector file read (a guard against reading an unbounded file into memory). */
 export const VECTOR_FILE_CAP_BYTES = 256 * 1024 * 1024;
 
-/** Reads at most the cap (one byte more tells a larger file); failures name the path and the reason. */
-async function readCapped(path: string): Promise<Uint8Array> {
+/**
+ * Reads a vector file of at most `capBytes` (reading one byte more tells a larger file); a larger or unreadable
+ * file is an {@linkcode InputError} naming the path and the reason.
+ *
+ * @example
+ * ```ts ignore
+ * import { readVectorFile } from "./conformance.ts";
+ * const bytes = await readVectorFile("vectors/libm.jsonl");
+ * ```
+ */
+export async function readVectorFile(path: string, capBytes = VECTOR_FILE_CAP_BYTES): Promise<Uint8Array> {
   let file: Deno.FsFile | undefined;
   try {
     file = await Deno.open(path);
     const chunks: Uint8Array[] = [];
     let size = 0;
-    while (size <= VECTOR_FILE_CAP_BYTES) {
-      const chunk = new Uint8Array(Math.min(1 << 20, VECTOR_FILE_CAP_BYTES + 1 - size));
+    while (size <= capBytes) {
+      const chunk = new Uint8Array(Math.min(1 << 20, capBytes + 1 - size));
       const read = await file.read(chunk);
       if (read === null) break;
       chunks.push(chunk.subarray(0, read));
       size += read;
     }
-    if (size > VECTOR_FILE_CAP_BYTES) {
-      throw new VectorFormatError(`larger than the ${VECTOR_FILE_CAP_BYTES / 1024 / 1024} MiB cap`, { path });
+    if (size > capBytes) {
+      const cap = capBytes % (1 << 20) === 0 ? `${capBytes / (1 << 20)} MiB` : `${capBytes}-byte`;
+      throw new VectorFormatError(`larger than the ${cap} cap on a vector file`, { path });
     }
     const bytes = new Uint8Array(size);
     let at = 0;
@@ -694,7 +704,7 @@ export async function runConformance(
   const problems: string[] = [];
   for (const name of present.filter((name) => expected.includes(name))) {
     const path = `${directory}/${name}`;
-    const text = decodeVectorFile(name, await readCapped(path));
+    const text = decodeVectorFile(name, await readVectorFile(path));
     const report = await checkVectorText(name, text, { tolerateUlps });
     if (report.total === 0) problems.push(`${name}: empty (no vector lines)`);
     files.push(report);

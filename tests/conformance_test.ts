@@ -1,6 +1,7 @@
 import {
   checkVectorText,
   decodeVectorFile,
+  readVectorFile,
   runConformance,
   VECTOR_CHECKERS,
   VectorFormatError,
@@ -186,6 +187,26 @@ Deno.test("a line that is not UTF-8 is bad input naming the file and line", asyn
     assertEquals(result.code, 2);
     assertMatch(result.stderr, /libm\.jsonl: line 4: not valid UTF-8/);
     assert(!result.stderr.includes("\ufffd") && !result.stderr.includes("missing field"));
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
+});
+
+Deno.test("vector files are read up to a cap; a larger one is refused, naming it", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${directory}/mt19937.jsonl`, "x".repeat(100));
+    assertEquals((await readVectorFile(`${directory}/mt19937.jsonl`, 100)).length, 100);
+    await assertRejects(
+      () => readVectorFile(`${directory}/mt19937.jsonl`, 99),
+      VectorFormatError,
+      "mt19937.jsonl: larger than the 99-byte cap on a vector file",
+    );
+    await assertRejects(
+      () => readVectorFile(`${directory}/absent.jsonl`),
+      Error,
+      "absent.jsonl: cannot read vector file: not found",
+    );
   } finally {
     await Deno.remove(directory, { recursive: true });
   }
