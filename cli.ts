@@ -77,6 +77,8 @@ const OPTIONS = {
   "output-dir": { type: "string" },
   json: { type: "boolean" },
   strict: { type: "boolean" },
+  only: { type: "string" },
+  "tolerate-ulps": { type: "string" },
   "dry-run": { type: "boolean" },
   markdown: { type: "string" },
   html: { type: "string" },
@@ -639,17 +641,33 @@ network.
   conformance: {
     positionals: 1,
     summary: "check this build against a directory of reference vector files",
-    usage: "deermem-eval conformance DIR [--json] [--strict]",
+    usage: "deermem-eval conformance DIR [--only FILE,...] [--tolerate-ulps N] [--json] [--strict]",
     help:
       `Runs every line of each known vector file in DIR (eviction.jsonl, eviction-exotic.jsonl, datetime.jsonl,
-bounded-number.jsonl, grader.jsonl, stats.jsonl, mt19937.jsonl, pyjson-floats.jsonl, pyjson-strings.jsonl, ...)
-through the library and compares exactly. Unknown files are listed as skipped. Reads only DIR; writes nothing.
-  --json     print the report as one JSON document
-  --strict   fail on exotic-tier disagreements too`,
+bounded-number.jsonl, grader.jsonl, stats.jsonl, mt19937.jsonl, pyjson-floats.jsonl, pyjson-strings.jsonl,
+evidence.jsonl, offsets.jsonl, prompts.jsonl, libm.jsonl) through the library and compares every value
+exactly, doubles bit for bit. Fails, naming why, when a known file is missing or empty or DIR holds no vector
+file; a line that is not JSON or not UTF-8 is bad input (exit 2). Symlinks are followed; unknown files are
+listed as skipped; each file is read up to 256 MiB. Reads only DIR; writes nothing.
+  --only FILE,...       check just these known files (each must be present) instead of all of them
+  --tolerate-ulps N     for vector files made on another platform (another libm, a CPU without FMA):
+                        accept doubles up to N ulps apart; every such line is counted and listed
+  --json                print the report as one JSON document
+  --strict              fail on exotic-tier disagreements too`,
     run: async (flags, positionals, io) => {
       const directory = positionals[0];
       if (directory === undefined) throw new InputError("conformance needs a directory of vector files");
-      const report = await runConformance(directory, { strict: flags.strict });
+      const tolerance = flags["tolerate-ulps"];
+      if (tolerance !== undefined && !/^\d{1,6}$/.test(tolerance)) {
+        throw new InputError(`expected a whole number of ulps, got ${JSON.stringify(tolerance)}`, {
+          field: "--tolerate-ulps",
+        });
+      }
+      const report = await runConformance(directory, {
+        strict: flags.strict,
+        only: flags.only?.split(",").map((name) => name.trim()).filter((name) => name !== ""),
+        tolerateUlps: tolerance === undefined ? 0 : Number(tolerance),
+      });
       io.out(flags.json ? JSON.stringify(report, null, 2) : formatConformance(report));
       return report.ok ? 0 : 1;
     },

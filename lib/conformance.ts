@@ -1,7 +1,8 @@
 /**
  * Checks this build against reference vector files (the format of deer-flow's golden vectors): every line
- * is run through the library and compared exactly — doubles as bit patterns, with the documented ±1 ulp
- * `log1p` allowance for `accessHeat` and the scores containing it, counted separately.
+ * is run through the library and compared exactly, doubles as bit patterns. The reference values come from
+ * CPython on x86_64 glibc with FMA; only for vector files made on another platform may `tolerateUlps` accept
+ * doubles a few ulps apart, and then every such line is counted and listed.
  *
  * @module
  */
@@ -24,6 +25,7 @@ import { distractorOffset } from "./cases.ts";
 import { PythonRandom } from "./mt19937.ts";
 import { codePointLength, instantToEpochMicroseconds } from "./python.ts";
 import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
+import { log1p, pow } from "./libm.ts";
 
 /** One field of one line that disagrees. */
 export interface FieldMismatch {
@@ -45,8 +47,6 @@ export type Tier = "core" | "exotic";
 /** The verdict on one vector line. */
 export interface LineVerdict {
   mismatches: FieldMismatch[];
-  /** True when the only differences are within the documented 1-ulp `log1p` allowance. */
-  ulpTolerated?: boolean;
   tier: Tier;
   /** A short description of the input, for reports. */
   input: string;
@@ -63,13 +63,22 @@ export class VectorFormatError extends InputError {
   }
 }
 
+/** A double that differs only within `--tolerate-ulps`: counted and listed, never silent. */
+export interface ToleratedDifference extends LineMismatch {
+  /** The distance in units in the last place. */
+  ulps: number;
+}
+
 /** The report on one file. */
 export interface FileReport {
   file: string;
   total: number;
+  /** Lines that agree (exactly, or within `--tolerate-ulps` when given). */
   passed: number;
-  /** Lines that agree only within the 1-ulp log1p allowance (counted in `passed`). */
-  ulpTolerated: number;
+  /** Lines that agree only within `--tolerate-ulps` (counted in `passed`, each listed in `toleratedLines`). */
+  tolerated: number;
+  /** Every differing double of the tolerated lines. */
+  toleratedLines: ToleratedDifference[];
   /** Failing lines of tier `core`, and of tier `exotic`. */
   coreFailures: number;
   exoticFailures: number;
@@ -77,15 +86,30 @@ export interface FileReport {
   mismatches: LineMismatch[];
 }
 
+/** Options of a conformance run. */
+export interface ConformanceOptions {
+  /** Fail on exotic-tier disagreements too. */
+  strict?: boolean;
+  /** Check exactly these known files (each must be present); by default every known file must be. */
+  only?: readonly string[];
+  /** Accept doubles up to this many ulps apart, for vector files made on another platform; default 0. */
+  tolerateUlps?: number;
+}
+
 /** The whole conformance report. */
 export interface ConformanceReport {
   files: FileReport[];
   /** Files present in the directory that this build does not know; never counted as passed. */
   skipped: string[];
-  /** Known files not present. */
+  /** Known files present but left out by `only`. */
+  notSelected: string[];
+  /** Known files expected (all, or those `only` names) but not present. */
   missing: string[];
+  /** What makes the run fail besides disagreeing lines: missing or empty files, no vector file at all. */
+  problems: string[];
   ok: boolean;
   strict: boolean;
+  tolerateUlps: number;
 }
 
 export function requireField(record: Record<string, unknown>, field: string): unknown {
@@ -132,11 +156,6 @@ function componentsHex(components: ScoreComponents): Record<string, string> {
   return out;
 }
 
-/** Fields where V8's `log1p` may differ from glibc's by one ulp: the heat and any hybrid score holding it. */
-function isLog1pField(field: string): boolean {
-  return /(^|\.)accessHeat$/.test(field) || /\.(value|score)$/.test(field);
-}
-
 function checkEviction(tier: Tier): VectorChecker {
   return (record) => {
     const input = requireField(record, "input") as Record<string, unknown>;
@@ -181,24 +200,8 @@ function checkEviction(tier: Tier): VectorChecker {
         }]),
       ),
     };
-    const hybrid = input.policy === "hybrid-v1";
-    const mismatches: FieldMismatch[] = [];
-    let ulpTolerated = false;
-    collectDifferences(expected, actual, "", (difference) => {
-      const { field, expected: want, actual: got } = difference;
-      if (
-        hybrid && isLog1pField(field) && typeof want === "string" && typeof got === "string" &&
-        /^[0-9a-f]{16}$/.test(want) && /^[0-9a-f]{16}$/.test(got) &&
-        ulpDistance(hexToDouble(want), hexToDouble(got)) <= 1
-      ) {
-        ulpTolerated = true;
-      } else {
-        mismatches.push(difference);
-      }
-    });
     return {
-      mismatches,
-      ulpTolerated: mismatches.length === 0 && ulpTolerated,
+      mismatches: differences(expected, actual),
       tier,
       input: `${input.policy} capacity ${input.max_facts}, ${facts.length} facts`,
     };
@@ -424,6 +427,31 @@ const checkPrompt: VectorChecker = async (record) => {
   };
 };
 
+const checkLibm: VectorChecker = (record) => {
+  const fn = requireString(record, "fn");
+  const x = requireHexDouble(requireField(record, "x"), "x");
+  if (fn === "log1p") {
+    const expected = requireString(record, "y");
+    const actual = doubleToHex(log1p(x));
+    return {
+      mismatches: actual === expected ? [] : [{ field: "y", expected, actual }],
+      tier: "core",
+      input: `log1p(${doubleToHex(x)})`,
+    };
+  }
+  if (fn === "pow") {
+    const y = requireHexDouble(requireField(record, "y"), "y");
+    const expected = requireString(record, "z");
+    const actual = doubleToHex(pow(x, y));
+    return {
+      mismatches: actual === expected ? [] : [{ field: "z", expected, actual }],
+      tier: "core",
+      input: `pow(${doubleToHex(x)}, ${doubleToHex(y)})`,
+    };
+  }
+  throw new VectorFormatError(`must be "log1p" or "pow"`, { field: "fn" });
+};
+
 /** Files whose inputs must keep Python's float/int distinction (a `2.0` answer renders as "2.0"). */
 const PYTHON_FLOAT_FILES = new Set(["evidence.jsonl"]);
 
@@ -441,10 +469,23 @@ export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker>> = {
   "evidence.jsonl": checkEvidence,
   "offsets.jsonl": checkOffset,
   "prompts.jsonl": checkPrompt,
+  "libm.jsonl": checkLibm,
 };
 
+const HEX_DOUBLE = /^[0-9a-f]{16}$/;
+
+/** The ulp distance when both sides are 16-hex-digit doubles, else undefined. */
+function ulpsApart(mismatch: FieldMismatch): number | undefined {
+  const { expected, actual } = mismatch;
+  if (typeof expected !== "string" || typeof actual !== "string") return undefined;
+  if (!HEX_DOUBLE.test(expected) || !HEX_DOUBLE.test(actual)) return undefined;
+  return ulpDistance(hexToDouble(expected), hexToDouble(actual));
+}
+
 /**
- * Runs every line of one vector file's text through its checker.
+ * Runs every line of one vector file's text through its checker. Every double is compared exactly unless
+ * `tolerateUlps` is given, and then a line whose only differences are doubles at most that many ulps apart
+ * passes as tolerated: counted, and each difference listed.
  *
  * @example
  * ```ts
@@ -453,14 +494,20 @@ export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker>> = {
  * console.log(report.passed, report.total); // 1 1
  * ```
  */
-export async function checkVectorText(file: string, text: string): Promise<FileReport> {
+export async function checkVectorText(
+  file: string,
+  text: string,
+  options: { tolerateUlps?: number } = {},
+): Promise<FileReport> {
   const checker = VECTOR_CHECKERS[file];
   if (checker === undefined) throw new RangeError(`unknown vector file: ${file}`);
+  const tolerateUlps = options.tolerateUlps ?? 0;
   const report: FileReport = {
     file,
     total: 0,
     passed: 0,
-    ulpTolerated: 0,
+    tolerated: 0,
+    toleratedLines: [],
     coreFailures: 0,
     exoticFailures: 0,
     mismatches: [],
@@ -496,25 +543,133 @@ export async function checkVectorText(file: string, text: string): Promise<FileR
     report.total++;
     if (verdict.mismatches.length === 0) {
       report.passed++;
-      if (verdict.ulpTolerated) report.ulpTolerated++;
+      continue;
+    }
+    const where = { line: lineNumber, input: verdict.input, tier: verdict.tier };
+    const distances = verdict.mismatches.map(ulpsApart);
+    if (tolerateUlps > 0 && distances.every((ulps) => ulps !== undefined && ulps <= tolerateUlps)) {
+      report.passed++;
+      report.tolerated++;
+      verdict.mismatches.forEach((mismatch, at) =>
+        report.toleratedLines.push({ ...where, ...mismatch, ulps: distances[at]! })
+      );
       continue;
     }
     if (verdict.tier === "core") report.coreFailures++;
     else report.exoticFailures++;
-    if (report.mismatches.length < 3) {
-      report.mismatches.push({
-        line: lineNumber,
-        input: verdict.input,
-        tier: verdict.tier,
-        ...verdict.mismatches[0],
-      });
-    }
+    if (report.mismatches.length < 3) report.mismatches.push({ ...where, ...verdict.mismatches[0] });
   }
   return report;
 }
 
+/** The largest vector file read (a guard against reading an unbounded file into memory). */
+export const VECTOR_FILE_CAP_BYTES = 256 * 1024 * 1024;
+
 /**
- * Checks every known vector file in a directory. Unknown files are listed as skipped, never passed.
+ * Reads a vector file of at most `capBytes` (reading one byte more tells a larger file); a larger or unreadable
+ * file is an {@linkcode InputError} naming the path and the reason.
+ *
+ * @example
+ * ```ts ignore
+ * import { readVectorFile } from "./conformance.ts";
+ * const bytes = await readVectorFile("vectors/libm.jsonl");
+ * ```
+ */
+export async function readVectorFile(path: string, capBytes = VECTOR_FILE_CAP_BYTES): Promise<Uint8Array> {
+  let file: Deno.FsFile | undefined;
+  try {
+    file = await Deno.open(path);
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    while (size <= capBytes) {
+      const chunk = new Uint8Array(Math.min(1 << 20, capBytes + 1 - size));
+      const read = await file.read(chunk);
+      if (read === null) break;
+      chunks.push(chunk.subarray(0, read));
+      size += read;
+    }
+    if (size > capBytes) {
+      const cap = capBytes % (1 << 20) === 0 ? `${capBytes / (1 << 20)} MiB` : `${capBytes}-byte`;
+      throw new VectorFormatError(`larger than the ${cap} cap on a vector file`, { path });
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.length;
+    }
+    return bytes;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const reason = error instanceof Deno.errors.NotFound ? "not found" : (error as Error).message;
+    throw new InputError(`cannot read vector file: ${reason}`, { path, cause: error });
+  } finally {
+    file?.close();
+  }
+}
+
+/**
+ * A vector file's bytes as text; a byte sequence that is not UTF-8 is a {@linkcode VectorFormatError} naming
+ * the file and the line.
+ *
+ * @example
+ * ```ts
+ * import { decodeVectorFile } from "./conformance.ts";
+ * console.log(decodeVectorFile("libm.jsonl", new TextEncoder().encode("{}\n"))); // "{}\n"
+ * ```
+ */
+export function decodeVectorFile(file: string, bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    let start = 0;
+    for (let line = 1;; line++) {
+      const end = bytes.indexOf(0x0a, start);
+      const slice = bytes.subarray(start, end === -1 ? bytes.length : end);
+      try {
+        new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(slice);
+      } catch {
+        throw new VectorFormatError(`line ${line}: not valid UTF-8`, { path: file });
+      }
+      if (end === -1) throw new VectorFormatError(`not valid UTF-8`, { path: file });
+      start = end + 1;
+    }
+  }
+}
+
+/** The names of the regular files in a directory, symlinks followed (a dangling one is an error naming it). */
+async function listFiles(directory: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(directory)) {
+      if (entry.isFile) names.push(entry.name);
+      else if (entry.isSymlink) {
+        const path = `${directory}/${entry.name}`;
+        let target: Deno.FileInfo;
+        try {
+          target = await Deno.stat(path);
+        } catch (error) {
+          const reason = error instanceof Deno.errors.NotFound
+            ? "a dangling symlink"
+            : (error as Error).message;
+          throw new InputError(`cannot read vector file: ${reason}`, { path, cause: error });
+        }
+        if (target.isFile) names.push(entry.name);
+      }
+    }
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    const reason = error instanceof Deno.errors.NotFound ? "not found" : (error as Error).message;
+    throw new InputError(`cannot read the vector directory: ${reason}`, { path: directory, cause: error });
+  }
+  return names.sort();
+}
+
+/**
+ * Checks the known vector files in a directory. Every known file must be present and hold at least one line
+ * (or, with `only`, exactly the files named), and the directory must hold a vector file at all; otherwise the
+ * report fails and `problems` says why. Unknown files are listed as skipped, never passed; symlinks are
+ * followed; each file is read up to a 256 MiB cap and must be UTF-8.
  *
  * @example
  * ```ts ignore
@@ -525,34 +680,55 @@ export async function checkVectorText(file: string, text: string): Promise<FileR
  */
 export async function runConformance(
   directory: string,
-  options: { strict?: boolean } = {},
+  options: ConformanceOptions = {},
 ): Promise<ConformanceReport> {
   const strict = options.strict ?? false;
-  const present: string[] = [];
-  try {
-    for await (const entry of Deno.readDir(directory)) if (entry.isFile) present.push(entry.name);
-  } catch (error) {
-    throw new InputError(`cannot read the vector directory`, { path: directory, cause: error });
+  const tolerateUlps = options.tolerateUlps ?? 0;
+  if (!Number.isInteger(tolerateUlps) || tolerateUlps < 0) {
+    throw new InputError(`must be a whole number ≥ 0, got ${tolerateUlps}`, { field: "--tolerate-ulps" });
   }
-  present.sort();
-  const files: FileReport[] = [];
-  const skipped: string[] = [];
-  for (const name of present) {
-    if (!Object.hasOwn(VECTOR_CHECKERS, name)) {
-      skipped.push(name);
-      continue;
+  const known = Object.keys(VECTOR_CHECKERS);
+  if (options.only !== undefined && options.only.length === 0) {
+    throw new InputError(`names no vector file`, { field: "--only" });
+  }
+  for (const name of options.only ?? []) {
+    if (!known.includes(name)) {
+      throw new InputError(`not a known vector file: ${JSON.stringify(name)} (known: ${known.join(", ")})`, {
+        field: "--only",
+      });
     }
-    const text = await Deno.readTextFile(`${directory}/${name}`);
-    files.push(await checkVectorText(name, text));
   }
-  const missing = Object.keys(VECTOR_CHECKERS).filter((name) => !present.includes(name));
-  const ok = files.length > 0 &&
+  const expected = options.only === undefined ? known : [...new Set(options.only)];
+  const present = await listFiles(directory);
+  const files: FileReport[] = [];
+  const problems: string[] = [];
+  for (const name of present.filter((name) => expected.includes(name))) {
+    const path = `${directory}/${name}`;
+    const text = decodeVectorFile(name, await readVectorFile(path));
+    const report = await checkVectorText(name, text, { tolerateUlps });
+    if (report.total === 0) problems.push(`${name}: empty (no vector lines)`);
+    files.push(report);
+  }
+  const missing = expected.filter((name) => !present.includes(name));
+  for (const name of missing) problems.push(`${name}: missing from ${directory}`);
+  if (!present.some((name) => known.includes(name))) problems.unshift(`${directory}: holds no vector file`);
+  const ok = problems.length === 0 &&
     files.every((file) => file.coreFailures === 0 && (!strict || file.exoticFailures === 0));
-  return { files, skipped, missing, ok, strict };
+  return {
+    files,
+    skipped: present.filter((name) => !known.includes(name)),
+    notSelected: present.filter((name) => known.includes(name) && !expected.includes(name)),
+    missing,
+    problems,
+    ok,
+    strict,
+    tolerateUlps,
+  };
 }
 
 /**
- * The text report: one line per file, then the first mismatches of each failing file.
+ * The text report: one line per file, the problems, the tolerated differences (all of them), then the first
+ * mismatches of each failing file.
  *
  * @example
  * ```ts ignore
@@ -564,13 +740,32 @@ export function formatConformance(report: ConformanceReport): string {
   const lines: string[] = [];
   for (const file of report.files) {
     const failed = file.coreFailures + file.exoticFailures;
-    const mark = failed === 0 ? "✓" : file.coreFailures === 0 && !report.strict ? "~" : "✗";
+    const mark = file.total === 0
+      ? "✗"
+      : failed === 0
+      ? "✓"
+      : file.coreFailures === 0 && !report.strict
+      ? "~"
+      : "✗";
     let line = `${mark} ${file.file} ${file.passed}/${file.total}`;
-    if (file.ulpTolerated > 0) line += ` (${file.ulpTolerated} within the 1-ulp log1p allowance)`;
+    if (file.tolerated > 0) {
+      line += ` (${file.tolerated} only within --tolerate-ulps ${report.tolerateUlps}, listed below)`;
+    }
     if (file.exoticFailures > 0) line += ` (${file.exoticFailures} exotic-tier disagreements)`;
     lines.push(line);
   }
+  for (const problem of report.problems) lines.push(`✗ ${problem}`);
+  for (const name of report.notSelected) lines.push(`- ${name} not checked: not named by --only`);
   for (const name of report.skipped) lines.push(`- ${name} skipped: not a known vector file`);
+  for (const file of report.files) {
+    for (const difference of file.toleratedLines) {
+      lines.push(
+        `  ${file.file}:${difference.line} tolerated ${difference.ulps} ulp: ${difference.field}: expected ${
+          summarize(difference.expected)
+        }, got ${summarize(difference.actual)}`,
+      );
+    }
+  }
   for (const file of report.files) {
     for (const mismatch of file.mismatches) {
       lines.push(
@@ -580,6 +775,14 @@ export function formatConformance(report: ConformanceReport): string {
       );
     }
   }
-  lines.push(report.ok ? "conformance: all known files agree" : "conformance: FAILED");
+  const tolerated = report.files.reduce((sum, file) => sum + file.tolerated, 0);
+  if (!report.ok) lines.push("conformance: FAILED");
+  else if (tolerated > 0) {
+    lines.push(
+      `conformance: all checked files agree, ${tolerated} line${
+        tolerated === 1 ? "" : "s"
+      } only within --tolerate-ulps ${report.tolerateUlps}`,
+    );
+  } else lines.push("conformance: all checked files agree exactly");
   return lines.join("\n");
 }

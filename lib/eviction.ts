@@ -7,6 +7,7 @@
  */
 
 import { elapsedSeconds, fromIsoFormat, type Instant, pyFloatOf, pyStr, pyStrip } from "./python.ts";
+import { log1p } from "./libm.ts";
 
 /** The historical policy: rank by confidence alone. */
 export const EVICTION_POLICY_CONFIDENCE = "confidence";
@@ -338,7 +339,7 @@ export function selectFactsForCapacity<F>(
         const accessedAge = ageDaysOf(record.lastAccessedAt, now, nowMicros);
         heat = accessedAge >= 0 ? heat * decay(accessedAge, accessHalfLifeDays) : 0;
         // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
-        accessHeat = heat > 0 ? Math.min(1, Math.log1p(heat) / LOG_9) : 0;
+        accessHeat = heat > 0 ? Math.min(1, log1p(heat) / LOG_9) : 0;
       }
     }
     accessHeat = boundedNumber(accessHeat, 0);
