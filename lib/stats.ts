@@ -114,7 +114,7 @@ export function pairedBootstrapDifference(
   const samples = new Float64Array(iterations);
   const indices = new Uint32Array(n);
   for (let iteration = 0; iteration < iterations; iteration++) {
-    for (let draw = 0; draw < n; draw++) indices[draw] = random.randrange(n);
+    random.fillRandrange(n, indices);
     samples[iteration] = accuracyDifference(indices);
   }
   const observed = accuracyDifference(Uint32Array.from({ length: n }, (_, index) => index));

@@ -14,3 +14,15 @@ Deno.test("seeds beyond 2^53 use every 32-bit word, as CPython's init_by_array d
   assertEquals(first(2n ** 100n + 3n), 1532279558);
   assertEquals(new PythonRandom(2n ** 64n + 5n).randrange(1000), 522);
 });
+
+Deno.test("fillRandrange draws exactly what randrange draws, across twists and for every width of n", () => {
+  for (const n of [1, 2, 45, 1000, 2 ** 31 + 1, 0xffffffff]) {
+    const batch = new PythonRandom(4789n);
+    const single = new PythonRandom(4789n);
+    const draws = new Uint32Array(1500); // more than the 624 words of one twist
+    batch.fillRandrange(n, draws);
+    const expected = Array.from({ length: draws.length }, () => single.randrange(n));
+    assertEquals(Array.from(draws), expected);
+    assertEquals(batch.nextUint32(), single.nextUint32());
+  }
+});
