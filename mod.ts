@@ -63,7 +63,7 @@ export {
 } from "./lib/policies.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/pool.ts";
 export { embeddedSources, loadContracts } from "./lib/contracts.ts";
-export { type PreparedProtocol, prepareProtocol } from "./lib/stages.ts";
+export { type PreparedProtocol, prepareProtocol } from "./lib/validate.ts";
 export { PythonRandom } from "./lib/mt19937.ts";
 export {
   dumps,

@@ -53,7 +53,7 @@ export interface LineVerdict {
 }
 
 /** Checks one parsed vector line; throws {@linkcode VectorFormatError} when the line lacks a field. */
-export type VectorChecker = (record: Record<string, unknown>) => Promise<LineVerdict> | LineVerdict;
+export type VectorChecker = (record: Record<string, unknown>) => LineVerdict;
 
 /** A vector line is malformed (bad JSON, missing or mistyped field): exit code 2. */
 export class VectorFormatError extends InputError {
@@ -379,12 +379,12 @@ const checkEvidence: VectorChecker = (record) => {
   };
 };
 
-const checkOffset: VectorChecker = async (record) => {
+const checkOffset: VectorChecker = (record) => {
   const namespace = requireString(record, "namespace");
   const caseId = requireString(record, "case_id");
   const bankSize = requireField(record, "bank_size") as number;
   const expected = requireField(record, "offset");
-  const actual = await distractorOffset(namespace, caseId, bankSize);
+  const actual = distractorOffset(namespace, caseId, bankSize);
   return {
     mismatches: actual === expected ? [] : [{ field: "offset", expected, actual }],
     tier: "core",
@@ -394,7 +394,7 @@ const checkOffset: VectorChecker = async (record) => {
 
 const answerTemplate = parsePromptTemplate(EMBEDDED_ARTIFACTS["prompts/answer-v1.txt"]);
 
-const checkPrompt: VectorChecker = async (record) => {
+const checkPrompt: VectorChecker = (record) => {
   const facts = requireField(record, "facts") as [string, string][];
   const qa = requireField(record, "qa") as Record<string, unknown>;
   const question = requireString(record, "question");
@@ -416,7 +416,7 @@ const checkPrompt: VectorChecker = async (record) => {
     payload_json: requireString(record, "payload_json"),
   };
   const actual = {
-    fingerprint: await requestFingerprint(settings, messages),
+    fingerprint: requestFingerprint(settings, messages),
     messages: messages.map((message) => ({ content: message.content, role: message.role })),
     payload_json: fingerprintPayload(settings, messages),
   };

@@ -435,7 +435,7 @@ function fileUrl(path: string): string {
  */
 export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule> {
   const bytes = await readBytes(path, "policy module");
-  const sha256 = await sha256Hex(bytes);
+  const sha256 = sha256Hex(bytes);
   let module: Record<string, unknown>;
   try {
     module = await import(fileUrl(path));

@@ -263,12 +263,12 @@ function totalTokens(usage: Record<string, number>): number {
  *
  * @example
  * ```ts ignore
- * import { runQa } from "./runner.ts";
- * const summary = await runQa(contracts, tasks, "/tmp/qa-run", { provider, retry: { maxAttempts: 3 }, workers: 3, source });
+ * import { answerTasks } from "./runner.ts";
+ * const summary = await answerTasks(contracts, tasks, "/tmp/qa-run", { provider, retry: { maxAttempts: 3 }, workers: 3, source });
  * console.log(`${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
  * ```
  */
-export async function runQa(
+export async function answerTasks(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   directory: string,
