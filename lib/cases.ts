@@ -18,8 +18,11 @@ import {
 import { codePointLength, pyLower, pyStrip } from "./python.ts";
 import { compareCodePoints } from "./pyjson.ts";
 
+/** Every source a case can come from. */
+export const CASE_SOURCES = ["longmemeval", "synthetic"] as const;
+
 /** Where a case comes from. */
-export type CaseSource = "longmemeval" | "synthetic";
+export type CaseSource = (typeof CASE_SOURCES)[number];
 
 /** The question type of every synthetic case. */
 export const SYNTHETIC_QUESTION_TYPE = "synthetic-correction";

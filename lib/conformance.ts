@@ -23,7 +23,8 @@ import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
 import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "./prompt.ts";
 import { distractorOffset } from "./cases.ts";
 import { PythonRandom } from "./mt19937.ts";
-import { codePointLength, instantToEpochMicroseconds } from "./python.ts";
+import { codePointLength } from "./python.ts";
+import { instantToEpochMicroseconds } from "./pytime.ts";
 import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
 import { log1p, pow } from "./libm.ts";
 

@@ -8,10 +8,11 @@
 
 import type { ProtocolConfig } from "./config.ts";
 import { InputError } from "./errors.ts";
-import { type EvictionPolicy, rankOrder, type ScoreComponents, selectFactsForCapacity } from "./eviction.ts";
+import { type EvictionPolicy, type ScoreComponents, selectFactsForCapacity } from "./eviction.ts";
+import { rankOrder } from "./radix.ts";
 import { readTextIfExists } from "./fs.ts";
 import { gradeAnswer } from "./grading.ts";
-import { evaluateCase, hybridParams, POLICIES } from "./policy.ts";
+import { evaluateCase, hybridParams, POLICIES } from "./policies.ts";
 import { buildPool } from "./pool.ts";
 import type { PreparedCase } from "./cases.ts";
 import { parseGradedRows } from "./qa_outputs.ts";

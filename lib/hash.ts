@@ -65,6 +65,22 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * The 32-bit FNV-1a hash of a string's UTF-16 code units (not cryptographic: the selector's duplicate-id check
+ * sorts these).
+ *
+ * @example
+ * ```ts
+ * import { fnv1a } from "./hash.ts";
+ * console.log(fnv1a("a")); // 3826002220
+ * ```
+ */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
+  return hash >>> 0;
+}
+
 // FIPS 180-4 §4.2.2: the first 32 bits of the fractional parts of the cube roots of the first 64 primes.
 const K = new Uint32Array([
   0x428a2f98,

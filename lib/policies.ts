@@ -10,7 +10,7 @@
 
 import { z } from "zod";
 import type { ProtocolConfig } from "./config.ts";
-import { isoformatZulu } from "./config.ts";
+import { isoformatZulu } from "./pytime.ts";
 import type { PreparedCase } from "./cases.ts";
 import { PolicyModuleError } from "./errors.ts";
 import {
@@ -460,4 +460,52 @@ export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule
     });
   }
   return { policy: policy as Policy, moduleName: path.slice(path.lastIndexOf("/") + 1), path, sha256 };
+}
+
+/** The two policies, in the order every output lists them. */
+export const POLICIES: readonly [EvictionPolicy, ...EvictionPolicy[]] = [
+  EVICTION_POLICY_CONFIDENCE,
+  EVICTION_POLICY_HYBRID_V1,
+];
+
+/**
+ * Runs the production selector for one case, policy and capacity.
+ *
+ * @example
+ * ```ts ignore
+ * import { evaluateCase } from "./policies.ts";
+ * const result = evaluateCase(preparedCase, "hybrid-v1", 7, config);
+ * console.log(result.supportAllRetained);
+ * ```
+ */
+export function evaluateCase(
+  prepared: PreparedCase,
+  policy: EvictionPolicy,
+  capacity: number,
+  config: ProtocolConfig,
+  pool: Pool = buildPool(prepared, config.evaluation_time),
+): PolicyResult {
+  const instance = policy === "confidence" ? CONFIDENCE_POLICY : hybridPolicy(hybridParams(config));
+  return evaluateTrusted(instance, prepared, capacity, config, pool);
+}
+
+/**
+ * Every case × capacity × policy, in that nesting order (the order of `policy.raw.jsonl`).
+ *
+ * @example
+ * ```ts ignore
+ * import { evaluateAll } from "./policies.ts";
+ * const results = evaluateAll(cases, config); // 45 × 3 × 2 = 270
+ * ```
+ */
+export function evaluateAll(cases: readonly PreparedCase[], config: ProtocolConfig): PolicyResult[] {
+  const policies = [CONFIDENCE_POLICY, hybridPolicy(hybridParams(config))];
+  const results: PolicyResult[] = [];
+  for (const prepared of cases) {
+    const pool = buildPool(prepared, config.evaluation_time);
+    for (const capacity of config.pool.capacities) {
+      for (const policy of policies) results.push(evaluateTrusted(policy, prepared, capacity, config, pool));
+    }
+  }
+  return results;
 }

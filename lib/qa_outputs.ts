@@ -9,8 +9,8 @@
 import { z } from "zod";
 import type { ProtocolConfig } from "./config.ts";
 import { RowIntegrityError } from "./errors.ts";
-import { GRADER_VERSION } from "./grading.ts";
-import { POLICIES } from "./policy.ts";
+import { GRADE_RULES, GRADER_VERSION } from "./grading.ts";
+import { POLICIES } from "./policies.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { AnswerRow } from "./rows.ts";
 import { parseWith } from "./schema.ts";
@@ -25,7 +25,7 @@ import {
 /** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
 export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
   grade_correct: z.boolean(),
-  grade_rule: z.string().min(1),
+  grade_rule: z.enum(GRADE_RULES),
   grader_version: z.string(),
   question_type: z.string(),
   support_all_retained: z.boolean(),

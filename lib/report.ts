@@ -11,7 +11,7 @@ import type { Contracts } from "./contracts.ts";
 import type { PreparedCase } from "./cases.ts";
 import { InputError } from "./errors.ts";
 import { exists, readTextIfExists } from "./fs.ts";
-import { POLICIES } from "./policy.ts";
+import { POLICIES } from "./policies.ts";
 import {
   parsePolicyRawRows,
   type PolicyRawRow,

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { POLICIES } from "./policy.ts";
+import { POLICIES } from "./policies.ts";
 import {
   formatSigned,
   type PolicyReport,

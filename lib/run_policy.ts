@@ -6,10 +6,11 @@
  */
 
 import { ensureDir, writeAllOrNothing } from "./fs.ts";
-import { evaluateAll, type PolicyResult } from "./policy.ts";
+import { evaluateAll, type PolicyResult } from "./policies.ts";
 import { evaluatePolicy, loadPolicyModule, type Policy } from "./policies.ts";
 import type { PyJson } from "./pyjson.ts";
-import { policyRawJsonl, policySummary, runRecord, type SourceState } from "./policy_outputs.ts";
+import { policyRawJsonl, policySummary, runRecord } from "./policy_outputs.ts";
+import type { SourceState } from "./provenance.ts";
 import type { PreparedProtocol } from "./validate.ts";
 
 /** The three files `run-policy` writes. */

@@ -9,7 +9,7 @@
 import type { ProtocolConfig } from "./config.ts";
 import { InputError } from "./errors.ts";
 import { refuseIfLocked } from "./lock.ts";
-import type { SourceState } from "./policy_outputs.ts";
+import type { SourceState } from "./provenance.ts";
 import { openAiProvider } from "./provider.ts";
 import {
   answerTasks,

@@ -25,7 +25,8 @@ import {
   type RetryPolicy,
 } from "./provider.ts";
 import { codePointLength } from "./python.ts";
-import { createdAtStamp, type SourceState } from "./policy_outputs.ts";
+import type { SourceState } from "./provenance.ts";
+import { createdAtStamp } from "./pytime.ts";
 import {
   type AnswerRow,
   answerRow,

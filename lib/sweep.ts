@@ -12,7 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { Contracts } from "./contracts.ts";
 import type { ProtocolConfig } from "./config.ts";
-import { isoformatUtc, isoformatZulu } from "./config.ts";
+import { isoformatUtc, isoformatZulu } from "./pytime.ts";
 import type { PreparedCase } from "./cases.ts";
 import { InputError } from "./errors.ts";
 import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "./eviction.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { Contracts } from "./contracts.ts";
-import { evaluateCase, POLICIES } from "./policy.ts";
+import { evaluateCase, POLICIES } from "./policies.ts";
 import { buildPool } from "./pool.ts";
 import {
   type ChatMessage,

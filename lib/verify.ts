@@ -15,7 +15,7 @@ import { InputError, UnreadableFileError } from "./errors.ts";
 import { gradeAnswer } from "./grading.ts";
 import { exists, readTextIfExists } from "./fs.ts";
 import { checkMarker, MARKER_FILE } from "./marker.ts";
-import { POLICIES } from "./policy.ts";
+import { POLICIES } from "./policies.ts";
 import { compareCodePoints } from "./pyjson.ts";
 import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "./qa_outputs.ts";
 import { identityMismatches } from "./rows.ts";

@@ -1,8 +1,9 @@
 import { parse, stringify } from "yaml";
-import { isoformatUtc, isoformatZulu, parseConfig } from "../lib/config.ts";
+import { parseConfig } from "../lib/config.ts";
+import { isoformatUtc, isoformatZulu } from "../lib/pytime.ts";
 import { EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { ContractError } from "../lib/errors.ts";
-import { evaluateAll } from "../lib/policy.ts";
+import { evaluateAll } from "../lib/policies.ts";
 import { policyRawJsonl, policySummary } from "../lib/policy_outputs.ts";
 import { checkQaSettings } from "../lib/runner.ts";
 import { prepareProtocol } from "../lib/validate.ts";

@@ -1,6 +1,6 @@
 import { embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { InputError } from "../lib/errors.ts";
-import { evaluateAll } from "../lib/policy.ts";
+import { evaluateAll } from "../lib/policies.ts";
 import { retentionTable } from "../lib/policy_outputs.ts";
 import {
   buildReport,
