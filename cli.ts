@@ -12,27 +12,16 @@ import { loadContracts } from "./lib/contracts.ts";
 import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
 import { type FlagValues, parseFlags } from "./lib/flags.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
-import { readText, refuseExisting, writeFileAtomic } from "./lib/fs.ts";
+import { refuseExisting, writeFileAtomic } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
 import { formatVerifyResult, verify } from "./lib/verify.ts";
-import {
-  defaultGrid,
-  parseGrid,
-  runSweep,
-  SWEEP_OUTPUTS,
-  sweepJsonlChunks,
-  sweepRecord,
-  sweepSummaryLines,
-  writeSweepFiles,
-} from "./lib/sweep.ts";
+import { sweep, SWEEP_OUTPUTS, sweepSummaryLines } from "./lib/sweep.ts";
 import {
   type ContractPaths,
   contractsLine,
   DATASET_ENV,
-  prepareDataset,
   type PreparedProtocol,
   prepareProtocol,
-  readContracts,
   validate,
   validateContracts,
   validatedLine,
@@ -42,7 +31,7 @@ import { gradeQa, QA_OUTPUTS } from "./lib/grade_qa.ts";
 import { runQa } from "./lib/run_qa.ts";
 import { redact } from "./lib/provider.ts";
 import { compareRuns, comparisonHeading, comparisonSections } from "./lib/compare.ts";
-import { explainCase, explainText, readCaseAnswers } from "./lib/explain.ts";
+import { explain, explainText } from "./lib/explain.ts";
 import {
   buildReport,
   NotVerifiedError,
@@ -274,17 +263,14 @@ the parameter sets that keep fewer in any, nearest first. No network.
   --grid FILE        the grid (YAML); default as above${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const contracts = await readContracts(contractPaths(flags));
-      const grid = flags.grid === undefined
-        ? defaultGrid(contracts.config)
-        : parseGrid(await readText(flags.grid, "grid"), flags.grid, contracts.config);
-      const prepared = await prepareDataset(contracts, datasetPath(flags, io));
-      const result = runSweep(prepared, grid);
-      await writeSweepFiles(directory, {
-        "sweep.jsonl": sweepJsonlChunks(result),
-        "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool),
+      const { result, capacities } = await sweep({
+        contracts: contractPaths(flags),
+        dataset: datasetPath(flags, io),
+        directory,
+        grid: flags.grid,
+        tool: SOURCE_STATE.tool,
       });
-      for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
+      for (const line of sweepSummaryLines(result, capacities)) io.out(line);
       io.out(wroteLine(directory, SWEEP_OUTPUTS));
       return 0;
     },
@@ -391,7 +377,7 @@ Refuses to overwrite any of them. No network.
   --output-dir DIR   the run-qa directory${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const rows = await gradeQa({
+      const { rows, suites } = await gradeQa({
         contracts: contractPaths(flags),
         dataset: datasetPath(flags, io),
         directory,
@@ -402,7 +388,7 @@ Refuses to overwrite any of them. No network.
             }`,
           ),
       });
-      for (const line of suiteLines(rows)) io.out(line);
+      for (const line of suiteLines(rows, suites)) io.out(line);
       io.out(wroteLine(directory, QA_OUTPUTS));
       return 0;
     },
@@ -536,13 +522,12 @@ network.
       if (flags.markdown !== undefined || flags.html !== undefined) {
         throw new InputError("explain writes no files (the dataset's text is not ours to redistribute)");
       }
-      const contracts = await readContracts(contractPaths(flags));
-      const prepared = await prepareDataset(contracts, datasetPath(flags, io));
-      const explanation = explainCase(prepared.cases, caseId, contracts.config);
-      const directory = flags["output-dir"];
-      if (directory !== undefined) {
-        explanation.answers = await readCaseAnswers(directory, explanation, contracts.config);
-      }
+      const explanation = await explain({
+        contracts: contractPaths(flags),
+        dataset: datasetPath(flags, io),
+        caseId,
+        directory: flags["output-dir"],
+      });
       io.out(explainText(explanation, { showText: flags["show-text"] ?? false }));
       return 0;
     },

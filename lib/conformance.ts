@@ -22,6 +22,7 @@ import { gradeAnswer, normalizeAnswer } from "./grading.ts";
 import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
 import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "./prompt.ts";
 import { distractorOffset } from "./cases.ts";
+import { HYBRID_PARAM_NAMES } from "./policies.ts";
 import { PythonRandom } from "./mt19937.ts";
 import { codePointLength } from "./python.ts";
 import { instantToEpochMicroseconds } from "./pytime.ts";
@@ -139,16 +140,6 @@ function summarize(value: unknown, limit = 80): string {
 // ---------------------------------------------------------------------------------------------------------
 // Checkers, one per known file.
 
-const PARAM_NAMES: Record<string, keyof HybridParams> = {
-  confidence_weight: "confidenceWeight",
-  confirmation_weight: "confirmationWeight",
-  access_weight: "accessWeight",
-  confirmation_half_life_days: "confirmationHalfLifeDays",
-  access_half_life_days: "accessHalfLifeDays",
-  correction_reserved_fraction: "correctionReservedFraction",
-  correction_reserved_max: "correctionReservedMax",
-};
-
 function componentsHex(components: ScoreComponents): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(components)) {
@@ -167,7 +158,7 @@ function checkEviction(tier: Tier): VectorChecker {
     for (const field of ["facts", "max_facts", "policy", "now"]) requireField(input, field);
     const params: Partial<HybridParams> = {};
     for (const [key, value] of Object.entries((input.params ?? {}) as Record<string, unknown>)) {
-      const name = PARAM_NAMES[key];
+      const name = HYBRID_PARAM_NAMES[key];
       if (name === undefined) {
         throw new VectorFormatError(`unknown parameter`, { field: `input.params.${key}` });
       }

@@ -12,7 +12,14 @@ import { gradeAnswer, GRADER_VERSION } from "./grading.ts";
 import { refuseIfLocked } from "./lock.ts";
 import { readMarker } from "./marker.ts";
 import { compareCodePoints } from "./pyjson.ts";
-import { type GradedRow, gradedRowsJsonl, qaStats, qaSummary } from "./qa_outputs.ts";
+import {
+  type GradedRow,
+  gradedRowsJsonl,
+  qaStatsOf,
+  type QaStatsSuites,
+  qaStatsSuites,
+  qaSummary,
+} from "./qa_outputs.ts";
 import { type AnswerRow, checkRowIdentity, parseAnswerRow, responsePath } from "./rows.ts";
 import { type AnswerTask, buildAnswerTasks } from "./tasks.ts";
 import type { Contracts } from "./contracts.ts";
@@ -30,6 +37,12 @@ export interface GradeQaRequest {
   onForeignFiles?: (names: string[]) => void;
 }
 
+/** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
+export interface GradedRun {
+  rows: GradedRow[];
+  suites: QaStatsSuites;
+}
+
 /**
  * Stage 5 from files: refuses existing outputs before any work, loads the contracts, prepares the dataset,
  * builds the tasks, names foreign files in `responses/`, then grades ({@linkcode gradeRun}).
@@ -37,10 +50,10 @@ export interface GradeQaRequest {
  * @example
  * ```ts ignore
  * import { gradeQa } from "./grade_qa.ts";
- * const rows = await gradeQa({ contracts: {}, dataset: "longmemeval_oracle.json", directory: "/tmp/qa-run" });
+ * const { rows } = await gradeQa({ contracts: {}, dataset: "longmemeval_oracle.json", directory: "/tmp/qa-run" });
  * ```
  */
-export async function gradeQa(request: GradeQaRequest): Promise<GradedRow[]> {
+export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const { directory } = request;
   // Existing outputs refuse the run before any work (and gradeRun's all-or-nothing write refuses again).
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
@@ -62,14 +75,14 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRow[]> {
  * @example
  * ```ts ignore
  * import { gradeRun } from "./grade_qa.ts";
- * const rows = await gradeRun("/tmp/qa-run", contracts, tasks);
+ * const { rows, suites } = await gradeRun("/tmp/qa-run", contracts, tasks);
  * ```
  */
 export async function gradeRun(
   directory: string,
   contracts: Contracts,
   tasks: readonly AnswerTask[],
-): Promise<GradedRow[]> {
+): Promise<GradedRun> {
   await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
   await readMarker(directory, contracts);
@@ -87,13 +100,14 @@ export async function gradeRun(
     graded.push(gradedRow(task, row));
   }
   graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
+  const suites = qaStatsSuites(graded, contracts.config);
   const files: Record<(typeof QA_OUTPUTS)[number], string> = {
     "qa.rows.jsonl": gradedRowsJsonl(graded),
     "qa.summary.json": qaSummary(graded, contracts.config),
-    "qa.stats.json": qaStats(graded, contracts.config),
+    "qa.stats.json": qaStatsOf(suites, contracts.config),
   };
   await writeAllOrNothing(directory, files);
-  return graded;
+  return { rows: graded, suites };
 }
 
 /**

@@ -114,6 +114,41 @@ export function hybridParams(config: ProtocolConfig): HybridParams {
   };
 }
 
+/**
+ * The inverse of {@linkcode hybridParams}: parameters in the config's `policies.hybrid_v1` shape (floats as
+ * Python writes them), as `sweep` records each parameter set.
+ *
+ * @example
+ * ```ts ignore
+ * import { hybridParams, hybridParamsConfig } from "./policies.ts";
+ * console.log(dumps(hybridParamsConfig(hybridParams(config))));
+ * ```
+ */
+export function hybridParamsConfig(params: HybridParams): { [key: string]: PyJson } {
+  return {
+    access_half_life_days: params.accessHalfLifeDays,
+    confirmation_half_life_days: params.confirmationHalfLifeDays,
+    correction_reserved_fraction: new PyFloat(params.correctionReservedFraction),
+    correction_reserved_max: params.correctionReservedMax,
+    weights: {
+      access: new PyFloat(params.accessWeight),
+      confidence: new PyFloat(params.confidenceWeight),
+      confirmation: new PyFloat(params.confirmationWeight),
+    },
+  };
+}
+
+/** The reference's `HybridParams` field names (flat, as the eviction vectors spell them) → ours. */
+export const HYBRID_PARAM_NAMES: Readonly<Record<string, keyof HybridParams>> = {
+  confidence_weight: "confidenceWeight",
+  confirmation_weight: "confirmationWeight",
+  access_weight: "accessWeight",
+  confirmation_half_life_days: "confirmationHalfLifeDays",
+  access_half_life_days: "accessHalfLifeDays",
+  correction_reserved_fraction: "correctionReservedFraction",
+  correction_reserved_max: "correctionReservedMax",
+};
+
 /** A built-in policy: the production selector under one of its two names. */
 function selectorPolicy(policy: EvictionPolicy, params?: HybridParams): Policy {
   return {
