@@ -41,8 +41,8 @@ import {
   sectionsText,
   verificationLines,
 } from "./lib/report.ts";
-import { reportMarkdown, sectionsMarkdown } from "./lib/report_markdown.ts";
-import { reportHtml, sectionsHtml } from "./lib/report_html.ts";
+import { reportMarkdown, sectionsMarkdown, sweepMarkdown } from "./lib/report_markdown.ts";
+import { reportHtml, sectionsHtml, sweepHtml } from "./lib/report_html.ts";
 import { suiteLines } from "./lib/qa_outputs.ts";
 import { interruptHandler, type RunEvent } from "./lib/runner.ts";
 
@@ -456,7 +456,9 @@ fails it refuses, printing them. Then it prints, from the verified files through
 the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p, the bootstrap
 difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
 and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
-scenario and policy, and the cases where the policies keep different supports. No network.
+scenario and policy, and the cases where the policies keep different supports. For a sweep directory
+(sweep.json, sweep.jsonl): the best and worst grid points, with --html the heat map over the weight simplex.
+No network.
   --dataset PATH        the pinned dataset: also re-derive every row (as verify --dataset)
   --against OTHER       compare with another run of the same kind: aggregate, row and byte layers
   --markdown FILE       also write the report as GitHub-flavoured Markdown
@@ -468,23 +470,31 @@ Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
     run: async (flags, positionals, io) => {
       const directory = onlyPositional(positionals, "run directory", "report");
       const prices = price(flags);
-      let report;
-      let other;
-      let contracts;
+      let result;
       try {
-        ({ report, against: other, contracts } = await reportStage({
+        result = await reportStage({
           contracts: contractPaths(flags),
           directory,
           against: flags.against,
           dataset: flags.dataset,
           prices,
-        }));
+        });
       } catch (error) {
         if (!(error instanceof NotVerifiedError)) throw error;
         for (const line of verificationLines(error.verification)) io.err(line);
         io.err(`deermem-eval report: ${error.message}`);
         return 1;
       }
+      if (result.kind === "sweep") {
+        const { sweep } = result;
+        io.out(sweep.lines.join("\n"));
+        const files: [string, () => string][] = [];
+        if (flags.markdown !== undefined) files.push([flags.markdown, () => sweepMarkdown(directory, sweep)]);
+        if (flags.html !== undefined) files.push([flags.html, () => sweepHtml(directory, sweep)]);
+        await writeReportFiles(files, io);
+        return 0;
+      }
+      const { report, against: other, contracts } = result;
       const files: [string, () => string][] = [];
       if (other === undefined) {
         io.out(reportText(report));

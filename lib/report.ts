@@ -34,6 +34,7 @@ import { type AnswerTask, buildAnswerTasks } from "./tasks.ts";
 import { type ContractPaths, prepareDataset, readContracts } from "./validate.ts";
 import { type Check, formatVerifyResult, verifyResults } from "./verify.ts";
 import { verifyPolicyRun } from "./verify_policy.ts";
+import { readSweepReport, type SweepReport } from "./sweep_report.ts";
 
 /** The two kinds of run directory a report reads. */
 export type RunKind = "qa" | "policy";
@@ -498,12 +499,13 @@ export interface ReportRequest {
   prices?: Prices;
 }
 
-/** The verified report of a run and, when asked, of the run it is compared with. */
-export interface ReportResult {
-  contracts: Contracts;
-  report: RunReport;
-  against?: RunReport;
-}
+/**
+ * The verified report of a run and, when asked, of the run it is compared with — or, for a sweep directory, the
+ * sweep's report.
+ */
+export type ReportResult =
+  | { kind: "run"; contracts: Contracts; report: RunReport; against?: RunReport }
+  | { kind: "sweep"; directory: string; sweep: SweepReport };
 
 /**
  * The `report` stage: loads the contracts, then verifies and collects the run (and the one to compare with),
@@ -517,14 +519,34 @@ export interface ReportResult {
  */
 export async function report(request: ReportRequest): Promise<ReportResult> {
   const contracts = await readContracts(request.contracts);
+  if (await isSweepDirectory(request.directory)) {
+    if (request.against !== undefined || request.dataset !== undefined || request.prices !== undefined) {
+      throw new InputError(
+        "a sweep directory is reported from sweep.json and sweep.jsonl alone: --against, --dataset and the prices do not apply",
+        { path: request.directory },
+      );
+    }
+    return { kind: "sweep", directory: request.directory, sweep: await readSweepReport(request.directory) };
+  }
   const build = async (directory: string) =>
     await buildReport(directory, contracts, {
       recomputed: await recomputedFor(directory, contracts, request.dataset),
       prices: request.prices,
     });
-  const result: ReportResult = { contracts, report: await build(request.directory) };
+  const result: ReportResult = { kind: "run", contracts, report: await build(request.directory) };
   if (request.against !== undefined) result.against = await build(request.against);
   return result;
+}
+
+/** A directory `sweep` wrote (`sweep.jsonl`) that is not also a QA or policy run. */
+async function isSweepDirectory(directory: string): Promise<boolean> {
+  try {
+    if (!(await Deno.stat(directory)).isDirectory) return false;
+  } catch {
+    return false; // detectRunKind names what is wrong with it
+  }
+  if (!await exists(`${directory}/sweep.jsonl`)) return false;
+  return !await exists(`${directory}/qa.rows.jsonl`) && !await exists(`${directory}/policy.raw.jsonl`);
 }
 
 /** With a dataset, what the per-row checks of a run directory need (tasks for QA, cases for a policy run). */
