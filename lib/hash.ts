@@ -41,7 +41,7 @@ export function sha256Bytes(data: Uint8Array | string): Uint8Array {
  * @example
  * ```ts
  * import { sha256HexAsync } from "./hash.ts";
- * console.log(await sha256HexAsync(new Uint8Array(16 * 2 ** 20))); // 64 hex digits
+ * console.log(await sha256HexAsync(new TextEncoder().encode("abc"))); // "ba7816bf…15ad"
  * ```
  */
 export async function sha256HexAsync(bytes: Uint8Array): Promise<string> {
