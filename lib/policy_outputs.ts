@@ -6,6 +6,7 @@
  */
 
 import { z } from "zod";
+import { CASE_SOURCES } from "./cases.ts";
 import type { Contracts } from "./contracts.ts";
 import type { SourceState } from "./provenance.ts";
 import { createdAtStamp, isoformatUtc } from "./pytime.ts";
@@ -137,13 +138,13 @@ export const PolicyRawRow = z.strictObject({
     score: z.number(),
   })),
   kept_fact_ids: z.array(z.string()),
-  policy: z.enum(["confidence", "hybrid-v1"]),
+  policy: z.enum(POLICIES),
   question_type: z.string(),
   reserved_correction_slots: z.number().int().min(0),
   scenario: z.string(),
   schema_version: z.literal(1),
   scores: z.record(z.string(), z.strictObject({ components: Components, value: z.number() })),
-  source: z.enum(["longmemeval", "synthetic"]),
+  source: z.enum(CASE_SOURCES),
   support_all_retained: z.boolean(),
   support_fact_ids: z.array(z.string()),
   support_recall: z.number().min(0).max(1),
