@@ -35,6 +35,7 @@ export {
 } from "./lib/eviction.ts";
 export {
   type Grade,
+  GRADE_RULES,
   gradeAnswer,
   GRADER_VERSION,
   type GradeRule,
