@@ -8,63 +8,43 @@
 import { z } from "zod";
 import denoConfig from "./deno.json" with { type: "json" };
 import { formatConformance, runConformance } from "./lib/conformance.ts";
-import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./lib/contracts.ts";
+import { loadContracts } from "./lib/contracts.ts";
 import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
 import { type FlagValues, parseFlags } from "./lib/flags.ts";
 import { buildDemoProtocol } from "./lib/demo.ts";
-import { DATASET_CAP, exists, readBytes, readText, refuseExisting, writeFileAtomic } from "./lib/fs.ts";
+import { refuseExisting, writeFileAtomic } from "./lib/fs.ts";
 import { retentionTable } from "./lib/policy_outputs.ts";
-import { buildAnswerTasks, requestSettings } from "./lib/tasks.ts";
-import { formatVerifyResult, verifyResults } from "./lib/verify.ts";
-import { loadPolicyModule } from "./lib/policies.ts";
+import { formatVerifyResult, verify } from "./lib/verify.ts";
+import { sweep, SWEEP_OUTPUTS, sweepSummaryLines } from "./lib/sweep.ts";
 import {
-  defaultGrid,
-  parseGrid,
-  runSweep,
-  SWEEP_OUTPUTS,
-  sweepJsonlChunks,
-  sweepRecord,
-  sweepSummaryLines,
-  writeSweepFiles,
-} from "./lib/sweep.ts";
-import {
-  type CustomPolicyRun,
-  foreignResponseFiles,
-  gradeQa,
-  POLICY_OUTPUTS,
+  type ContractPaths,
+  contractsLine,
+  DATASET_ENV,
   type PreparedProtocol,
   prepareProtocol,
-  QA_OUTPUTS,
-  runPolicy,
-} from "./lib/stages.ts";
-import { openAiProvider, redact } from "./lib/provider.ts";
+  validate,
+  validateContracts,
+  validatedLine,
+} from "./lib/validate.ts";
+import { type CustomPolicyRun, customPolicyRun, POLICY_OUTPUTS, runPolicy } from "./lib/run_policy.ts";
+import { gradeQa, QA_OUTPUTS } from "./lib/grade_qa.ts";
+import { runQa } from "./lib/run_qa.ts";
+import { redact } from "./lib/provider.ts";
 import { compareRuns, comparisonHeading, comparisonSections } from "./lib/compare.ts";
-import { explainCase, explainText, readCaseAnswers } from "./lib/explain.ts";
+import { explain, explainText } from "./lib/explain.ts";
 import {
   buildReport,
-  detectRunKind,
   NotVerifiedError,
   type Prices,
-  type Recomputed,
+  report as reportStage,
   reportText,
   sectionsText,
   verificationLines,
 } from "./lib/report.ts";
-import { reportMarkdown, sectionsMarkdown } from "./lib/report_markdown.ts";
-import { reportHtml, sectionsHtml } from "./lib/report_html.ts";
+import { reportMarkdown, sectionsMarkdown, sweepMarkdown } from "./lib/report_markdown.ts";
+import { reportHtml, sectionsHtml, sweepHtml } from "./lib/report_html.ts";
 import { suiteLines } from "./lib/qa_outputs.ts";
-import { refuseIfLocked } from "./lib/lock.ts";
-import {
-  checkQaSettings,
-  checkRunDirectory,
-  dryRunLines,
-  interruptHandler,
-  LOCKED_ACTION,
-  planRows,
-  resolveCredentials,
-  type RunEvent,
-  runQa,
-} from "./lib/runner.ts";
+import { interruptHandler, type RunEvent } from "./lib/runner.ts";
 
 /** The program's version (from `deno.json`). */
 export const VERSION: string = denoConfig.version;
@@ -119,38 +99,22 @@ Protocol (embedded pr4789-reproduction-v1 unless given):
   --official-manifest PATH    official case manifest JSON
   --synthetic-manifest PATH   synthetic correction manifest JSON`;
 
-async function contractSources(flags: Flags): Promise<ContractSources> {
-  const embedded = embeddedSources();
-  const load = async (path: string | undefined, fallback: ContractSources["config"], what: string) =>
-    path === undefined ? fallback : { source: path, bytes: await readBytes(path, what) };
+function contractPaths(flags: Flags): ContractPaths {
   return {
-    config: await load(flags.config, embedded.config, "config"),
-    official: await load(flags["official-manifest"], embedded.official, "official manifest"),
-    synthetic: await load(flags["synthetic-manifest"], embedded.synthetic, "synthetic manifest"),
+    config: flags.config,
+    officialManifest: flags["official-manifest"],
+    syntheticManifest: flags["synthetic-manifest"],
   };
 }
 
-const DATASET_ENV = "LONGMEMEVAL_ORACLE_PATH";
-
-function datasetPath(flags: Flags, io: Io): string {
-  const path = flags.dataset ?? io.env(DATASET_ENV);
-  if (path === undefined || path === "") {
-    throw new InputError(`needs --dataset PATH (or ${DATASET_ENV}); the CLI never downloads the dataset`);
-  }
-  return path;
+function datasetPath(flags: Flags, io: Io): string | undefined {
+  return flags.dataset ?? io.env(DATASET_ENV);
 }
 
 function outputDir(flags: Flags): string {
   const path = flags["output-dir"];
   if (path === undefined || path === "") throw new InputError("needs --output-dir DIR");
   return path;
-}
-
-async function prepare(flags: Flags, io: Io, contracts?: Contracts) {
-  contracts ??= await loadContracts(await contractSources(flags));
-  const path = datasetPath(flags, io);
-  // Plain bytes: loadDataset hashes them off the main thread while it parses, using nothing before the verdict.
-  return await prepareProtocol(contracts, await readBytes(path, "dataset", DATASET_CAP), path);
 }
 
 /** Runs both policies (or `custom`'s) into `directory` and prints the retention table and the files written. */
@@ -164,21 +128,6 @@ async function writePolicyRun(
   const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);
   if (options.table ?? true) io.out(retentionTable(results, custom && [custom.policy.name]));
   io.out(wroteLine(directory, POLICY_OUTPUTS));
-}
-
-/**
- * Loads a `--policy-module` with nothing but read permission left to give it: the network is already revoked,
- * and the environment (read only for the dataset path, before this) goes too. Write permission cannot be
- * dropped in-process while the outputs are still to be written.
- */
-async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
-  for (const name of ["env", "run", "ffi", "sys"] as const) await Deno.permissions.revoke({ name });
-  const loaded = await loadPolicyModule(path);
-  return {
-    policy: loaded.policy,
-    origin: path,
-    fields: { policy_module: loaded.moduleName, policy_module_sha256: loaded.sha256 },
-  };
 }
 
 function price(flags: Flags): Prices | undefined {
@@ -201,20 +150,6 @@ function price(flags: Flags): Prices | undefined {
     return value;
   };
   return { input: parse(input, "--price-input"), output: parse(output, "--price-output") };
-}
-
-/** With --dataset, what the per-row checks of a run directory need (tasks for QA, cases for a policy run). */
-async function recomputedFor(directory: string, flags: Flags, contracts: Contracts): Promise<Recomputed> {
-  if (flags.dataset === undefined) return {};
-  const kind = await detectRunKind(directory);
-  const prepared = await prepareProtocol(
-    contracts,
-    await readBytes(flags.dataset, "dataset", DATASET_CAP),
-    flags.dataset,
-  );
-  return kind === "qa"
-    ? { tasks: await buildAnswerTasks(contracts, prepared.cases) }
-    : { cases: prepared.cases };
 }
 
 /** Writes the requested report files (Markdown, HTML) all or none, never over an existing file. */
@@ -257,9 +192,7 @@ const COMMANDS: Record<string, Command> = {
 the grader version and policy version this program implements, and the answer prompt's pinned SHA-256.
 Writes nothing.${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
-      const contracts = await loadContracts(await contractSources(flags));
-      const official = Object.values(contracts.official.scenarios).reduce((sum, ids) => sum + ids.length, 0);
-      io.out(`validated ${official} official and ${contracts.synthetic.cases.length} synthetic cases`);
+      io.out(contractsLine(await validateContracts(contractPaths(flags))));
       return 0;
     },
   },
@@ -272,8 +205,7 @@ IDs from the selection rule and compares them with the manifest, builds the dist
 Writes nothing; no network.
   --dataset PATH   longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
-      const prepared = await prepare(flags, io);
-      io.out(`validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`);
+      io.out(validatedLine(await validate(contractPaths(flags), datasetPath(flags, io))));
       return 0;
     },
   },
@@ -297,7 +229,7 @@ differently when asked twice is refused, naming the module and the case.
   --policy-module FILE.ts  a policy module to judge instead of the published policies${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const prepared = await prepare(flags, io);
+      const prepared = await validate(contractPaths(flags), datasetPath(flags, io));
       const module = flags["policy-module"];
       const custom = module === undefined ? undefined : await customPolicyRun(module);
       await writePolicyRun(prepared, directory, io, { custom });
@@ -331,17 +263,14 @@ the parameter sets that keep fewer in any, nearest first. No network.
   --grid FILE        the grid (YAML); default as above${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const contracts = await loadContracts(await contractSources(flags));
-      const grid = flags.grid === undefined
-        ? defaultGrid(contracts.config)
-        : parseGrid(await readText(flags.grid, "grid"), flags.grid, contracts.config);
-      const prepared = await prepare(flags, io, contracts);
-      const result = runSweep(prepared, grid);
-      await writeSweepFiles(directory, {
-        "sweep.jsonl": sweepJsonlChunks(result),
-        "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool),
+      const { result, capacities } = await sweep({
+        contracts: contractPaths(flags),
+        dataset: datasetPath(flags, io),
+        directory,
+        grid: flags.grid,
+        tool: SOURCE_STATE.tool,
       });
-      for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
+      for (const line of sweepSummaryLines(result, capacities)) io.out(line);
       io.out(wroteLine(directory, SWEEP_OUTPUTS));
       return 0;
     },
@@ -372,58 +301,47 @@ failed.
     run: async (flags, _positionals, io) => {
       const dryRun = flags["dry-run"] ?? false;
       const directory = dryRun ? flags["output-dir"] : outputDir(flags);
-      const contracts = await loadContracts(await contractSources(flags));
-      checkQaSettings(contracts);
-      // Credentials first: a missing variable must fail before the dataset is touched.
-      if (!dryRun) requireRunQaPermissions(contracts.config.qa);
-      const credentials = dryRun ? undefined : resolveCredentials(contracts.config, io.env);
-      if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
-      if (directory !== undefined) {
-        await checkRunDirectory(directory, contracts);
-        if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
-      }
-      const prepared = await prepare(flags, io, contracts);
-      const tasks = await buildAnswerTasks(contracts, prepared.cases);
-      if (credentials === undefined) {
-        const plans = directory === undefined ? undefined : await planRows(directory, tasks);
-        for (const line of dryRunLines(tasks, plans)) io.out(line);
-        return 0;
-      }
-      // From here on nothing printed can carry the key, whatever a server or a file echoes.
-      const say = redactingIo(io, credentials.apiKey);
-      const qa = contracts.config.qa;
-      const provider = openAiProvider({
-        baseUrl: credentials.baseUrl,
-        apiKey: credentials.apiKey,
-        settings: requestSettings(contracts),
-        timeoutSeconds: qa.timeout_seconds,
-      });
       const interrupt = new AbortController();
-      const onInterrupt = interruptHandler({
-        stop: () => {
-          say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
-          interrupt.abort();
-        },
-        // Deno.exit skips finally blocks; the lock is released by its "unload" listener.
-        quit: () => Deno.exit(130),
-      });
-      Deno.addSignalListener("SIGINT", onInterrupt);
-      const progress = progressReporter(say);
-      let summary;
+      // Until the key is known nothing printed can carry it; from then on every line is redacted.
+      let say = io;
+      let progress: ReturnType<typeof progressReporter> | undefined;
+      let onInterrupt: (() => void) | undefined;
+      let outcome;
       try {
-        summary = await runQa(contracts, tasks, directory!, {
-          provider,
-          retry: { maxAttempts: qa.max_attempts },
-          workers: qa.workers,
+        outcome = await runQa({
+          contracts: contractPaths(flags),
+          dataset: datasetPath(flags, io),
+          directory,
+          dryRun,
+          env: io.env,
           source: SOURCE_STATE,
           signal: interrupt.signal,
-          onEvent: progress.onEvent,
-          secret: credentials.apiKey,
+          onStart: (secret) => {
+            say = redactingIo(io, secret);
+            progress = progressReporter(say);
+            onInterrupt = interruptHandler({
+              stop: () => {
+                say.err(
+                  "interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)",
+                );
+                interrupt.abort();
+              },
+              // Deno.exit skips finally blocks; the lock is released by its "unload" listener.
+              quit: () => Deno.exit(130),
+            });
+            Deno.addSignalListener("SIGINT", onInterrupt);
+          },
+          onEvent: (event) => progress?.onEvent(event),
         });
       } finally {
-        progress.end();
-        Deno.removeSignalListener("SIGINT", onInterrupt);
+        progress?.end();
+        if (onInterrupt !== undefined) Deno.removeSignalListener("SIGINT", onInterrupt);
       }
+      if (outcome.kind === "dry-run") {
+        for (const line of outcome.lines) io.out(line);
+        return 0;
+      }
+      const { summary, qa } = outcome;
       say.out(
         `answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`,
       );
@@ -459,21 +377,18 @@ Refuses to overwrite any of them. No network.
   --output-dir DIR   the run-qa directory${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      // Existing outputs refuse the run before any work (and gradeQa's all-or-nothing write refuses again).
-      await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
-      const contracts = await loadContracts(await contractSources(flags));
-      const prepared = await prepare(flags, io, contracts);
-      const tasks = await buildAnswerTasks(contracts, prepared.cases);
-      const foreign = await foreignResponseFiles(directory, tasks);
-      if (foreign.length > 0) {
-        io.err(
-          `warning: ${directory}/responses holds ${foreign.length} file(s) that are not a task's row, not graded: ${
-            foreign.join(", ")
-          }`,
-        );
-      }
-      const rows = await gradeQa(directory, contracts, tasks);
-      for (const line of suiteLines(rows)) io.out(line);
+      const { rows, suites } = await gradeQa({
+        contracts: contractPaths(flags),
+        dataset: datasetPath(flags, io),
+        directory,
+        onForeignFiles: (foreign) =>
+          io.err(
+            `warning: ${directory}/responses holds ${foreign.length} file(s) that are not a task's row, not graded: ${
+              foreign.join(", ")
+            }`,
+          ),
+      });
+      for (const line of suiteLines(rows, suites)) io.out(line);
       io.out(wroteLine(directory, QA_OUTPUTS));
       return 0;
     },
@@ -495,18 +410,7 @@ check run holds.
     run: async (flags, positionals, io) => {
       const directory = positionals[0];
       if (directory === undefined) throw new InputError("verify needs a results directory");
-      if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
-      const contracts = await loadContracts(await contractSources(flags));
-      let tasks;
-      if (flags.dataset !== undefined) {
-        const prepared = await prepareProtocol(
-          contracts,
-          await readBytes(flags.dataset, "dataset", DATASET_CAP),
-          flags.dataset,
-        );
-        tasks = await buildAnswerTasks(contracts, prepared.cases);
-      }
-      const result = await verifyResults(directory, contracts, tasks);
+      const result = await verify({ contracts: contractPaths(flags), directory, dataset: flags.dataset });
       io.out(formatVerifyResult(result));
       return result.ok ? 0 : 1;
     },
@@ -521,24 +425,18 @@ synthetic LongMemEval-shaped dataset (no LongMemEval text) with a demo protocol 
 and runs both policies into a fresh temporary directory (or --output-dir DIR); ends with the policy report of
 that run (as \`report\` prints it, every row recomputed). No network.`,
     run: async (flags, _positionals, io) => {
-      const embedded = await loadContracts(embeddedSources());
-      const officialCount = Object.values(embedded.official.scenarios).flat().length;
-      io.out(
-        `validate-contracts: validated ${officialCount} official and ${embedded.synthetic.cases.length} synthetic cases`,
-      );
+      io.out(`validate-contracts: ${contractsLine(await validateContracts())}`);
       io.out("demo: SYNTHETIC data generated by deermem-eval — not the pinned LongMemEval dataset");
       const demo = await buildDemoProtocol();
       const directory = flags["output-dir"] ?? await Deno.makeTempDir({ prefix: "deermem-eval-demo-" });
       const encoder = new TextEncoder();
-      const contracts = await loadContracts({
+      const contracts = loadContracts({
         config: { source: "demo:config.yaml", bytes: encoder.encode(demo.config) },
         official: { source: "demo:official.json", bytes: encoder.encode(demo.official) },
         synthetic: { source: "demo:synthetic.json", bytes: encoder.encode(demo.synthetic) },
       });
       const prepared = await prepareProtocol(contracts, demo.dataset, "demo:dataset.json");
-      io.out(
-        `validate: validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`,
-      );
+      io.out(`validate: ${validatedLine(prepared)}`);
       await writePolicyRun(prepared, directory, io, { table: false });
       // The demo ends with the policy report of its run, every row recomputed from the generated dataset.
       const report = await buildReport(directory, contracts, { recomputed: { cases: prepared.cases } });
@@ -558,7 +456,9 @@ fails it refuses, printing them. Then it prints, from the verified files through
 the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p, the bootstrap
 difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
 and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
-scenario and policy, and the cases where the policies keep different supports. No network.
+scenario and policy, and the cases where the policies keep different supports. For a sweep directory
+(sweep.json, sweep.jsonl): the best and worst grid points, with --html the heat map over the weight simplex.
+No network.
   --dataset PATH        the pinned dataset: also re-derive every row (as verify --dataset)
   --against OTHER       compare with another run of the same kind: aggregate, row and byte layers
   --markdown FILE       also write the report as GitHub-flavoured Markdown
@@ -570,26 +470,31 @@ Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
     run: async (flags, positionals, io) => {
       const directory = onlyPositional(positionals, "run directory", "report");
       const prices = price(flags);
-      const contracts = await loadContracts(await contractSources(flags));
-      let report;
-      let other;
+      let result;
       try {
-        report = await buildReport(directory, contracts, {
-          recomputed: await recomputedFor(directory, flags, contracts),
+        result = await reportStage({
+          contracts: contractPaths(flags),
+          directory,
+          against: flags.against,
+          dataset: flags.dataset,
           prices,
         });
-        if (flags.against !== undefined) {
-          other = await buildReport(flags.against, contracts, {
-            recomputed: await recomputedFor(flags.against, flags, contracts),
-            prices,
-          });
-        }
       } catch (error) {
         if (!(error instanceof NotVerifiedError)) throw error;
         for (const line of verificationLines(error.verification)) io.err(line);
         io.err(`deermem-eval report: ${error.message}`);
         return 1;
       }
+      if (result.kind === "sweep") {
+        const { sweep } = result;
+        io.out(sweep.lines.join("\n"));
+        const files: [string, () => string][] = [];
+        if (flags.markdown !== undefined) files.push([flags.markdown, () => sweepMarkdown(directory, sweep)]);
+        if (flags.html !== undefined) files.push([flags.html, () => sweepHtml(directory, sweep)]);
+        await writeReportFiles(files, io);
+        return 0;
+      }
+      const { report, against: other, contracts } = result;
       const files: [string, () => string][] = [];
       if (other === undefined) {
         io.out(reportText(report));
@@ -627,13 +532,12 @@ network.
       if (flags.markdown !== undefined || flags.html !== undefined) {
         throw new InputError("explain writes no files (the dataset's text is not ours to redistribute)");
       }
-      const contracts = await loadContracts(await contractSources(flags));
-      const prepared = await prepare(flags, io, contracts);
-      const explanation = explainCase(prepared.cases, caseId, contracts.config);
-      const directory = flags["output-dir"];
-      if (directory !== undefined) {
-        explanation.answers = await readCaseAnswers(directory, explanation, contracts.config);
-      }
+      const explanation = await explain({
+        contracts: contractPaths(flags),
+        dataset: datasetPath(flags, io),
+        caseId,
+        directory: flags["output-dir"],
+      });
       io.out(explainText(explanation, { showText: flags["show-text"] ?? false }));
       return 0;
     },
@@ -673,41 +577,6 @@ listed as skipped; each file is read up to 256 MiB. Reads only DIR; writes nothi
     },
   },
 };
-
-const RUN_QA_HINT = "run it with `deno task run-qa …`";
-
-/**
- * run-qa needs the network and the two variables the config names; `deno task cli` grants neither and would
- * make the variables read as unset, so say which task to use instead of "is not set".
- */
-function requireRunQaPermissions(qa: { api_key_env: string; base_url_env: string }): void {
-  const names = [qa.api_key_env, qa.base_url_env];
-  const denied = names.filter((variable) =>
-    Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
-  );
-  if (denied.length === 0) return;
-  if (Deno.permissions.querySync({ name: "net" }).state !== "granted") {
-    throw new InputError(
-      `run-qa calls the answer model: ${RUN_QA_HINT} (network access and the variables ${
-        names.join(" and ")
-      }); ` +
-        "`deno task cli` runs the offline commands",
-    );
-  }
-  throw new InputError(
-    `run-qa may not read ${denied.join(" and ")}, which the config names: ` +
-      `add ${denied.length === 1 ? "it" : "them"} to the run-qa task's --allow-env`,
-  );
-}
-
-function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_url_env: string }): void {
-  const host = new URL(baseUrl).host;
-  if (Deno.permissions.querySync({ name: "net", host }).state === "granted") return;
-  throw new InputError(
-    `run-qa calls the answer model at ${host} (from ${qa.base_url_env}), but this invocation has no network ` +
-      `permission for it: ${RUN_QA_HINT}`,
-  );
-}
 
 /** The same io with the key's text replaced by `[redacted]` in every line. */
 function redactingIo(io: Io, secret: string): Io {

@@ -35,6 +35,7 @@ export {
 } from "./lib/eviction.ts";
 export {
   type Grade,
+  GRADE_RULES,
   gradeAnswer,
   GRADER_VERSION,
   type GradeRule,
@@ -63,7 +64,7 @@ export {
 } from "./lib/policies.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/pool.ts";
 export { embeddedSources, loadContracts } from "./lib/contracts.ts";
-export { type PreparedProtocol, prepareProtocol } from "./lib/stages.ts";
+export { type PreparedProtocol, prepareProtocol } from "./lib/validate.ts";
 export { PythonRandom } from "./lib/mt19937.ts";
 export {
   dumps,

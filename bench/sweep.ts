@@ -6,7 +6,7 @@
 // Run: deno task bench:sweep
 import { loadContracts } from "../lib/contracts.ts";
 import { buildDemoProtocol } from "../lib/demo.ts";
-import { prepareProtocol } from "../lib/stages.ts";
+import { prepareProtocol } from "../lib/validate.ts";
 import {
   defaultGrid,
   runSweep,
@@ -18,7 +18,7 @@ import {
 
 const demo = await buildDemoProtocol();
 const encoder = new TextEncoder();
-const contracts = await loadContracts({
+const contracts = loadContracts({
   config: { source: "demo:config.yaml", bytes: encoder.encode(demo.config) },
   official: { source: "demo:official.json", bytes: encoder.encode(demo.official) },
   synthetic: { source: "demo:synthetic.json", bytes: encoder.encode(demo.synthetic) },

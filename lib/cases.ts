@@ -18,8 +18,11 @@ import {
 import { codePointLength, pyLower, pyStrip } from "./python.ts";
 import { compareCodePoints } from "./pyjson.ts";
 
+/** Every source a case can come from. */
+export const CASE_SOURCES = ["longmemeval", "synthetic"] as const;
+
 /** Where a case comes from. */
-export type CaseSource = "longmemeval" | "synthetic";
+export type CaseSource = (typeof CASE_SOURCES)[number];
 
 /** The question type of every synthetic case. */
 export const SYNTHETIC_QUESTION_TYPE = "synthetic-correction";
@@ -47,12 +50,12 @@ export interface PreparedCase {
  * @example
  * ```ts
  * import { distractorOffset } from "./cases.ts";
- * console.log(await distractorOffset("alt-ns", "case-0", 1000)); // 126
+ * console.log(distractorOffset("alt-ns", "case-0", 1000)); // 126
  * ```
  */
-export async function distractorOffset(namespace: string, caseId: string, bankSize: number): Promise<number> {
+export function distractorOffset(namespace: string, caseId: string, bankSize: number): number {
   if (!Number.isInteger(bankSize) || bankSize < 1) throw new RangeError("bank size must be ≥ 1");
-  const digest = await sha256Bytes(`${namespace}:${caseId}`);
+  const digest = sha256Bytes(`${namespace}:${caseId}`);
   const value = ((digest[0] << 24) >>> 0) + (digest[1] << 16) + (digest[2] << 8) + digest[3];
   return value % bankSize;
 }
@@ -177,12 +180,12 @@ export function buildDistractorBank(dataset: Dataset, config: ProtocolConfig): D
   return eligible.slice(0, pool.distractor_bank_size);
 }
 
-async function drawDistractors(
+function drawDistractors(
   caseId: string,
   bank: DatasetRow[],
   config: ProtocolConfig,
-): Promise<DatasetRow[]> {
-  const offset = await distractorOffset(config.pool.offset_namespace, caseId, bank.length);
+): DatasetRow[] {
+  const offset = distractorOffset(config.pool.offset_namespace, caseId, bank.length);
   const drawn = Array.from(
     { length: config.pool.distractors },
     (_, index) => bank[(offset + index) % bank.length],
@@ -204,10 +207,10 @@ async function drawDistractors(
  * @example
  * ```ts ignore
  * import { prepareCases } from "./cases.ts";
- * const cases = await prepareCases(dataset, contracts); // 45 cases
+ * const cases = prepareCases(dataset, contracts); // 45 cases
  * ```
  */
-export async function prepareCases(
+export function prepareCases(
   dataset: Dataset,
   contracts: {
     config: ProtocolConfig;
@@ -215,7 +218,7 @@ export async function prepareCases(
     synthetic: SyntheticManifest;
     sources: { official: string; config?: string };
   },
-): Promise<PreparedCase[]> {
+): PreparedCase[] {
   const { config, official, synthetic } = contracts;
   // The reference's build_case refuses any other number, though its config model allows pool.size ≠ 10.
   if (config.pool.distractors !== 9) {
@@ -243,7 +246,7 @@ export async function prepareCases(
         questionDate: row.questionDate,
         lossRank: official.loss_ranks[index % official.loss_ranks.length],
         supportContent: row.evidence,
-        distractors: await drawDistractors(row.questionId, bank, config),
+        distractors: drawDistractors(row.questionId, bank, config),
       });
     }
   }
@@ -258,7 +261,7 @@ export async function prepareCases(
       questionDate: null,
       lossRank: item.loss_rank,
       supportContent: item.support_fact,
-      distractors: await drawDistractors(item.case_id, bank, config),
+      distractors: drawDistractors(item.case_id, bank, config),
     });
   }
   return cases;

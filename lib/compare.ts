@@ -9,7 +9,7 @@
 import type { Contracts } from "./contracts.ts";
 import { InputError } from "./errors.ts";
 import { readTextIfExists } from "./fs.ts";
-import { POLICIES } from "./policy.ts";
+import { POLICIES } from "./policies.ts";
 import { parsePolicyRawRows } from "./policy_outputs.ts";
 import { compareCodePoints } from "./pyjson.ts";
 import { parseGradedRows } from "./qa_outputs.ts";

@@ -10,7 +10,6 @@ import { z } from "zod";
 import { parseEvaluationTime } from "./datetime_lax.ts";
 import { ContractError } from "./errors.ts";
 import { laxBigInt, laxBool, laxFloat, laxInt, laxIntLiteral } from "./lax.ts";
-import type { Instant } from "./python.ts";
 import { parsePyYaml } from "./pyyaml.ts";
 import { parseWith } from "./schema.ts";
 
@@ -150,44 +149,4 @@ export function parseConfig(text: string, path: string): ProtocolConfig {
     });
   }
   return parseWith(ProtocolConfig, data, path);
-}
-
-/**
- * The evaluation clock as Python's `datetime.isoformat()` writes a UTC datetime (`2026-08-13T00:00:00+00:00`).
- *
- * @example
- * ```ts
- * import { isoformatUtc } from "./config.ts";
- * console.log(isoformatUtc({ day: 20678, microsecond: 0 })); // "2026-08-13T00:00:00+00:00"
- * ```
- */
-export function isoformatUtc(instant: Instant): string {
-  return formatInstant(instant, "+00:00");
-}
-
-/**
- * An instant as Python writes `dt.isoformat().replace("+00:00", "Z")`: microseconds only when non-zero.
- *
- * @example
- * ```ts
- * import { isoformatZulu } from "./config.ts";
- * console.log(isoformatZulu({ day: 20498, microsecond: 0 })); // "2026-02-14T00:00:00Z"
- * ```
- */
-export function isoformatZulu(instant: Instant): string {
-  return formatInstant(instant, "Z");
-}
-
-function formatInstant(instant: Instant, zone: string): string {
-  const dayShift = Math.floor(instant.microsecond / 86_400_000_000);
-  const day = instant.day + dayShift;
-  const micros = instant.microsecond - dayShift * 86_400_000_000;
-  const date = new Date(day * 86_400_000);
-  const pad = (value: number, width = 2) => String(value).padStart(width, "0");
-  const seconds = Math.floor(micros / 1_000_000);
-  const fraction = micros % 1_000_000;
-  const text = `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}T${
-    pad(Math.floor(seconds / 3600))
-  }:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
-  return `${text}${fraction === 0 ? "" : `.${pad(fraction, 6)}`}${zone}`;
 }

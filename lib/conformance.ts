@@ -22,8 +22,10 @@ import { gradeAnswer, normalizeAnswer } from "./grading.ts";
 import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
 import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "./prompt.ts";
 import { distractorOffset } from "./cases.ts";
+import { HYBRID_PARAM_NAMES } from "./policies.ts";
 import { PythonRandom } from "./mt19937.ts";
-import { codePointLength, instantToEpochMicroseconds } from "./python.ts";
+import { codePointLength } from "./python.ts";
+import { instantToEpochMicroseconds } from "./pytime.ts";
 import { exactMcnemar, type Pair, pairedBootstrapDifference } from "./stats.ts";
 import { log1p, pow } from "./libm.ts";
 
@@ -53,7 +55,7 @@ export interface LineVerdict {
 }
 
 /** Checks one parsed vector line; throws {@linkcode VectorFormatError} when the line lacks a field. */
-export type VectorChecker = (record: Record<string, unknown>) => Promise<LineVerdict> | LineVerdict;
+export type VectorChecker = (record: Record<string, unknown>) => LineVerdict;
 
 /** A vector line is malformed (bad JSON, missing or mistyped field): exit code 2. */
 export class VectorFormatError extends InputError {
@@ -138,16 +140,6 @@ function summarize(value: unknown, limit = 80): string {
 // ---------------------------------------------------------------------------------------------------------
 // Checkers, one per known file.
 
-const PARAM_NAMES: Record<string, keyof HybridParams> = {
-  confidence_weight: "confidenceWeight",
-  confirmation_weight: "confirmationWeight",
-  access_weight: "accessWeight",
-  confirmation_half_life_days: "confirmationHalfLifeDays",
-  access_half_life_days: "accessHalfLifeDays",
-  correction_reserved_fraction: "correctionReservedFraction",
-  correction_reserved_max: "correctionReservedMax",
-};
-
 function componentsHex(components: ScoreComponents): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(components)) {
@@ -166,7 +158,7 @@ function checkEviction(tier: Tier): VectorChecker {
     for (const field of ["facts", "max_facts", "policy", "now"]) requireField(input, field);
     const params: Partial<HybridParams> = {};
     for (const [key, value] of Object.entries((input.params ?? {}) as Record<string, unknown>)) {
-      const name = PARAM_NAMES[key];
+      const name = HYBRID_PARAM_NAMES[key];
       if (name === undefined) {
         throw new VectorFormatError(`unknown parameter`, { field: `input.params.${key}` });
       }
@@ -379,12 +371,12 @@ const checkEvidence: VectorChecker = (record) => {
   };
 };
 
-const checkOffset: VectorChecker = async (record) => {
+const checkOffset: VectorChecker = (record) => {
   const namespace = requireString(record, "namespace");
   const caseId = requireString(record, "case_id");
   const bankSize = requireField(record, "bank_size") as number;
   const expected = requireField(record, "offset");
-  const actual = await distractorOffset(namespace, caseId, bankSize);
+  const actual = distractorOffset(namespace, caseId, bankSize);
   return {
     mismatches: actual === expected ? [] : [{ field: "offset", expected, actual }],
     tier: "core",
@@ -394,7 +386,7 @@ const checkOffset: VectorChecker = async (record) => {
 
 const answerTemplate = parsePromptTemplate(EMBEDDED_ARTIFACTS["prompts/answer-v1.txt"]);
 
-const checkPrompt: VectorChecker = async (record) => {
+const checkPrompt: VectorChecker = (record) => {
   const facts = requireField(record, "facts") as [string, string][];
   const qa = requireField(record, "qa") as Record<string, unknown>;
   const question = requireString(record, "question");
@@ -416,7 +408,7 @@ const checkPrompt: VectorChecker = async (record) => {
     payload_json: requireString(record, "payload_json"),
   };
   const actual = {
-    fingerprint: await requestFingerprint(settings, messages),
+    fingerprint: requestFingerprint(settings, messages),
     messages: messages.map((message) => ({ content: message.content, role: message.role })),
     payload_json: fingerprintPayload(settings, messages),
   };

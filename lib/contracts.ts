@@ -112,11 +112,11 @@ function displayPath(artifact: Artifact): string {
  * @example
  * ```ts
  * import { embeddedSources, loadContracts } from "./contracts.ts";
- * const contracts = await loadContracts(embeddedSources());
+ * const contracts = loadContracts(embeddedSources());
  * console.log(contracts.config.protocol_id); // "deermem-hybrid-v1-pr4789-reproduction-v1"
  * ```
  */
-export async function loadContracts(sources: ContractSources): Promise<Contracts> {
+export function loadContracts(sources: ContractSources): Contracts {
   const configPath = displayPath(sources.config);
   const officialPath = displayPath(sources.official);
   const syntheticPath = displayPath(sources.synthetic);
@@ -160,7 +160,7 @@ export async function loadContracts(sources: ContractSources): Promise<Contracts
       field: "qa.answer_prompt.path",
     });
   }
-  const promptHash = await sha256Hex(promptArtifact.bytes);
+  const promptHash = sha256Hex(promptArtifact.bytes);
   if (promptHash !== config.qa.answer_prompt.sha256) {
     throw new ContractError(
       `SHA-256 mismatch: expected ${config.qa.answer_prompt.sha256}, actual ${promptHash}`,
@@ -182,9 +182,9 @@ export async function loadContracts(sources: ContractSources): Promise<Contracts
       prompt: promptArtifact.source,
     },
     hashes: {
-      config: await sha256Hex(sources.config.bytes),
-      official: await sha256Hex(sources.official.bytes),
-      synthetic: await sha256Hex(sources.synthetic.bytes),
+      config: sha256Hex(sources.config.bytes),
+      official: sha256Hex(sources.official.bytes),
+      synthetic: sha256Hex(sources.synthetic.bytes),
       prompt: promptHash,
     },
   };

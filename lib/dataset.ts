@@ -7,7 +7,7 @@
 
 import { DatasetIntegrityError } from "./errors.ts";
 import type { HashedBytes } from "./fs.ts";
-import { sha256Hex } from "./hash.ts";
+import { sha256HexAsync } from "./hash.ts";
 import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
 import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "./python.ts";
 
@@ -181,7 +181,7 @@ export async function loadDataset(
   };
   // A file too large to be the pinned one is not worth a parse before its digest is known.
   const overlap = source instanceof Uint8Array && bytes.length <= OVERLAP_LIMIT;
-  const digest = source instanceof Uint8Array ? sha256Hex(bytes) : Promise.resolve(source.sha256);
+  const digest = source instanceof Uint8Array ? sha256HexAsync(bytes) : Promise.resolve(source.sha256);
   if (!overlap) checkDigest(await digest);
   let parsed: { root: unknown } | { error: unknown };
   try {

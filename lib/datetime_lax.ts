@@ -9,29 +9,13 @@
  */
 
 import { PyFloat } from "./pyjson.ts";
-import type { Instant } from "./python.ts";
+import { daysInMonth, daysSinceEpoch, type Instant, MICROS_PER_DAY } from "./pytime.ts";
 import { YamlTimestamp } from "./pyyaml.ts";
 
-const MICROS_PER_DAY = 86_400_000_000;
 const MS_WATERSHED = 20_000_000_000n;
 /** 0001-06-30, the earliest UTC day from which the reference can still go back 180 days (its oldest fact). */
-const FIRST_DAY = daysFromCivil(1, 6, 30);
-const LAST_DAY = daysFromCivil(9999, 12, 31);
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil). */
-export function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yearOfEra = y - era * 400;
-  const dayOfYear = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
-  return era * 146097 + dayOfEra - 719468;
-}
-
-function daysInMonth(year: number, month: number): number {
-  return daysFromCivil(month === 12 ? year + 1 : year, month === 12 ? 1 : month + 1, 1) -
-    daysFromCivil(year, month, 1);
-}
+const FIRST_DAY = daysSinceEpoch(1, 6, 30);
+const LAST_DAY = daysSinceEpoch(9999, 12, 31);
 
 /** Local fields and an optional offset, as a datetime carries them. */
 interface DateTimeFields {
@@ -94,7 +78,9 @@ function fromTimestamp(whole: bigint, fractionMicros: number, millisecondFractio
   seconds += BigInt(Math.floor(micros / 1_000_000));
   micros %= 1_000_000;
   const day = floorDiv(seconds, 86_400n);
-  if (day < BigInt(daysFromCivil(1, 1, 1)) || day > BigInt(LAST_DAY)) return "is out of range as a Unix time";
+  if (day < BigInt(daysSinceEpoch(1, 1, 1)) || day > BigInt(LAST_DAY)) {
+    return "is out of range as a Unix time";
+  }
   return { day: Number(day), microsecond: Number(seconds - day * 86_400n) * 1_000_000 + micros };
 }
 
@@ -127,7 +113,7 @@ function fromNumericText(text: string): Instant | string {
 
 function fieldsToInstant(fields: DateTimeFields): Instant {
   const seconds = (fields.hour * 60 + fields.minute - (fields.offset ?? 0)) * 60 + fields.second;
-  const day = daysFromCivil(fields.year, fields.month, fields.day);
+  const day = daysSinceEpoch(fields.year, fields.month, fields.day);
   const micro = seconds * 1_000_000 + fields.micro;
   const shift = Math.floor(micro / MICROS_PER_DAY);
   return { day: day + shift, microsecond: micro - shift * MICROS_PER_DAY };

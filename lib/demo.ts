@@ -6,7 +6,7 @@
  */
 
 import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
-import { sha256Hex } from "./hash.ts";
+import { sha256HexAsync } from "./hash.ts";
 import { parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
 import { recomputeSelection } from "./cases.ts";
@@ -138,7 +138,7 @@ export async function buildDemoProtocol(
 ): Promise<DemoProtocol> {
   const rows = generateDemoDataset(size.scale, size.padding);
   const dataset = new TextEncoder().encode(JSON.stringify(rows, null, 1));
-  const sha256 = await sha256Hex(dataset);
+  const sha256 = await sha256HexAsync(dataset);
   const config = EMBEDDED_ARTIFACTS["configs/pr4789-reproduction-v1.yaml"]
     .replace(/^protocol_id: .*$/m, `protocol_id: ${DEMO_PROTOCOL_ID}`)
     .replace(/^ {2}repository: .*$/m, "  repository: deermem-eval/demo-synthetic")

@@ -6,7 +6,10 @@
  * @module
  */
 
-import { elapsedSeconds, fromIsoFormat, type Instant, pyFloatOf, pyStr, pyStrip } from "./python.ts";
+import { fnv1a } from "./hash.ts";
+import { pyFloatOf, pyStr, pyStrip } from "./python.ts";
+import { RADIX_THRESHOLD, radixOrder32, rankOrder } from "./radix.ts";
+import { elapsedSeconds, fromIsoFormat, type Instant, MICROS_PER_DAY, parseCanonicalIso } from "./pytime.ts";
 import { log1p } from "./libm.ts";
 
 /** The historical policy: rank by confidence alone. */
@@ -135,7 +138,7 @@ const timestampCache = new Map<string, Instant | null>();
  */
 export function parseTimestamp(value: unknown): Instant | undefined {
   if (typeof value !== "string") return undefined;
-  if (parseCanonical(value)) return { day: canonical[0], microsecond: canonical[1] };
+  if (parseCanonicalIso(value, canonical)) return { day: canonical[0], microsecond: canonical[1] };
   const cached = timestampCache.get(value);
   if (cached !== undefined) return cached ?? undefined;
   const stripped = pyStrip(value);
@@ -145,86 +148,8 @@ export function parseTimestamp(value: unknown): Instant | undefined {
   return parsed;
 }
 
-const DAYS_BEFORE_MONTH = [0, 0, 31, 59, 90, 120, 151, 181, 212, 243, 273, 304, 334];
-const DAYS_IN_MONTH = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const MICROS_PER_DAY = 86_400_000_000;
-/** Scratch output of {@linkcode parseCanonical}: [day since the epoch, microsecond of that day]. */
+/** Scratch output of {@linkcode parseCanonicalIso}: [day since the epoch, microsecond of that day]. */
 const canonical = new Float64Array(2);
-
-function digits(text: string, at: number, count: number): number {
-  let value = 0;
-  for (let index = at; index < at + count; index++) {
-    const code = text.charCodeAt(index) - 48;
-    if (!(code >= 0 && code <= 9)) return -1; // also rejects NaN past the end
-    value = value * 10 + code;
-  }
-  return value;
-}
-
-/** Two ASCII digits at `at` as a number, or -1. */
-function twoDigits(text: string, at: number): number {
-  const high = text.charCodeAt(at) - 48;
-  const low = text.charCodeAt(at + 1) - 48;
-  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : -1;
-}
-
-/**
- * The common spelling (`2026-08-13T00:00:00[.fff[fff]][Z|±hh:mm]`) parsed directly into `canonical`, with the
- * same result as the full `fromisoformat` port; returns false for anything else (or out of range), which then
- * takes the full path. Hand-rolled over char codes because it runs once per timestamp of every fact.
- */
-function parseCanonical(text: string): boolean {
-  const length = text.length;
-  if (length < 19 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84) {
-    return false;
-  }
-  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return false;
-  const century = twoDigits(text, 0);
-  const yearOfCentury = twoDigits(text, 2);
-  const year = century < 0 || yearOfCentury < 0 ? -1 : century * 100 + yearOfCentury;
-  const month = twoDigits(text, 5);
-  const day = twoDigits(text, 8);
-  const hour = twoDigits(text, 11);
-  const minute = twoDigits(text, 14);
-  const second = twoDigits(text, 17);
-  if (year < 1 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0) return false;
-  if (minute > 59 || second < 0 || second > 59) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month])) return false;
-  let at = 19;
-  let fraction = 0;
-  if (at < length && text.charCodeAt(at) === 46) {
-    // Exactly three or six digits: a fourth digit means six.
-    const six = at + 4 < length && text.charCodeAt(at + 4) >= 48 && text.charCodeAt(at + 4) <= 57;
-    const end = at + (six ? 7 : 4);
-    if (end > length) return false;
-    const value = digits(text, at + 1, six ? 6 : 3);
-    if (value < 0) return false;
-    fraction = six ? value : value * 1000;
-    at = end;
-  }
-  let offset = 0;
-  if (at < length) {
-    const sign = text.charCodeAt(at);
-    if (sign === 90 && at + 1 === length) {
-      // "Z": UTC.
-    } else if ((sign === 43 || sign === 45) && at + 6 === length && text.charCodeAt(at + 3) === 58) {
-      const hours = twoDigits(text, at + 1);
-      const minutes = twoDigits(text, at + 4);
-      if (hours < 0 || minutes < 0) return false;
-      offset = (sign === 45 ? -1 : 1) * (hours * 3600 + minutes * 60) * 1_000_000;
-      if (Math.abs(offset) >= MICROS_PER_DAY) return false;
-    } else {
-      return false;
-    }
-  }
-  const y = year - 1;
-  const ordinal = y * 365 + Math.floor(y / 4) - Math.floor(y / 100) + Math.floor(y / 400) +
-    DAYS_BEFORE_MONTH[month] + (month > 2 && leap ? 1 : 0) + day;
-  canonical[0] = ordinal - 719163;
-  canonical[1] = ((hour * 60 + minute) * 60 + second) * 1_000_000 + fraction - offset;
-  return true;
-}
 
 /** Within ±50,000 days of the epoch an instant's microseconds, and the difference of two, are exact doubles. */
 const EXACT_DAYS = 50_000;
@@ -239,7 +164,9 @@ function epochMicros(instant: Instant): number {
  */
 function ageDaysOf(value: unknown, now: Instant, nowMicros: number): number {
   if (typeof value !== "string") return -1;
-  if (nowMicros === nowMicros && parseCanonical(value) && Math.abs(canonical[0]) <= EXACT_DAYS) {
+  if (
+    nowMicros === nowMicros && parseCanonicalIso(value, canonical) && Math.abs(canonical[0]) <= EXACT_DAYS
+  ) {
     const days = (nowMicros - (canonical[0] * MICROS_PER_DAY + canonical[1])) / 1_000_000 / 86400;
     return days > 0 ? days : 0;
   }
@@ -506,146 +433,6 @@ function lastIndexById(ids: readonly string[], hashes: Uint32Array<ArrayBuffer>)
   const last = new Int32Array(count);
   for (let index = 0; index < count; index++) last[index] = lastOfFirst[firstOf[index]];
   return last;
-}
-
-/** The 32-bit FNV-1a hash of a string's UTF-16 code units. */
-function fnv1a(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
-  return hash >>> 0;
-}
-
-/** Below this many facts a comparison sort beats the radix passes. */
-const RADIX_THRESHOLD = 4096;
-
-/**
- * Positions ordered by (−score, position) — the reference's `sorted(key=lambda i: (-score[i], i))`. Large inputs
- * use a stable LSD radix sort over the scores' IEEE-754 bits (−0 taken as +0, as Python compares them equal);
- * the comparison sort is the fallback for small inputs and for NaN.
- *
- * @example
- * ```ts
- * import { rankOrder } from "./eviction.ts";
- * console.log([...rankOrder(new Float64Array([0.5, 0.9, 0.5]))]); // [1, 0, 2]
- * ```
- */
-export function rankOrder(scores: Float64Array): Uint32Array {
-  const count = scores.length;
-  let hasNaN = false;
-  for (let index = 0; index < count; index++) {
-    if (scores[index] !== scores[index]) {
-      hasNaN = true;
-      break;
-    }
-  }
-  if (count < RADIX_THRESHOLD || hasNaN) {
-    const order = Array.from({ length: count }, (_, index) => index);
-    order.sort((a, b) => scores[b] - scores[a] || a - b);
-    return Uint32Array.from(order);
-  }
-  return radixRankOrder(scores);
-}
-
-function radixRankOrder(scores: Float64Array): Uint32Array {
-  const count = scores.length;
-  const bits = new Float64Array(1);
-  const words = new Uint32Array(bits.buffer);
-  const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-  const [lowWord, highWord] = littleEndian ? [0, 1] : [1, 0];
-  const high = new Uint32Array(count);
-  const low = new Uint32Array(count);
-  for (let index = 0; index < count; index++) {
-    bits[0] = scores[index] + 0; // −0 + 0 is +0
-    let hi = words[highWord];
-    let lo = words[lowWord];
-    // Map the double to an unsigned key ascending with the value, then invert it for a descending order.
-    if (hi & 0x80000000) {
-      hi = ~hi;
-      lo = ~lo;
-    } else {
-      hi = hi | 0x80000000;
-    }
-    high[index] = ~hi >>> 0;
-    low[index] = ~lo >>> 0;
-  }
-  return radixOrder64(low, high);
-}
-
-/** Counting-sort passes over 16-bit digits: 65,536 counters, reset per pass. */
-const DIGITS = 65536;
-
-/**
- * A stable LSD radix sort of positions by 64-bit unsigned keys (`high`:`low`): positions in ascending key order,
- * ties in ascending position. Passes whose digit is the same for every key are skipped.
- */
-function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuffer>): Uint32Array {
-  const count = low.length;
-  let order = new Uint32Array(count);
-  for (let index = 0; index < count; index++) order[index] = index;
-  let nextLow = new Uint32Array(count);
-  let nextHigh = new Uint32Array(count);
-  let nextOrder = new Uint32Array(count);
-  const counts = new Uint32Array(DIGITS);
-  for (let pass = 0; pass < 4; pass++) {
-    const source = pass < 2 ? low : high;
-    const shift = (pass & 1) * 16;
-    if (!prefixCounts(source, shift, counts)) continue;
-    if (pass < 2) {
-      for (let index = 0; index < count; index++) {
-        const target = counts[(low[index] >>> shift) & 0xffff]++;
-        nextLow[target] = low[index];
-        nextHigh[target] = high[index];
-        nextOrder[target] = order[index];
-      }
-      [low, nextLow] = [nextLow, low];
-    } else {
-      // The low word has been used up; only the high word and the positions move on.
-      for (let index = 0; index < count; index++) {
-        const target = counts[(high[index] >>> shift) & 0xffff]++;
-        nextHigh[target] = high[index];
-        nextOrder[target] = order[index];
-      }
-    }
-    [high, nextHigh] = [nextHigh, high];
-    [order, nextOrder] = [nextOrder, order];
-  }
-  return order;
-}
-
-/** {@linkcode radixOrder64} for 32-bit keys; also returns the keys sorted. */
-function radixOrder32(keys: Uint32Array<ArrayBuffer>): [Uint32Array, Uint32Array] {
-  const count = keys.length;
-  let order = new Uint32Array(count);
-  for (let index = 0; index < count; index++) order[index] = index;
-  let nextKeys = new Uint32Array(count);
-  let nextOrder = new Uint32Array(count);
-  const counts = new Uint32Array(DIGITS);
-  for (let shift = 0; shift < 32; shift += 16) {
-    if (!prefixCounts(keys, shift, counts)) continue;
-    for (let index = 0; index < count; index++) {
-      const target = counts[(keys[index] >>> shift) & 0xffff]++;
-      nextKeys[target] = keys[index];
-      nextOrder[target] = order[index];
-    }
-    [keys, nextKeys] = [nextKeys, keys];
-    [order, nextOrder] = [nextOrder, order];
-  }
-  return [order, keys];
-}
-
-/** Fills `counts` with each digit's first target slot; false when every key has the same digit. */
-function prefixCounts(source: Uint32Array, shift: number, counts: Uint32Array): boolean {
-  const count = source.length;
-  counts.fill(0);
-  for (let index = 0; index < count; index++) counts[(source[index] >>> shift) & 0xffff]++;
-  if (counts[(source[0] >>> shift) & 0xffff] === count) return false;
-  let total = 0;
-  for (let digit = 0; digit < DIGITS; digit++) {
-    const size = counts[digit];
-    counts[digit] = total;
-    total += size;
-  }
-  return true;
 }
 
 /**

@@ -8,15 +8,17 @@
 
 import type { ProtocolConfig } from "./config.ts";
 import { InputError } from "./errors.ts";
-import { type EvictionPolicy, rankOrder, type ScoreComponents, selectFactsForCapacity } from "./eviction.ts";
+import { type EvictionPolicy, type ScoreComponents, selectFactsForCapacity } from "./eviction.ts";
+import { rankOrder } from "./radix.ts";
 import { readTextIfExists } from "./fs.ts";
 import { gradeAnswer } from "./grading.ts";
-import { evaluateCase, hybridParams, POLICIES } from "./policy.ts";
+import { evaluateCase, hybridParams, POLICIES } from "./policies.ts";
 import { buildPool } from "./pool.ts";
 import type { PreparedCase } from "./cases.ts";
 import { parseGradedRows } from "./qa_outputs.ts";
 import { tableLines } from "./report.ts";
 import { parseAnswerRow, responsePath } from "./rows.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "./validate.ts";
 
 /** One fact under one policy. */
 export interface FactUnderPolicy {
@@ -142,6 +144,35 @@ export function explainCase(
     facts,
     reservedSlots,
   };
+}
+
+/** What `explain` reads: the protocol's files, the dataset, the case and, optionally, a QA run directory. */
+export interface ExplainRequest {
+  contracts: ContractPaths;
+  dataset: string | undefined;
+  caseId: string;
+  /** A QA run whose two predictions and grades to show. */
+  directory?: string;
+}
+
+/**
+ * The `explain` stage: loads the contracts, prepares the dataset, explains the case's pool and, with a run
+ * directory, adds the two predictions and their grades.
+ *
+ * @example
+ * ```ts ignore
+ * import { explain } from "./explain.ts";
+ * const explanation = await explain({ contracts: {}, dataset, caseId: "1cea1afa" });
+ * ```
+ */
+export async function explain(request: ExplainRequest): Promise<CaseExplanation> {
+  const contracts = await readContracts(request.contracts);
+  const prepared = await prepareDataset(contracts, request.dataset);
+  const explanation = explainCase(prepared.cases, request.caseId, contracts.config);
+  if (request.directory !== undefined) {
+    explanation.answers = await readCaseAnswers(request.directory, explanation, contracts.config);
+  }
+  return explanation;
 }
 
 /**

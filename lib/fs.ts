@@ -8,7 +8,7 @@
  */
 
 import { InputError, IoError, isOsError, OverwriteError, UnreadableFileError } from "./errors.ts";
-import { sha256Hex } from "./hash.ts";
+import { sha256HexAsync } from "./hash.ts";
 
 /** A mebibyte. */
 export const MIB: number = 1 << 20;
@@ -204,7 +204,7 @@ export async function readBytesHashed(
 ): Promise<HashedBytes> {
   try {
     const bytes = await readCappedInto(path, what, cap);
-    return { bytes, sha256: await sha256Hex(bytes) };
+    return { bytes, sha256: await sha256HexAsync(bytes) };
   } catch (error) {
     throw missingAsInput(error, path, what);
   }

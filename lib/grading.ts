@@ -39,16 +39,20 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     "further what which who whom when where why how there here only too very just also").split(" "),
 );
 
+/** Every rule the grader can decide by, in the order it tries them. */
+export const GRADE_RULES = [
+  "empty-prediction",
+  "insufficient",
+  "exact",
+  "substring",
+  "numeric-range",
+  "numeric-conflict",
+  "overlap-accept",
+  "overlap-reject",
+] as const;
+
 /** Why a prediction was judged as it was. */
-export type GradeRule =
-  | "empty-prediction"
-  | "insufficient"
-  | "exact"
-  | "substring"
-  | "numeric-range"
-  | "numeric-conflict"
-  | "overlap-accept"
-  | "overlap-reject";
+export type GradeRule = (typeof GRADE_RULES)[number];
 
 /** A verdict. */
 export interface Grade {

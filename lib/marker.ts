@@ -12,7 +12,8 @@ import { ContractError } from "./errors.ts";
 import { readTextIfExists } from "./fs.ts";
 import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { parseWith } from "./schema.ts";
-import { createdAtStamp, type SourceState } from "./policy_outputs.ts";
+import type { SourceState } from "./provenance.ts";
+import { createdAtStamp } from "./pytime.ts";
 
 /** The marker schema version the reference writes. */
 export const MARKER_SCHEMA_VERSION = 2;

@@ -10,7 +10,7 @@
 
 import { z } from "zod";
 import type { ProtocolConfig } from "./config.ts";
-import { isoformatZulu } from "./config.ts";
+import { isoformatZulu } from "./pytime.ts";
 import type { PreparedCase } from "./cases.ts";
 import { PolicyModuleError } from "./errors.ts";
 import {
@@ -113,6 +113,41 @@ export function hybridParams(config: ProtocolConfig): HybridParams {
     correctionReservedMax: hybrid.correction_reserved_max,
   };
 }
+
+/**
+ * The inverse of {@linkcode hybridParams}: parameters in the config's `policies.hybrid_v1` shape (floats as
+ * Python writes them), as `sweep` records each parameter set.
+ *
+ * @example
+ * ```ts ignore
+ * import { hybridParams, hybridParamsConfig } from "./policies.ts";
+ * console.log(dumps(hybridParamsConfig(hybridParams(config))));
+ * ```
+ */
+export function hybridParamsConfig(params: HybridParams): { [key: string]: PyJson } {
+  return {
+    access_half_life_days: params.accessHalfLifeDays,
+    confirmation_half_life_days: params.confirmationHalfLifeDays,
+    correction_reserved_fraction: new PyFloat(params.correctionReservedFraction),
+    correction_reserved_max: params.correctionReservedMax,
+    weights: {
+      access: new PyFloat(params.accessWeight),
+      confidence: new PyFloat(params.confidenceWeight),
+      confirmation: new PyFloat(params.confirmationWeight),
+    },
+  };
+}
+
+/** The reference's `HybridParams` field names (flat, as the eviction vectors spell them) → ours. */
+export const HYBRID_PARAM_NAMES: Readonly<Record<string, keyof HybridParams>> = {
+  confidence_weight: "confidenceWeight",
+  confirmation_weight: "confirmationWeight",
+  access_weight: "accessWeight",
+  confirmation_half_life_days: "confirmationHalfLifeDays",
+  access_half_life_days: "accessHalfLifeDays",
+  correction_reserved_fraction: "correctionReservedFraction",
+  correction_reserved_max: "correctionReservedMax",
+};
 
 /** A built-in policy: the production selector under one of its two names. */
 function selectorPolicy(policy: EvictionPolicy, params?: HybridParams): Policy {
@@ -435,7 +470,7 @@ function fileUrl(path: string): string {
  */
 export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule> {
   const bytes = await readBytes(path, "policy module");
-  const sha256 = await sha256Hex(bytes);
+  const sha256 = sha256Hex(bytes);
   let module: Record<string, unknown>;
   try {
     module = await import(fileUrl(path));
@@ -460,4 +495,52 @@ export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule
     });
   }
   return { policy: policy as Policy, moduleName: path.slice(path.lastIndexOf("/") + 1), path, sha256 };
+}
+
+/** The two policies, in the order every output lists them. */
+export const POLICIES: readonly [EvictionPolicy, ...EvictionPolicy[]] = [
+  EVICTION_POLICY_CONFIDENCE,
+  EVICTION_POLICY_HYBRID_V1,
+];
+
+/**
+ * Runs the production selector for one case, policy and capacity.
+ *
+ * @example
+ * ```ts ignore
+ * import { evaluateCase } from "./policies.ts";
+ * const result = evaluateCase(preparedCase, "hybrid-v1", 7, config);
+ * console.log(result.supportAllRetained);
+ * ```
+ */
+export function evaluateCase(
+  prepared: PreparedCase,
+  policy: EvictionPolicy,
+  capacity: number,
+  config: ProtocolConfig,
+  pool: Pool = buildPool(prepared, config.evaluation_time),
+): PolicyResult {
+  const instance = policy === "confidence" ? CONFIDENCE_POLICY : hybridPolicy(hybridParams(config));
+  return evaluateTrusted(instance, prepared, capacity, config, pool);
+}
+
+/**
+ * Every case × capacity × policy, in that nesting order (the order of `policy.raw.jsonl`).
+ *
+ * @example
+ * ```ts ignore
+ * import { evaluateAll } from "./policies.ts";
+ * const results = evaluateAll(cases, config); // 45 × 3 × 2 = 270
+ * ```
+ */
+export function evaluateAll(cases: readonly PreparedCase[], config: ProtocolConfig): PolicyResult[] {
+  const policies = [CONFIDENCE_POLICY, hybridPolicy(hybridParams(config))];
+  const results: PolicyResult[] = [];
+  for (const prepared of cases) {
+    const pool = buildPool(prepared, config.evaluation_time);
+    for (const capacity of config.pool.capacities) {
+      for (const policy of policies) results.push(evaluateTrusted(policy, prepared, capacity, config, pool));
+    }
+  }
+  return results;
 }

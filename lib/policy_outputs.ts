@@ -6,27 +6,15 @@
  */
 
 import { z } from "zod";
+import { CASE_SOURCES } from "./cases.ts";
 import type { Contracts } from "./contracts.ts";
-import { isoformatUtc } from "./config.ts";
+import type { SourceState } from "./provenance.ts";
+import { createdAtStamp, isoformatUtc } from "./pytime.ts";
 import { RowIntegrityError } from "./errors.ts";
 import { parseWith } from "./schema.ts";
-import type { PolicyResult } from "./policy.ts";
-import { POLICIES } from "./policy.ts";
+import type { PolicyResult } from "./policies.ts";
+import { POLICIES } from "./policies.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
-
-/**
- * Python's `datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")` for a JS date (microseconds 000).
- *
- * @example
- * ```ts
- * import { createdAtStamp } from "./policy_outputs.ts";
- * console.log(createdAtStamp(new Date(Date.UTC(2026, 7, 13)))); // "2026-08-13T00:00:00Z"
- * ```
- */
-export function createdAtStamp(date: Date): string {
-  const iso = date.toISOString();
-  return iso.endsWith(".000Z") ? iso.replace(".000Z", "Z") : iso.replace("Z", "000Z");
-}
 
 /**
  * The `policy.raw.jsonl` text: one compact sorted-key line per result, in evaluation order.
@@ -150,13 +138,13 @@ export const PolicyRawRow = z.strictObject({
     score: z.number(),
   })),
   kept_fact_ids: z.array(z.string()),
-  policy: z.enum(["confidence", "hybrid-v1"]),
+  policy: z.enum(POLICIES),
   question_type: z.string(),
   reserved_correction_slots: z.number().int().min(0),
   scenario: z.string(),
   schema_version: z.literal(1),
   scores: z.record(z.string(), z.strictObject({ components: Components, value: z.number() })),
-  source: z.enum(["longmemeval", "synthetic"]),
+  source: z.enum(CASE_SOURCES),
   support_all_retained: z.boolean(),
   support_fact_ids: z.array(z.string()),
   support_recall: z.number().min(0).max(1),
@@ -223,13 +211,6 @@ export function rawRowEntry(row: PolicyRawRow): RetentionEntry {
  */
 export function policySummary(results: readonly PolicyResult[], protocolId: string): string {
   return policySummaryOf(results.map(retentionEntry), protocolId);
-}
-
-/** Provenance of the program that wrote a record, in place of the reference's git state. */
-export interface SourceState {
-  dirty: boolean | null;
-  head: string | null;
-  tool?: string;
 }
 
 /**

@@ -6,9 +6,9 @@
  * @module
  */
 
-import { isoformatZulu } from "./config.ts";
+import { isoformatZulu } from "./pytime.ts";
 import type { PreparedCase } from "./cases.ts";
-import type { Instant } from "./python.ts";
+import type { Instant } from "./pytime.ts";
 import { compareCodePoints } from "./pyjson.ts";
 
 /** A memory fact as DeerMem stores it (the fields the selector and prompt read). */

@@ -127,12 +127,12 @@ export function fingerprintPayload(settings: RequestSettings, messages: readonly
  * @example
  * ```ts
  * import { requestFingerprint } from "./prompt.ts";
- * console.log((await requestFingerprint({ model: "m", temperature: 0, maxTokens: 5, stream: false }, [])).length); // 64
+ * console.log((requestFingerprint({ model: "m", temperature: 0, maxTokens: 5, stream: false }, [])).length); // 64
  * ```
  */
-export async function requestFingerprint(
+export function requestFingerprint(
   settings: RequestSettings,
   messages: readonly ChatMessage[],
-): Promise<string> {
-  return await sha256Hex(fingerprintPayload(settings, messages));
+): string {
+  return sha256Hex(fingerprintPayload(settings, messages));
 }

@@ -9,8 +9,8 @@
 import { z } from "zod";
 import type { ProtocolConfig } from "./config.ts";
 import { RowIntegrityError } from "./errors.ts";
-import { GRADER_VERSION } from "./grading.ts";
-import { POLICIES } from "./policy.ts";
+import { GRADE_RULES, GRADER_VERSION } from "./grading.ts";
+import { POLICIES } from "./policies.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { AnswerRow } from "./rows.ts";
 import { parseWith } from "./schema.ts";
@@ -25,7 +25,7 @@ import {
 /** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
 export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
   grade_correct: z.boolean(),
-  grade_rule: z.string().min(1),
+  grade_rule: z.enum(GRADE_RULES),
   grader_version: z.string(),
   question_type: z.string(),
   support_all_retained: z.boolean(),
@@ -238,7 +238,19 @@ export function qaStatsSuites(rows: readonly GradedRow[], config: ProtocolConfig
  * ```
  */
 export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): string {
-  const suites = qaStatsSuites(rows, config);
+  return qaStatsOf(qaStatsSuites(rows, config), config);
+}
+
+/**
+ * `qa.stats.json` from its suites as values (see {@linkcode qaStats}).
+ *
+ * @example
+ * ```ts ignore
+ * import { qaStatsOf, qaStatsSuites } from "./qa_outputs.ts";
+ * const text = qaStatsOf(qaStatsSuites(rows, config), config);
+ * ```
+ */
+export function qaStatsOf(suites: QaStatsSuites, config: ProtocolConfig): string {
   return dumps({
     grader_version: GRADER_VERSION,
     policies: [...POLICIES],
@@ -253,35 +265,26 @@ export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): str
 }
 
 /**
- * One line per suite for the terminal: `official: confidence 23/40, hybrid-v1 35/40, exact McNemar p=0.0018`.
+ * One line per suite for the terminal: `official: confidence 23/40, hybrid-v1 35/40, exact McNemar p=0.0018`,
+ * from the rows and the suites' values (as `qa.stats.json` holds them).
  *
  * @example
  * ```ts ignore
- * import { suiteLines } from "./qa_outputs.ts";
- * console.log(suiteLines(rows).join("\n"));
+ * import { qaStatsSuites, suiteLines } from "./qa_outputs.ts";
+ * console.log(suiteLines(rows, qaStatsSuites(rows, config)).join("\n"));
  * ```
  */
-export function suiteLines(rows: readonly GradedRow[]): string[] {
-  const suites: [string, GradedRow[]][] = [
+export function suiteLines(rows: readonly GradedRow[], suites: QaStatsSuites): string[] {
+  const members: [keyof QaStatsSuites, GradedRow[]][] = [
     ["official", rows.filter((row) => row.source === "longmemeval")],
     ["synthetic", rows.filter((row) => row.source === "synthetic")],
     ["overall", [...rows]],
   ];
-  return suites.map(([name, members]) => {
-    const caseIds = [...new Set(members.map((row) => row.case_id))].sort(compareCodePoints);
-    const pairs: Pair[] = caseIds.map((caseId) =>
-      POLICIES.map((policy) =>
-        members.find((row) => row.case_id === caseId && row.policy === policy)!.grade_correct
-      ) as [
-        boolean,
-        boolean,
-      ]
-    );
+  return members.map(([name, suiteRows]) => {
+    const { cases, mcnemar } = suites[name];
     const counts = POLICIES.map((policy) =>
-      `${policy} ${
-        members.filter((row) => row.policy === policy && row.grade_correct).length
-      }/${caseIds.length}`
+      `${policy} ${suiteRows.filter((row) => row.policy === policy && row.grade_correct).length}/${cases}`
     );
-    return `${name}: ${counts.join(", ")}, exact McNemar p=${exactMcnemar(pairs).p_value.toFixed(4)}`;
+    return `${name}: ${counts.join(", ")}, exact McNemar p=${mcnemar.p_value.toFixed(4)}`;
   });
 }

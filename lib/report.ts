@@ -11,7 +11,7 @@ import type { Contracts } from "./contracts.ts";
 import type { PreparedCase } from "./cases.ts";
 import { InputError } from "./errors.ts";
 import { exists, readTextIfExists } from "./fs.ts";
-import { POLICIES } from "./policy.ts";
+import { POLICIES } from "./policies.ts";
 import {
   parsePolicyRawRows,
   type PolicyRawRow,
@@ -30,9 +30,11 @@ import {
   type QaSummaryGroup,
   qaSummaryGroups,
 } from "./qa_outputs.ts";
-import type { AnswerTask } from "./tasks.ts";
+import { type AnswerTask, buildAnswerTasks } from "./tasks.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "./validate.ts";
 import { type Check, formatVerifyResult, verifyResults } from "./verify.ts";
 import { verifyPolicyRun } from "./verify_policy.ts";
+import { readSweepReport, type SweepReport } from "./sweep_report.ts";
 
 /** The two kinds of run directory a report reads. */
 export type RunKind = "qa" | "policy";
@@ -484,6 +486,79 @@ export async function buildReport(
   const path = `${directory}/policy.raw.jsonl`;
   const rows = parsePolicyRawRows((await readTextIfExists(path)) ?? "", path);
   return await policyReport(directory, rows, verification);
+}
+
+/** What `report` reads: the protocol's files, the run directory, optionally a second run and the dataset. */
+export interface ReportRequest {
+  contracts: ContractPaths;
+  directory: string;
+  /** Another run of the same kind to compare with. */
+  against?: string;
+  /** The pinned dataset: also re-derive every row. */
+  dataset?: string;
+  prices?: Prices;
+}
+
+/**
+ * The verified report of a run and, when asked, of the run it is compared with — or, for a sweep directory, the
+ * sweep's report.
+ */
+export type ReportResult =
+  | { kind: "run"; contracts: Contracts; report: RunReport; against?: RunReport }
+  | { kind: "sweep"; directory: string; sweep: SweepReport };
+
+/**
+ * The `report` stage: loads the contracts, then verifies and collects the run (and the one to compare with),
+ * each re-derived from the dataset when one is given; throws {@linkcode NotVerifiedError} when a check fails.
+ *
+ * @example
+ * ```ts ignore
+ * import { report } from "./report.ts";
+ * const { report: run } = await report({ contracts: {}, directory: "results/pr4789-reproduction-v1" });
+ * ```
+ */
+export async function report(request: ReportRequest): Promise<ReportResult> {
+  const contracts = await readContracts(request.contracts);
+  if (await isSweepDirectory(request.directory)) {
+    if (request.against !== undefined || request.dataset !== undefined || request.prices !== undefined) {
+      throw new InputError(
+        "a sweep directory is reported from sweep.json and sweep.jsonl alone: --against, --dataset and the prices do not apply",
+        { path: request.directory },
+      );
+    }
+    return { kind: "sweep", directory: request.directory, sweep: await readSweepReport(request.directory) };
+  }
+  const build = async (directory: string) =>
+    await buildReport(directory, contracts, {
+      recomputed: await recomputedFor(directory, contracts, request.dataset),
+      prices: request.prices,
+    });
+  const result: ReportResult = { kind: "run", contracts, report: await build(request.directory) };
+  if (request.against !== undefined) result.against = await build(request.against);
+  return result;
+}
+
+/** A directory `sweep` wrote (`sweep.jsonl`) that is not also a QA or policy run. */
+async function isSweepDirectory(directory: string): Promise<boolean> {
+  try {
+    if (!(await Deno.stat(directory)).isDirectory) return false;
+  } catch {
+    return false; // detectRunKind names what is wrong with it
+  }
+  if (!await exists(`${directory}/sweep.jsonl`)) return false;
+  return !await exists(`${directory}/qa.rows.jsonl`) && !await exists(`${directory}/policy.raw.jsonl`);
+}
+
+/** With a dataset, what the per-row checks of a run directory need (tasks for QA, cases for a policy run). */
+async function recomputedFor(
+  directory: string,
+  contracts: Contracts,
+  dataset: string | undefined,
+): Promise<Recomputed> {
+  if (dataset === undefined) return {};
+  const kind = await detectRunKind(directory);
+  const prepared = await prepareDataset(contracts, dataset);
+  return kind === "qa" ? { tasks: buildAnswerTasks(contracts, prepared.cases) } : { cases: prepared.cases };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
  */
 
 import { reportHeading, reportSections, type RunReport, type Section, type Table } from "./report.ts";
+import type { SweepReport } from "./sweep_report.ts";
 
 /**
  * Escapes text for a Markdown table cell or paragraph: ASCII punctuation that Markdown interprets gets a
@@ -79,4 +80,18 @@ export function sectionsMarkdown(heading: string, sections: readonly Section[]):
   const lines = [`# ${markdownEscape(heading)}`, ""];
   for (const section of sections) lines.push(...sectionMarkdown(section));
   return lines.join("\n").replace(/\n+$/, "") + "\n";
+}
+
+/**
+ * A sweep's report as Markdown: its heading and the terminal table in a code block (the heat map is in the HTML
+ * report).
+ *
+ * @example
+ * ```ts ignore
+ * import { sweepMarkdown } from "./report_markdown.ts";
+ * await writeFileAtomic("sweep.md", sweepMarkdown("/tmp/sweep", await readSweepReport("/tmp/sweep")));
+ * ```
+ */
+export function sweepMarkdown(directory: string, sweep: SweepReport): string {
+  return `# ${markdownEscape(`Sweep ${directory}`)}\n\n\`\`\`text\n${sweep.lines.join("\n")}\n\`\`\`\n`;
 }

@@ -7,7 +7,9 @@
  */
 
 import { z } from "zod";
+import { CASE_SOURCES } from "./cases.ts";
 import { RowIntegrityError } from "./errors.ts";
+import { POLICIES } from "./policies.ts";
 import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
 import { parseWith } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
@@ -24,14 +26,14 @@ export const AnswerRow = z.strictObject({
   case_id: z.string().min(1),
   created_at: z.string(),
   kept_fact_ids: z.array(z.string()),
-  policy: z.enum(["confidence", "hybrid-v1"]),
+  policy: z.enum(POLICIES),
   prediction: z.string(),
   request_fingerprint: sha256,
   response_model: z.string().nullable(),
   row_id: z.string().min(1),
   scenario: z.string(),
   schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
-  source: z.enum(["longmemeval", "synthetic"]),
+  source: z.enum(CASE_SOURCES),
   usage: z.record(z.string(), z.number().int()),
 });
 

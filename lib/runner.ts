@@ -25,7 +25,8 @@ import {
   type RetryPolicy,
 } from "./provider.ts";
 import { codePointLength } from "./python.ts";
-import { createdAtStamp, type SourceState } from "./policy_outputs.ts";
+import type { SourceState } from "./provenance.ts";
+import { createdAtStamp } from "./pytime.ts";
 import {
   type AnswerRow,
   answerRow,
@@ -263,12 +264,12 @@ function totalTokens(usage: Record<string, number>): number {
  *
  * @example
  * ```ts ignore
- * import { runQa } from "./runner.ts";
- * const summary = await runQa(contracts, tasks, "/tmp/qa-run", { provider, retry: { maxAttempts: 3 }, workers: 3, source });
+ * import { answerTasks } from "./runner.ts";
+ * const summary = await answerTasks(contracts, tasks, "/tmp/qa-run", { provider, retry: { maxAttempts: 3 }, workers: 3, source });
  * console.log(`${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
  * ```
  */
-export async function runQa(
+export async function answerTasks(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   directory: string,

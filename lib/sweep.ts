@@ -12,15 +12,16 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import type { Contracts } from "./contracts.ts";
 import type { ProtocolConfig } from "./config.ts";
-import { isoformatUtc, isoformatZulu } from "./config.ts";
+import { isoformatUtc, isoformatZulu } from "./pytime.ts";
 import type { PreparedCase } from "./cases.ts";
 import { InputError } from "./errors.ts";
 import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "./eviction.ts";
-import { ensureDir, type FileContent, writeAllOrNothing } from "./fs.ts";
-import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams } from "./policies.ts";
+import { ensureDir, type FileContent, readText, writeAllOrNothing } from "./fs.ts";
+import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams, hybridParamsConfig } from "./policies.ts";
 import { buildPool, type Pool } from "./pool.ts";
 import { dumps, dumpsString, floatRepr, PyFloat, type PyJson } from "./pyjson.ts";
 import { parseWith } from "./schema.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "./validate.ts";
 
 /** One point of the weight simplex: multiples of the grid's step (`lattice` counts steps of each). */
 export interface WeightPoint {
@@ -439,17 +440,7 @@ function select(pool: Pool, capacity: number, clock: string, params: HybridParam
 }
 
 function parametersJson(params: HybridParams): string {
-  return dumps({
-    access_half_life_days: params.accessHalfLifeDays,
-    confirmation_half_life_days: params.confirmationHalfLifeDays,
-    correction_reserved_fraction: new PyFloat(params.correctionReservedFraction),
-    correction_reserved_max: params.correctionReservedMax,
-    weights: {
-      access: new PyFloat(params.accessWeight),
-      confidence: new PyFloat(params.confidenceWeight),
-      confirmation: new PyFloat(params.confirmationWeight),
-    },
-  });
+  return dumps(hybridParamsConfig(params));
 }
 
 /**
@@ -872,4 +863,42 @@ export async function writeSweepFiles(
 ): Promise<void> {
   await ensureDir(directory);
   await writeAllOrNothing(directory, files);
+}
+
+/** What `sweep` reads and where it writes. */
+export interface SweepRequest {
+  contracts: ContractPaths;
+  dataset: string | undefined;
+  directory: string;
+  /** A grid file (YAML); the default grid around the published parameters when absent. */
+  grid?: string;
+  /** The program that writes `sweep.json` (its name and version). */
+  tool: string;
+}
+
+/**
+ * The `sweep` stage: loads the contracts and the grid, prepares the dataset, evaluates every parameter set and
+ * writes `sweep.jsonl` and `sweep.json` all or nothing; returns the result and the protocol's capacities (for
+ * {@linkcode sweepSummaryLines}).
+ *
+ * @example
+ * ```ts ignore
+ * import { sweep } from "./sweep.ts";
+ * const { result } = await sweep({ contracts: {}, dataset, directory: "/tmp/sweep", tool: "deermem-eval 0.1.0" });
+ * ```
+ */
+export async function sweep(
+  request: SweepRequest,
+): Promise<{ result: SweepResult; capacities: readonly number[] }> {
+  const contracts = await readContracts(request.contracts);
+  const grid = request.grid === undefined
+    ? defaultGrid(contracts.config)
+    : parseGrid(await readText(request.grid, "grid"), request.grid, contracts.config);
+  const prepared = await prepareDataset(contracts, request.dataset);
+  const result = runSweep(prepared, grid);
+  await writeSweepFiles(request.directory, {
+    "sweep.jsonl": sweepJsonlChunks(result),
+    "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, request.tool),
+  });
+  return { result, capacities: contracts.config.pool.capacities };
 }

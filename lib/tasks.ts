@@ -6,7 +6,7 @@
  */
 
 import type { Contracts } from "./contracts.ts";
-import { evaluateCase, POLICIES } from "./policy.ts";
+import { evaluateCase, POLICIES } from "./policies.ts";
 import { buildPool } from "./pool.ts";
 import {
   type ChatMessage,
@@ -56,13 +56,13 @@ export function requestSettings(contracts: Contracts): RequestSettings {
  * @example
  * ```ts ignore
  * import { buildAnswerTasks } from "./tasks.ts";
- * const tasks = await buildAnswerTasks(contracts, cases); // 90 tasks
+ * const tasks = buildAnswerTasks(contracts, cases); // 90 tasks
  * ```
  */
-export async function buildAnswerTasks(
+export function buildAnswerTasks(
   contracts: Contracts,
   cases: readonly PreparedCase[],
-): Promise<AnswerTask[]> {
+): AnswerTask[] {
   const { config } = contracts;
   const template = parsePromptTemplate(contracts.prompt, contracts.sources.prompt.replace(/^embedded:/, ""));
   const settings = requestSettings(contracts);
@@ -88,7 +88,7 @@ export async function buildAnswerTasks(
         supportAllRetained: result.supportAllRetained,
         supportRecall: result.supportRecall,
         messages,
-        requestFingerprint: await requestFingerprint(settings, messages),
+        requestFingerprint: requestFingerprint(settings, messages),
         referenceAnswer: prepared.answer,
       });
     }

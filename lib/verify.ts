@@ -13,13 +13,14 @@
 import type { Contracts } from "./contracts.ts";
 import { InputError, UnreadableFileError } from "./errors.ts";
 import { gradeAnswer } from "./grading.ts";
-import { readTextIfExists } from "./fs.ts";
+import { exists, readTextIfExists } from "./fs.ts";
 import { checkMarker, MARKER_FILE } from "./marker.ts";
-import { POLICIES } from "./policy.ts";
+import { POLICIES } from "./policies.ts";
 import { compareCodePoints } from "./pyjson.ts";
 import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "./qa_outputs.ts";
 import { identityMismatches } from "./rows.ts";
-import type { AnswerTask } from "./tasks.ts";
+import { type AnswerTask, buildAnswerTasks } from "./tasks.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "./validate.ts";
 
 /** A check's verdict: held, did not hold, or not run because it needs the dataset. */
 export type Verdict = "pass" | "fail" | "needs-dataset";
@@ -350,6 +351,34 @@ export async function verifyResults(
       NOT_REDERIVABLE.join(", ")
     } are recorded, not re-derivable`;
   return { checks, ok: failed === 0, scope, notRederivable: NOT_REDERIVABLE, conclusion };
+}
+
+/** What `verify` reads: the protocol's files, the results directory and, optionally, the dataset. */
+export interface VerifyRequest {
+  contracts: ContractPaths;
+  directory: string;
+  /** The pinned dataset, for the per-row checks. */
+  dataset?: string;
+}
+
+/**
+ * The `verify` stage: refuses a missing directory, loads the contracts, with a dataset rebuilds the tasks, then
+ * runs {@linkcode verifyResults}.
+ *
+ * @example
+ * ```ts ignore
+ * import { verify } from "./verify.ts";
+ * const result = await verify({ contracts: {}, directory: "results/pr4789-reproduction-v1" });
+ * ```
+ */
+export async function verify(request: VerifyRequest): Promise<VerifyResult> {
+  const { directory } = request;
+  if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
+  const contracts = await readContracts(request.contracts);
+  const tasks = request.dataset === undefined
+    ? undefined
+    : buildAnswerTasks(contracts, (await prepareDataset(contracts, request.dataset)).cases);
+  return await verifyResults(directory, contracts, tasks);
 }
 
 /**

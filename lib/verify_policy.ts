@@ -9,7 +9,7 @@
 import type { Contracts } from "./contracts.ts";
 import type { PreparedCase } from "./cases.ts";
 import { readTextIfExists } from "./fs.ts";
-import { evaluateAll, POLICIES } from "./policy.ts";
+import { evaluateAll, POLICIES } from "./policies.ts";
 import {
   parsePolicyRawRows,
   policyRawJsonl,

@@ -16,13 +16,13 @@ Deno.test("shipped protocol artifacts are byte-identical to the pinned ones", as
   const protocolFiles = pinned().filter(([, path]) => !path.startsWith("results/"));
   assertEquals(protocolFiles.length, 4);
   for (const [sum, path] of protocolFiles) {
-    assertEquals(await sha256Hex(await Deno.readFile(`${ROOT}${path}`)), sum, path);
+    assertEquals(sha256Hex(await Deno.readFile(`${ROOT}${path}`)), sum, path);
   }
 });
 
-Deno.test("embedded artifacts hash to the pinned values (what the binary carries)", async () => {
+Deno.test("embedded artifacts hash to the pinned values (what the binary carries)", () => {
   for (const [sum, path] of pinned().filter(([, path]) => !path.startsWith("results/"))) {
-    assertEquals(await sha256Hex(EMBEDDED_ARTIFACTS[path]), sum, path);
+    assertEquals(sha256Hex(EMBEDDED_ARTIFACTS[path]), sum, path);
   }
 });
 
@@ -31,6 +31,6 @@ Deno.test("published results shipped under results/pr4789-reproduction-v1 match 
   assertEquals(results.length, 4);
   for (const [sum, path] of results) {
     const local = `${ROOT}results/pr4789-reproduction-v1/${path.slice("results/".length)}`;
-    assertEquals(await sha256Hex(await Deno.readFile(local)), sum, path);
+    assertEquals(sha256Hex(await Deno.readFile(local)), sum, path);
   }
 });

@@ -1,11 +1,12 @@
 import { parse, stringify } from "yaml";
-import { isoformatUtc, isoformatZulu, parseConfig } from "../lib/config.ts";
+import { parseConfig } from "../lib/config.ts";
+import { isoformatUtc, isoformatZulu } from "../lib/pytime.ts";
 import { EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { ContractError } from "../lib/errors.ts";
-import { evaluateAll } from "../lib/policy.ts";
+import { evaluateAll } from "../lib/policies.ts";
 import { policyRawJsonl, policySummary } from "../lib/policy_outputs.ts";
 import { checkQaSettings } from "../lib/runner.ts";
-import { prepareProtocol } from "../lib/stages.ts";
+import { prepareProtocol } from "../lib/validate.ts";
 import { GOLDEN } from "./helpers/cli.ts";
 import { FIXTURE_DATASET, FIXTURE_PROTOCOL, fixtureContracts } from "./helpers/fixture.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
@@ -350,11 +351,11 @@ for (const [old, largest, beyond, message] of DELIBERATE_BOUNDS) {
   });
 }
 
-Deno.test("stream: any spelling of true is read as the reference reads it, then refused before any call (deliberate)", async () => {
+Deno.test("stream: any spelling of true is read as the reference reads it, then refused before any call (deliberate)", () => {
   const sources = embeddedSources();
   for (const spelling of ["true", "1", '"on"', "yes"]) {
     const text = edited("stream: false", `stream: ${spelling}`);
-    const contracts = await loadContracts({
+    const contracts = loadContracts({
       ...sources,
       config: { source: "c.yaml", bytes: new TextEncoder().encode(text) },
     });

@@ -1,7 +1,7 @@
 import { type Artifact, embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { ContractError } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/hash.ts";
-import { assertEquals, assertRejects } from "./helpers/assert.ts";
+import { assertEquals, assertThrows } from "./helpers/assert.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -10,18 +10,18 @@ function edited(artifact: Artifact, edit: (text: string) => string): Artifact {
   return { source: "edited.txt", bytes: encoder.encode(edit(decoder.decode(artifact.bytes))) };
 }
 
-Deno.test("embedded contracts load and record the hashes of the bytes used", async () => {
-  const contracts = await loadContracts(embeddedSources());
+Deno.test("embedded contracts load and record the hashes of the bytes used", () => {
+  const contracts = loadContracts(embeddedSources());
   assertEquals(contracts.hashes.config, "e0bcd1581be8457c614a4159b87304e54501d48a7e07990b02f1f6f8627fa026");
   assertEquals(contracts.hashes.prompt, contracts.config.qa.answer_prompt.sha256);
   assertEquals(contracts.sources.prompt, "embedded:prompts/answer-v1.txt");
 });
 
-Deno.test("a config loaded from a file is hashed as those bytes", async () => {
+Deno.test("a config loaded from a file is hashed as those bytes", () => {
   const sources = embeddedSources();
   const config = edited(sources.config, (text) => text + "\n");
-  const contracts = await loadContracts({ ...sources, config });
-  assertEquals(contracts.hashes.config, await sha256Hex(config.bytes));
+  const contracts = loadContracts({ ...sources, config });
+  assertEquals(contracts.hashes.config, sha256Hex(config.bytes));
 });
 
 const CASES: [
@@ -80,21 +80,21 @@ const CASES: [
 ];
 
 for (const [name, mutate, message] of CASES) {
-  Deno.test(`validate-contracts refuses: ${name}`, async () => {
-    await assertRejects(() => loadContracts(mutate(embeddedSources())), ContractError, message);
+  Deno.test(`validate-contracts refuses: ${name}`, () => {
+    assertThrows(() => loadContracts(mutate(embeddedSources())), ContractError, message);
   });
 }
 
-Deno.test("a UTF-8 BOM: PyYAML skips it in the config, the reference's json.load refuses it in a manifest", async () => {
+Deno.test("a UTF-8 BOM: PyYAML skips it in the config, the reference's json.load refuses it in a manifest", () => {
   const sources = embeddedSources();
   const withBom = (artifact: Artifact): Artifact => ({
     source: "bom.txt",
     bytes: new Uint8Array([0xef, 0xbb, 0xbf, ...artifact.bytes]),
   });
-  const contracts = await loadContracts({ ...sources, config: withBom(sources.config) });
+  const contracts = loadContracts({ ...sources, config: withBom(sources.config) });
   assertEquals(contracts.config.pool.qa_capacity, 7);
   for (const key of ["official", "synthetic"] as const) {
-    const error = await assertRejects(
+    const error = assertThrows(
       () => loadContracts({ ...sources, [key]: withBom(sources[key]) }),
       ContractError,
     );

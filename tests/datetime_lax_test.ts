@@ -4,7 +4,7 @@
  * 180-days-earlier arithmetic) raises. Integers are given as bigint and floats as PyFloat, as the readers deliver
  * them.
  */
-import { isoformatUtc } from "../lib/config.ts";
+import { isoformatUtc } from "../lib/pytime.ts";
 import { parseEvaluationTime } from "../lib/datetime_lax.ts";
 import { PyFloat } from "../lib/pyjson.ts";
 import { YamlTimestamp } from "../lib/pyyaml.ts";

@@ -1,5 +1,6 @@
-import { boundedNumber, parseTimestamp, rankOrder, selectFactsForCapacity } from "../lib/eviction.ts";
-import { fromIsoFormat } from "../lib/python.ts";
+import { boundedNumber, parseTimestamp, selectFactsForCapacity } from "../lib/eviction.ts";
+import { rankOrder } from "../lib/radix.ts";
+import { fromIsoFormat } from "../lib/pytime.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
 
 const NOW = "2026-08-13T00:00:00Z";

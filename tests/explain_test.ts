@@ -1,6 +1,6 @@
 import { explainCase, explainText, readCaseAnswers } from "../lib/explain.ts";
 import { InputError } from "../lib/errors.ts";
-import { prepareProtocol } from "../lib/stages.ts";
+import { prepareProtocol } from "../lib/validate.ts";
 import { assert, assertEquals, assertStringIncludes, assertThrows } from "./helpers/assert.ts";
 import { GOLDEN, withTempDir } from "./helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts, REFERENCE_QA } from "./helpers/fixture.ts";

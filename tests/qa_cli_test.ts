@@ -58,7 +58,7 @@ async function referenceRows(): Promise<ReferenceRow[]> {
   return rows;
 }
 
-function fingerprintOf(request: ReceivedRequest): Promise<string> {
+function fingerprintOf(request: ReceivedRequest): string {
   const body = request.body;
   return requestFingerprint(
     { model: body.model, temperature: body.temperature, maxTokens: body.max_tokens, stream: body.stream },

@@ -266,3 +266,41 @@ Deno.test("demo ends with the policy report of its run, every row recomputed", a
     assertEquals(result.stdout.split("support retained        confidence").length, 2);
   });
 });
+
+Deno.test("report on a sweep directory: best and worst grid points, Markdown with the table, HTML with the heat map", async () => {
+  await withTempDir(async (directory) => {
+    const grid = `${directory}/grid.yaml`;
+    await Deno.writeTextFile(
+      grid,
+      "weights_step: 0.5\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
+        "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
+    );
+    const out = `${directory}/sweep`;
+    const sweep = await runCli(
+      ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out, "--grid", grid],
+      CLI,
+    );
+    assertEquals(sweep.code, 0, sweep.stderr);
+    const result = await runCli(
+      ["report", out, "--markdown", `${directory}/s.md`, "--html", `${directory}/s.html`],
+      CLI,
+    );
+    assertEquals(result.code, 0, result.stderr);
+    // Six weight points on a 0.5 simplex × two capacities; five scenarios each.
+    assertMatch(result.stdout, /^sweep of \S+ by deermem-eval \d+\.\d+\.\d+: 12 grid points, 60 rows\n/);
+    assertStringIncludes(result.stdout, "\nbest 5 grid points (hybrid-v1 minus confidence");
+    assertStringIncludes(result.stdout, "\nworst 5 grid points:");
+    assertMatch(result.stdout, /wrote .*s\.md\nwrote .*s\.html\n$/);
+    const markdown = await Deno.readTextFile(`${directory}/s.md`);
+    assertStringIncludes(markdown, "```text\nsweep of ");
+    const html = await Deno.readTextFile(`${directory}/s.html`);
+    assertStringIncludes(html, "<pre>sweep of ");
+    assertStringIncludes(html, '<svg xmlns="http://www.w3.org/2000/svg"');
+    const against = await runCli(["report", out, "--against", out], CLI);
+    assertEquals(against.code, 2);
+    assertMatch(
+      against.stderr,
+      /sweep\.json and sweep\.jsonl alone: --against, --dataset and the prices do not apply/,
+    );
+  });
+});

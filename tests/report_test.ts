@@ -1,6 +1,6 @@
 import { embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { InputError } from "../lib/errors.ts";
-import { evaluateAll } from "../lib/policy.ts";
+import { evaluateAll } from "../lib/policies.ts";
 import { retentionTable } from "../lib/policy_outputs.ts";
 import {
   buildReport,
@@ -15,7 +15,7 @@ import {
   tableLines,
 } from "../lib/report.ts";
 import { reportMarkdown } from "../lib/report_markdown.ts";
-import { prepareProtocol } from "../lib/stages.ts";
+import { prepareProtocol } from "../lib/validate.ts";
 import { verifyPolicyRun } from "../lib/verify_policy.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "./helpers/assert.ts";
 import { GOLDEN, ROOT, withTempDir } from "./helpers/cli.ts";
@@ -23,7 +23,7 @@ import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
 const FIXTURE_POLICY = `${GOLDEN}/fixture-run/policy`;
-const contracts = await loadContracts(embeddedSources());
+const contracts = loadContracts(embeddedSources());
 
 async function publishedReport(options: Parameters<typeof buildReport>[2] = {}): Promise<QaReport> {
   const report = await buildReport(PUBLISHED, contracts, options);

@@ -5,12 +5,12 @@ import { MARKER_FILE } from "../lib/marker.ts";
 import { type AnswerProvider, CallAbortedError } from "../lib/provider.ts";
 import { parseAnswerRow, responsePath } from "../lib/rows.ts";
 import {
+  answerTasks,
   checkRunDirectory,
   interruptHandler,
   planRows,
   resolveCredentials,
   type RunEvent,
-  runQa,
   type RunQaOptions,
 } from "../lib/runner.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
@@ -157,7 +157,7 @@ Deno.test("a fresh run writes the marker and one valid row per task, at most `wo
   await withTempDir(async (directory) => {
     const { provider, state } = fakeProvider({ delayMs: 5 });
     const events: RunEvent[] = [];
-    const summary = await runQa(
+    const summary = await answerTasks(
       contracts,
       tasks,
       `${directory}/run`,
@@ -182,7 +182,7 @@ Deno.test("a fresh run writes the marker and one valid row per task, at most `wo
       assertEquals(row.attempts, 1);
     }
     const again = fakeProvider();
-    const resumed = await runQa(contracts, tasks, `${directory}/run`, options(again.provider));
+    const resumed = await answerTasks(contracts, tasks, `${directory}/run`, options(again.provider));
     assertEquals([resumed.reused, resumed.called, again.state.calls], [90, 0, 0]);
   });
 });
@@ -192,7 +192,7 @@ Deno.test("an interrupted run keeps its rows valid and the next run calls only w
     const controller = new AbortController();
     const first = fakeProvider({ delayMs: 5 });
     let answered = 0;
-    const summary = await runQa(
+    const summary = await answerTasks(
       contracts,
       tasks,
       directory,
@@ -211,7 +211,7 @@ Deno.test("an interrupted run keeps its rows valid and the next run calls only w
     assertEquals(written.size, summary.called);
     const second = fakeProvider();
     const calledAgain: string[] = [];
-    const resumed = await runQa(
+    const resumed = await answerTasks(
       contracts,
       tasks,
       directory,
@@ -232,7 +232,7 @@ Deno.test("a stale row is moved aside, never overwritten, and called again", asy
     const original = await Deno.readTextFile(path);
     await Deno.writeTextFile(path, original.replace(/"capacity": 7/, '"capacity": 5'));
     const { provider, state } = fakeProvider();
-    const summary = await runQa(contracts, tasks, directory, options(provider));
+    const summary = await answerTasks(contracts, tasks, directory, options(provider));
     assertEquals([summary.reused, summary.called, state.calls], [89, 1, 1]);
     const aside = [...Deno.readDirSync(`${directory}/responses/superseded`)].map((entry) => entry.name);
     assertEquals(aside.length, 1);
@@ -251,7 +251,7 @@ Deno.test("failed calls are reported with row id and reason; other rows are stil
           ? new ProviderError("HTTP 400: no", { retryable: false, status: 400 })
           : undefined,
     });
-    const summary = await runQa(contracts, tasks, directory, options(provider));
+    const summary = await answerTasks(contracts, tasks, directory, options(provider));
     assertEquals(summary.failed.length >= 3, true);
     assert(summary.failed.every((failure) => /HTTP 400: no \(1 attempt\)/.test(failure.reason)));
     assertEquals(summary.called + summary.failed.length, 90);
@@ -273,7 +273,7 @@ for (const status of [401, 403]) {
             : new ProviderError(`HTTP ${status}: bad key`, { retryable: false, status }),
       });
       const events: RunEvent[] = [];
-      const summary = await runQa(
+      const summary = await answerTasks(
         contracts,
         tasks,
         directory,
@@ -315,7 +315,7 @@ Deno.test("the key in an answer or a failure is stored and reported as [redacted
       return Promise.resolve({ prediction, responseModel: `m-${secret}`, usage: { total_tokens: 1 } });
     };
     const events: RunEvent[] = [];
-    const summary = await runQa(
+    const summary = await answerTasks(
       contracts,
       chosen,
       directory,
@@ -347,13 +347,13 @@ Deno.test("the key in an answer or a failure is stored and reported as [redacted
   });
 });
 
-Deno.test("runQa takes the directory's lock: a held lock refuses before any call or write, and it is released after", async () => {
+Deno.test("answerTasks takes the directory's lock: a held lock refuses before any call or write, and it is released after", async () => {
   await withTempDir(async (directory) => {
     const lock = await acquireDirectoryLock(directory, "run-qa", "wait");
     const { provider, state } = fakeProvider();
     try {
       const error = await assertRejects(
-        () => runQa(contracts, tasks, directory, options(provider)),
+        () => answerTasks(contracts, tasks, directory, options(provider)),
         DirectoryLockedError,
       );
       assertMatch(error.message, new RegExp(`locked by run-qa \\(pid ${Deno.pid}, started `));
@@ -363,9 +363,13 @@ Deno.test("runQa takes the directory's lock: a held lock refuses before any call
     assertEquals(state.calls, 0);
     assertEquals([...Deno.readDirSync(directory)], [], "no marker, no responses/");
     const fatal: AnswerProvider = () => Promise.reject(new Error("disk on fire"));
-    await assertRejects(() => runQa(contracts, tasks, directory, options(fatal)), Error, "disk on fire");
+    await assertRejects(
+      () => answerTasks(contracts, tasks, directory, options(fatal)),
+      Error,
+      "disk on fire",
+    );
     assertEquals(await Deno.stat(`${directory}/${LOCK_FILE}`).catch(() => null), null, "released on failure");
-    await runQa(contracts, tasks, directory, options(provider));
+    await answerTasks(contracts, tasks, directory, options(provider));
     assertEquals(await Deno.stat(`${directory}/${LOCK_FILE}`).catch(() => null), null, "released at the end");
   });
 });
@@ -375,8 +379,8 @@ Deno.test("two runs at once on one directory: one refuses, and 90 rows take 90 c
     // Each call outlasts the second run's patience with a held lock (a moment, in case it is being taken over).
     const { provider, state } = fakeProvider({ delayMs: 20 });
     const results = await Promise.allSettled([
-      runQa(contracts, tasks, directory, options(provider)),
-      runQa(contracts, tasks, directory, options(provider)),
+      answerTasks(contracts, tasks, directory, options(provider)),
+      answerTasks(contracts, tasks, directory, options(provider)),
     ]);
     const refused = results.filter((result) => result.status === "rejected");
     assertEquals(refused.length, 1);
@@ -392,12 +396,12 @@ Deno.test("a run that fails writing its marker leaves no responses/ behind, so t
     const { provider, state } = fakeProvider();
     injectFault("write", 1);
     try {
-      await assertRejects(() => runQa(contracts, tasks, directory, options(provider)), IoError);
+      await assertRejects(() => answerTasks(contracts, tasks, directory, options(provider)), IoError);
     } finally {
       clearFaults();
     }
     assertEquals(state.calls, 0);
-    const summary = await runQa(contracts, tasks, directory, options(provider));
+    const summary = await answerTasks(contracts, tasks, directory, options(provider));
     assertEquals(summary.called, 90);
   });
 });
@@ -410,7 +414,7 @@ Deno.test("a stale lock is taken over with a warning naming its dead holder", as
     );
     const events: RunEvent[] = [];
     const { provider } = fakeProvider();
-    const summary = await runQa(
+    const summary = await answerTasks(
       contracts,
       tasks,
       directory,

@@ -8,7 +8,7 @@ import { buildPool } from "../lib/pool.ts";
 import { prepareCases, recomputeSelection } from "../lib/cases.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
 
-const contracts = await loadContracts(embeddedSources());
+const contracts = loadContracts(embeddedSources());
 const selectionRule = contracts.official;
 
 // deno-lint-ignore no-explicit-any
@@ -141,14 +141,11 @@ Deno.test("selection: too few eligible rows is its own error", () => {
   );
 });
 
-Deno.test("selection: a manifest that differs from the recomputed IDs names the scenario and both lists", async () => {
+Deno.test("selection: a manifest that differs from the recomputed IDs names the scenario and both lists", () => {
   const rows = generateDemoDataset();
   const data = dataset(rows);
   const manifest = structuredClone(selectionRule);
-  const error = await prepareCases(data, { ...contracts, official: manifest }).then(
-    () => undefined,
-    (e) => e,
-  );
+  const error = assertThrows(() => prepareCases(data, { ...contracts, official: manifest }));
   assert(error instanceof DatasetIntegrityError);
   assertMatch(
     error.message,
@@ -160,7 +157,7 @@ Deno.test("pools: metadata rules, IDs, timestamps and usage as the reference wri
   const demo = await (await import("../lib/demo.ts")).buildDemoProtocol();
   const official = parseOfficialManifest(demo.official, "demo.json");
   const data = dataset(JSON.parse(new TextDecoder().decode(demo.dataset)));
-  const cases = await prepareCases(data, {
+  const cases = prepareCases(data, {
     ...contracts,
     official: { ...official, protocol_id: contracts.config.protocol_id },
   });
@@ -199,7 +196,7 @@ Deno.test("dataset bytes: invalid UTF-8 is refused; a genuine U+FFFD is kept and
   const rowJson = (question: string) =>
     `[{"question_id": "q1", "question_type": "x", "question": "${question}", "answer": "a", ` +
     `"haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]`;
-  const load = async (bytes: Uint8Array) => await loadDataset(bytes, "d.json", await sha256Hex(bytes));
+  const load = async (bytes: Uint8Array) => await loadDataset(bytes, "d.json", sha256Hex(bytes));
   const replacement = encoder.encode(rowJson("what \uFFFD?"));
   assertEquals((await load(replacement)).rows[0].question, "what \uFFFD?");
   const [before, after] = rowJson("what X?").split("X");

@@ -1,7 +1,7 @@
 import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
 import { InputError } from "../lib/errors.ts";
-import { prepareProtocol } from "../lib/stages.ts";
+import { prepareProtocol } from "../lib/validate.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../lib/sweep.ts";
 import { sweepReport } from "../lib/sweep_report.ts";
 

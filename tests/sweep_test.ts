@@ -7,7 +7,7 @@ import { InputError } from "../lib/errors.ts";
 import { evaluateTrusted, hybridPolicy } from "../lib/policies.ts";
 import { buildPool } from "../lib/pool.ts";
 import { dumps, PyFloat } from "../lib/pyjson.ts";
-import { prepareProtocol } from "../lib/stages.ts";
+import { prepareProtocol } from "../lib/validate.ts";
 import {
   defaultGrid,
   parametersAt,

@@ -32,9 +32,9 @@ function isTarget(request: ReceivedRequest): boolean {
   return request.body.messages[1].content.includes(`[gold_${TARGET}]`);
 }
 
-async function fingerprintOf(request: ReceivedRequest): Promise<string> {
+function fingerprintOf(request: ReceivedRequest): string {
   const body = request.body;
-  return await requestFingerprint(
+  return requestFingerprint(
     { model: body.model, temperature: body.temperature, maxTokens: body.max_tokens, stream: body.stream },
     body.messages,
   );

@@ -2,7 +2,8 @@
 // must not exist afterwards. Faults are injected in the CLI's own process through lib/fs.ts's counted layer
 // (tests/fixtures/fault_cli.ts), so no case needs root, a mount or a full disk.
 
-import { POLICY_OUTPUTS, QA_OUTPUTS } from "../lib/stages.ts";
+import { POLICY_OUTPUTS } from "../lib/run_policy.ts";
+import { QA_OUTPUTS } from "../lib/grade_qa.ts";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, taskFlags, withTempDir } from "./helpers/cli.ts";
 import { copyReferenceRun, FIXTURE_DATASET, FIXTURE_PROTOCOL } from "./helpers/fixture.ts";

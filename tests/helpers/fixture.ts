@@ -1,7 +1,7 @@
 /** The reference's fixture protocol and run, loaded through the library (read from ../shared/golden). */
 
 import { type Contracts, loadContracts } from "../../lib/contracts.ts";
-import { prepareProtocol } from "../../lib/stages.ts";
+import { prepareProtocol } from "../../lib/validate.ts";
 import { type AnswerTask, buildAnswerTasks } from "../../lib/tasks.ts";
 import { GOLDEN } from "./cli.ts";
 
@@ -21,7 +21,7 @@ export async function fixtureContracts(
       ? encoder.encode(replace[name])
       : await Deno.readFile(`${FIXTURE_PROTOCOL}/${file}`),
   });
-  return await loadContracts({
+  return loadContracts({
     config: await artifact("config", "config.yaml"),
     official: await artifact("official", "official.json"),
     synthetic: await artifact("synthetic", "synthetic.json"),
@@ -32,7 +32,7 @@ export async function fixtureContracts(
 export async function fixtureTasks(contracts?: Contracts): Promise<AnswerTask[]> {
   contracts ??= await fixtureContracts();
   const prepared = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
-  return await buildAnswerTasks(contracts, prepared.cases);
+  return buildAnswerTasks(contracts, prepared.cases);
 }
 
 /** Copies the reference's qa_run.json and responses/ (not its graded outputs) into `directory`. */

@@ -1,0 +1,169 @@
+/**
+ * Stage 5, `grade-qa`: re-verifies a `run-qa` directory read-only, grades every prediction blindly against the
+ * recomputed reference answer and writes the graded rows, the summary and the statistics, all together or not at
+ * all.
+ *
+ * @module
+ */
+
+import { listDirectory, readTextIfExists, refuseExisting, writeAllOrNothing } from "./fs.ts";
+import { RowIntegrityError } from "./errors.ts";
+import { gradeAnswer, GRADER_VERSION } from "./grading.ts";
+import { refuseIfLocked } from "./lock.ts";
+import { readMarker } from "./marker.ts";
+import { compareCodePoints } from "./pyjson.ts";
+import {
+  type GradedRow,
+  gradedRowsJsonl,
+  qaStatsOf,
+  type QaStatsSuites,
+  qaStatsSuites,
+  qaSummary,
+} from "./qa_outputs.ts";
+import { type AnswerRow, checkRowIdentity, parseAnswerRow, responsePath } from "./rows.ts";
+import { type AnswerTask, buildAnswerTasks } from "./tasks.ts";
+import type { Contracts } from "./contracts.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "./validate.ts";
+
+/** The three files `grade-qa` writes. */
+export const QA_OUTPUTS = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"] as const;
+
+/** What `grade-qa` reads: the protocol's files, the dataset and the run directory. */
+export interface GradeQaRequest {
+  contracts: ContractPaths;
+  dataset: string | undefined;
+  directory: string;
+  /** Told the files in `responses/` that are not a task's row (not graded), before grading. */
+  onForeignFiles?: (names: string[]) => void;
+}
+
+/** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
+export interface GradedRun {
+  rows: GradedRow[];
+  suites: QaStatsSuites;
+}
+
+/**
+ * Stage 5 from files: refuses existing outputs before any work, loads the contracts, prepares the dataset,
+ * builds the tasks, names foreign files in `responses/`, then grades ({@linkcode gradeRun}).
+ *
+ * @example
+ * ```ts ignore
+ * import { gradeQa } from "./grade_qa.ts";
+ * const { rows } = await gradeQa({ contracts: {}, dataset: "longmemeval_oracle.json", directory: "/tmp/qa-run" });
+ * ```
+ */
+export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
+  const { directory } = request;
+  // Existing outputs refuse the run before any work (and gradeRun's all-or-nothing write refuses again).
+  await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
+  const contracts = await readContracts(request.contracts);
+  const prepared = await prepareDataset(contracts, request.dataset);
+  const tasks = buildAnswerTasks(contracts, prepared.cases);
+  const foreign = await foreignResponseFiles(directory, tasks);
+  if (foreign.length > 0) request.onForeignFiles?.(foreign);
+  return await gradeRun(directory, contracts, tasks);
+}
+
+/**
+ * Re-verifies a `run-qa` directory read-only — the marker's five hashes against the protocol in use, and every
+ * one of the tasks' rows present and equal to its recomputed task (the first mismatch refuses, naming the row
+ * file and the field) — then grades each prediction blindly against the recomputed reference answer and writes
+ * `qa.rows.jsonl`, `qa.summary.json` and `qa.stats.json` all together or not at all, refusing (before any work)
+ * to overwrite any of them.
+ *
+ * @example
+ * ```ts ignore
+ * import { gradeRun } from "./grade_qa.ts";
+ * const { rows, suites } = await gradeRun("/tmp/qa-run", contracts, tasks);
+ * ```
+ */
+export async function gradeRun(
+  directory: string,
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+): Promise<GradedRun> {
+  await refuseIfLocked(directory, "grade the run after it has finished");
+  await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
+  await readMarker(directory, contracts);
+  const graded: GradedRow[] = [];
+  for (const task of tasks) {
+    const path = responsePath(directory, task.rowId);
+    const text = await readTextIfExists(path, "answer row");
+    if (text === undefined) {
+      throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
+        path,
+      });
+    }
+    const row = parseAnswerRow(text, path);
+    checkRowIdentity(row, task, path);
+    graded.push(gradedRow(task, row));
+  }
+  graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
+  const suites = qaStatsSuites(graded, contracts.config);
+  const files: Record<(typeof QA_OUTPUTS)[number], string> = {
+    "qa.rows.jsonl": gradedRowsJsonl(graded),
+    "qa.summary.json": qaSummary(graded, contracts.config),
+    "qa.stats.json": qaStatsOf(suites, contracts.config),
+  };
+  await writeAllOrNothing(directory, files);
+  return { rows: graded, suites };
+}
+
+/**
+ * A task's answer row graded: the identity and support fields from the recomputed task, the prediction, usage
+ * and attempts from the row, and the grade against the task's reference answer.
+ *
+ * @example
+ * ```ts ignore
+ * import { gradedRow } from "./grade_qa.ts";
+ * console.log(gradedRow(task, row).grade_correct);
+ * ```
+ */
+export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
+  // The reference answer comes from the recomputed case; nothing in the row chooses it.
+  const grade = gradeAnswer(row.prediction, task.referenceAnswer);
+  return {
+    attempts: row.attempts,
+    capacity: task.capacity,
+    case_id: task.caseId,
+    grade_correct: grade.correct,
+    grade_rule: grade.rule,
+    grader_version: GRADER_VERSION,
+    kept_fact_ids: [...task.keptFactIds],
+    policy: task.policy,
+    prediction: row.prediction,
+    question_type: task.questionType,
+    request_fingerprint: task.requestFingerprint,
+    response_model: row.response_model,
+    row_id: task.rowId,
+    scenario: task.scenario,
+    schema_version: 1,
+    source: task.source,
+    support_all_retained: task.supportAllRetained,
+    support_recall: task.supportRecall,
+    usage: row.usage,
+  };
+}
+
+/** The directory inside `responses/` where run-qa keeps rows it could not reuse. */
+const SUPERSEDED = "superseded";
+
+/**
+ * The entries of a run's `responses/` that are not the row file of one of `tasks` (nor run-qa's
+ * `superseded/`): stray or foreign files, which `grade-qa` does not grade and names in a warning.
+ *
+ * @example
+ * ```ts ignore
+ * import { foreignResponseFiles } from "./grade_qa.ts";
+ * console.log(await foreignResponseFiles("/tmp/qa-run", tasks)); // ["notes.txt"]
+ * ```
+ */
+export async function foreignResponseFiles(
+  directory: string,
+  tasks: readonly AnswerTask[],
+): Promise<string[]> {
+  const names = await listDirectory(`${directory}/responses`) ?? [];
+  const rows = new Set(tasks.map((task) => `${task.rowId}.json`));
+  return names.filter((name) => name !== SUPERSEDED && !rows.has(name));
+}

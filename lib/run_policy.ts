@@ -1,0 +1,80 @@
+/**
+ * Stage 3, `run-policy`: evaluates both published policies (or a policy module's) on every case at every
+ * capacity and writes the 270 metadata-only rows, the summary and the run record, all together or not at all.
+ *
+ * @module
+ */
+
+import { ensureDir, writeAllOrNothing } from "./fs.ts";
+import { evaluateAll, type PolicyResult } from "./policies.ts";
+import { evaluatePolicy, loadPolicyModule, type Policy } from "./policies.ts";
+import type { PyJson } from "./pyjson.ts";
+import { policyRawJsonl, policySummary, runRecord } from "./policy_outputs.ts";
+import type { SourceState } from "./provenance.ts";
+import type { PreparedProtocol } from "./validate.ts";
+
+/** The three files `run-policy` writes. */
+export const POLICY_OUTPUTS = ["policy.raw.jsonl", "summary.json", "run.json"] as const;
+
+/** A policy other than the two published ones, run in their place, and what identifies it in the outputs. */
+export interface CustomPolicyRun {
+  policy: Policy;
+  /** The module path, for error messages. */
+  origin: string;
+  /** Fields added to every row and to `run.json` (the module's name and SHA-256). */
+  fields: Readonly<Record<string, PyJson>>;
+}
+
+/**
+ * Loads a `--policy-module` with nothing but read permission left to give it: the network is already revoked,
+ * and the environment (read only for the dataset path, before this) goes too. Write permission cannot be
+ * dropped in-process while the outputs are still to be written.
+ *
+ * @example
+ * ```ts ignore
+ * import { customPolicyRun } from "./run_policy.ts";
+ * const custom = await customPolicyRun("tests/fixtures/policies/recency.ts");
+ * ```
+ */
+export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
+  for (const name of ["env", "run", "ffi", "sys"] as const) await Deno.permissions.revoke({ name });
+  const loaded = await loadPolicyModule(path);
+  return {
+    policy: loaded.policy,
+    origin: path,
+    fields: { policy_module: loaded.moduleName, policy_module_sha256: loaded.sha256 },
+  };
+}
+
+/**
+ * Stage 3: evaluates every case and writes `policy.raw.jsonl`, `summary.json` and `run.json` into
+ * `outputDir`, refusing if any of them exists. The three appear together or not at all. With `custom`, its
+ * policy is run (checked case by case) in place of the two published ones.
+ *
+ * @example
+ * ```ts ignore
+ * import { runPolicy } from "./run_policy.ts";
+ * const results = await runPolicy(prepared, "/tmp/run", new Date(), { dirty: null, head: null });
+ * ```
+ */
+export async function runPolicy(
+  prepared: PreparedProtocol,
+  outputDir: string,
+  createdAt: Date,
+  source: SourceState,
+  custom?: CustomPolicyRun,
+): Promise<PolicyResult[]> {
+  const { contracts, dataset, cases } = prepared;
+  const results = custom === undefined
+    ? evaluateAll(cases, contracts.config)
+    : evaluatePolicy(custom.policy, prepared, { origin: custom.origin, rowFields: custom.fields });
+  const policies = custom && { names: [custom.policy.name], fields: custom.fields };
+  const files: Record<(typeof POLICY_OUTPUTS)[number], string> = {
+    "policy.raw.jsonl": policyRawJsonl(results),
+    "summary.json": policySummary(results, contracts.config.protocol_id),
+    "run.json": runRecord(contracts, dataset.sha256, createdAt, source, policies),
+  };
+  await ensureDir(outputDir);
+  await writeAllOrNothing(outputDir, files);
+  return results;
+}

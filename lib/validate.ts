@@ -1,0 +1,142 @@
+/**
+ * Stages 1 and 2, `validate-contracts` and `validate`: load the contracts (embedded, or the files a command
+ * names) and prepare the dataset (verify its pin, recompute the selection, build the bank and every case). Every
+ * command that needs contracts or cases comes through {@linkcode readContracts} and {@linkcode prepareDataset}.
+ *
+ * @module
+ */
+
+import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./contracts.ts";
+import { type Dataset, loadDataset } from "./dataset.ts";
+import { InputError } from "./errors.ts";
+import { DATASET_CAP, type HashedBytes, readBytes } from "./fs.ts";
+import { prepareCases, type PreparedCase } from "./cases.ts";
+
+/** Files that replace the embedded contracts (each absent one stays embedded). */
+export interface ContractPaths {
+  config?: string;
+  officialManifest?: string;
+  syntheticManifest?: string;
+}
+
+/**
+ * Reads the contracts from `paths` (the embedded artifact for each one not given) and checks they agree.
+ *
+ * @example
+ * ```ts ignore
+ * import { readContracts } from "./validate.ts";
+ * const contracts = await readContracts({ config: "configs/pr4789-reproduction-v1.yaml" });
+ * ```
+ */
+export async function readContracts(paths: ContractPaths = {}): Promise<Contracts> {
+  const embedded = embeddedSources();
+  const load = async (path: string | undefined, fallback: ContractSources["config"], what: string) =>
+    path === undefined ? fallback : { source: path, bytes: await readBytes(path, what) };
+  return loadContracts({
+    config: await load(paths.config, embedded.config, "config"),
+    official: await load(paths.officialManifest, embedded.official, "official manifest"),
+    synthetic: await load(paths.syntheticManifest, embedded.synthetic, "synthetic manifest"),
+  });
+}
+
+/** What `validate-contracts` found: the contracts and how many cases each manifest names. */
+export interface ContractsValidation {
+  contracts: Contracts;
+  official: number;
+  synthetic: number;
+}
+
+/**
+ * Stage 1: loads the contracts and counts their cases.
+ *
+ * @example
+ * ```ts ignore
+ * import { validateContracts } from "./validate.ts";
+ * const { official, synthetic } = await validateContracts(); // 40, 5
+ * ```
+ */
+export async function validateContracts(paths: ContractPaths = {}): Promise<ContractsValidation> {
+  const contracts = await readContracts(paths);
+  return {
+    contracts,
+    official: Object.values(contracts.official.scenarios).reduce((sum, ids) => sum + ids.length, 0),
+    synthetic: contracts.synthetic.cases.length,
+  };
+}
+
+/** The line `validate-contracts` prints. */
+export function contractsLine(validation: ContractsValidation): string {
+  return `validated ${validation.official} official and ${validation.synthetic} synthetic cases`;
+}
+
+/** A verified dataset and the cases rebuilt from it. */
+export interface PreparedProtocol {
+  contracts: Contracts;
+  dataset: Dataset;
+  cases: PreparedCase[];
+}
+
+/**
+ * Stage 2: verifies the dataset bytes against the config's pin, recomputes the official selection and builds
+ * the bank and all cases.
+ *
+ * @example
+ * ```ts ignore
+ * import { prepareProtocol } from "./validate.ts";
+ * const { cases } = await prepareProtocol(contracts, bytes, "longmemeval_oracle.json");
+ * ```
+ */
+export async function prepareProtocol(
+  contracts: Contracts,
+  datasetBytes: Uint8Array | HashedBytes,
+  datasetPath: string,
+): Promise<PreparedProtocol> {
+  const dataset = await loadDataset(datasetBytes, datasetPath, contracts.config.dataset.sha256);
+  const cases = prepareCases(dataset, contracts);
+  return { contracts, dataset, cases };
+}
+
+/** Where the CLI looks for the dataset when `--dataset` is not given. */
+export const DATASET_ENV = "LONGMEMEVAL_ORACLE_PATH";
+
+/**
+ * Reads the dataset file at `path` and prepares it ({@linkcode prepareProtocol}); no path is bad usage (the
+ * CLI never downloads the dataset).
+ *
+ * @example
+ * ```ts ignore
+ * import { prepareDataset } from "./validate.ts";
+ * const prepared = await prepareDataset(contracts, "longmemeval_oracle.json");
+ * ```
+ */
+export async function prepareDataset(
+  contracts: Contracts,
+  path: string | undefined,
+): Promise<PreparedProtocol> {
+  if (path === undefined || path === "") {
+    throw new InputError(`needs --dataset PATH (or ${DATASET_ENV}); the CLI never downloads the dataset`);
+  }
+  // Plain bytes: loadDataset hashes them off the main thread while it parses, using nothing before the verdict.
+  return await prepareProtocol(contracts, await readBytes(path, "dataset", DATASET_CAP), path);
+}
+
+/**
+ * Stage 2 from files: loads the contracts, then prepares the dataset at `datasetPath`.
+ *
+ * @example
+ * ```ts ignore
+ * import { validate } from "./validate.ts";
+ * const prepared = await validate({}, "longmemeval_oracle.json"); // 45 cases
+ * ```
+ */
+export async function validate(
+  paths: ContractPaths,
+  datasetPath: string | undefined,
+): Promise<PreparedProtocol> {
+  return await prepareDataset(await readContracts(paths), datasetPath);
+}
+
+/** The line `validate` prints. */
+export function validatedLine(prepared: PreparedProtocol): string {
+  return `validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`;
+}
