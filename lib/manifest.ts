@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ContractError } from "./errors.ts";
 import { laxInt, laxIntLiteral } from "./lax.ts";
 import { parsePyJson } from "./pyjson.ts";
-import { parseWith } from "./schema.ts";
+import { parseWith, type SameType } from "./schema.ts";
 
 /** The four official scenarios, each controlling one thing. */
 export const OFFICIAL_SCENARIOS = [
@@ -36,8 +36,44 @@ const tenUniqueIds = z.array(caseId).length(10, "must hold exactly ten IDs").ref
   "IDs must be unique",
 );
 
-/** The official manifest schema. */
-export const OfficialManifest = z.strictObject({
+/** A validated official manifest: how the 40 LongMemEval cases were selected, and which they are. */
+export interface OfficialManifest {
+  /** Always 1. */
+  schema_version: 1;
+  /** The protocol the manifest belongs to. */
+  protocol_id: string;
+  /** The selection rules the IDs were drawn with (recorded, checked for consistency). */
+  selection: {
+    /** The question types cases were drawn from. */
+    eligible_question_types: string[];
+    /** IDs used in the pilot and therefore excluded. */
+    excluded_pilot_ids: string[];
+    /** The question-id suffix marking abstention questions (excluded). */
+    exclude_abstention_suffix: string;
+    /** The shortest eligible answer. */
+    answer_min_chars: number;
+    /** The longest eligible answer. */
+    answer_max_chars: number;
+    /** Substrings an eligible answer must not contain. */
+    answer_excluded_substrings: string[];
+    /** The shortest eligible evidence. */
+    evidence_min_chars: number;
+    /** The longest eligible evidence. */
+    evidence_max_chars: number;
+    /** Candidates taken per question type. */
+    take_per_question_type: number;
+    /** Cases per question type in each scenario. */
+    cases_per_type_per_scenario: number;
+  };
+  /** The four scenarios, in the order cases are listed. */
+  scenario_order: OfficialScenario[];
+  /** The support fact's loss rank for each of a scenario's ten cases, in [1, 10]. */
+  loss_ranks: number[];
+  /** Ten unique case IDs per scenario (no ID in two scenarios). */
+  scenarios: Record<OfficialScenario, string[]>;
+}
+
+const officialManifestSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   selection: z.strictObject({
@@ -94,11 +130,24 @@ export const OfficialManifest = z.strictObject({
   }
 });
 
-/** A validated official manifest. */
-export type OfficialManifest = z.infer<typeof OfficialManifest>;
+/** The official manifest schema. */
+export const OfficialManifest: z.ZodType<OfficialManifest, unknown> = officialManifestSchema;
 
 /** One synthetic correction case. */
-export const SyntheticCase = z.strictObject({
+export interface SyntheticCase {
+  /** The case's ID (a safe file name). */
+  case_id: string;
+  /** The correction fact that answers the question. */
+  support_fact: string;
+  /** The question asked. */
+  question: string;
+  /** The reference answer. */
+  answer: string;
+  /** The support fact's loss rank, in [1, 10]. */
+  loss_rank: number;
+}
+
+const syntheticCaseSchema = z.strictObject({
   case_id: caseId,
   // Plain strings, as in the reference (an answer with no token is refused when graded).
   support_fact: z.string(),
@@ -107,22 +156,38 @@ export const SyntheticCase = z.strictObject({
   loss_rank: lossRank,
 });
 
-/** A synthetic case. */
-export type SyntheticCase = z.infer<typeof SyntheticCase>;
+/** The synthetic case schema. */
+export const SyntheticCase: z.ZodType<SyntheticCase, unknown> = syntheticCaseSchema;
 
-/** The synthetic manifest schema. */
-export const SyntheticManifest = z.strictObject({
+/** A validated synthetic manifest: the five correction guards. */
+export interface SyntheticManifest {
+  /** Always 1. */
+  schema_version: 1;
+  /** The protocol the manifest belongs to. */
+  protocol_id: string;
+  /** Always `correction_reserve`. */
+  scenario: typeof SYNTHETIC_SCENARIO;
+  /** Exactly five cases with unique IDs. */
+  cases: SyntheticCase[];
+}
+
+const syntheticManifestSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   scenario: z.literal(SYNTHETIC_SCENARIO, `must be ${SYNTHETIC_SCENARIO}`),
-  cases: z.array(SyntheticCase).length(5, "must hold exactly five cases").refine(
+  cases: z.array(syntheticCaseSchema).length(5, "must hold exactly five cases").refine(
     (cases) => new Set(cases.map((item) => item.case_id)).size === cases.length,
     "case_id values must be unique",
   ),
 });
 
-/** A validated synthetic manifest. */
-export type SyntheticManifest = z.infer<typeof SyntheticManifest>;
+/** The synthetic manifest schema. */
+export const SyntheticManifest: z.ZodType<SyntheticManifest, unknown> = syntheticManifestSchema;
+
+// The hand-written types must stay the schemas' own: these lines stop compiling when they drift apart.
+const _sameOfficial: SameType<OfficialManifest, z.infer<typeof officialManifestSchema>> = true;
+const _sameCase: SameType<SyntheticCase, z.infer<typeof syntheticCaseSchema>> = true;
+const _sameSynthetic: SameType<SyntheticManifest, z.infer<typeof syntheticManifestSchema>> = true;
 
 /** Read as the reference's `json.load` reads a manifest: Python's JSON, a leading BOM refused. */
 function parseJson(text: string, path: string): unknown {

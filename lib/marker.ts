@@ -11,7 +11,7 @@ import type { Contracts } from "./contracts.ts";
 import { ContractError } from "./errors.ts";
 import { readTextIfExists } from "./fs.ts";
 import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
-import { parseWith } from "./schema.ts";
+import { parseWith, type SameType } from "./schema.ts";
 import { createdAtStamp, type SourceState } from "./policy_outputs.ts";
 
 /** The marker schema version the reference writes. */
@@ -29,19 +29,36 @@ export const ARTIFACT_KEYS = [
   "dataset_sha256",
 ] as const;
 
-/**
- * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
- * artifact hashes (other top-level keys are the writer's).
- */
-export const QaRunMarker = z.object({
+const qaRunMarkerSchema = z.object({
   schema_version: z.literal(MARKER_SCHEMA_VERSION),
   protocol_id: z.string(),
   qa: z.object({ model: z.string() }),
   artifacts: z.strictObject(Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, z.string()]))),
 });
 
-/** A parsed marker. */
-export type QaRunMarker = z.infer<typeof QaRunMarker>;
+/**
+ * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
+ * artifact hashes (other top-level keys are the writer's).
+ */
+export const QaRunMarker: z.ZodType<QaRunMarker, unknown> = qaRunMarkerSchema;
+
+/** A parsed marker: the fields compared, nothing else. */
+export interface QaRunMarker {
+  /** Always {@linkcode MARKER_SCHEMA_VERSION}. */
+  schema_version: typeof MARKER_SCHEMA_VERSION;
+  /** The protocol the run belongs to. */
+  protocol_id: string;
+  /** The QA settings; only the model is compared. */
+  qa: {
+    /** The answer model. */
+    model: string;
+  };
+  /** The five artifact hashes by {@linkcode ARTIFACT_KEYS} key. */
+  artifacts: Record<string, string>;
+}
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameMarker: SameType<QaRunMarker, z.infer<typeof qaRunMarkerSchema>> = true;
 
 /**
  * The five artifact hashes of the protocol in use, by marker key.

@@ -12,8 +12,8 @@ import { RowIntegrityError } from "./errors.ts";
 import { GRADER_VERSION } from "./grading.ts";
 import { POLICIES } from "./policy.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
-import { AnswerRow } from "./rows.ts";
-import { parseWith } from "./schema.ts";
+import { type AnswerRow, answerRowObject } from "./rows.ts";
+import { parseWith, type SameType } from "./schema.ts";
 import {
   type BootstrapResult,
   exactMcnemar,
@@ -23,7 +23,22 @@ import {
 } from "./stats.ts";
 
 /** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
-export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
+export interface GradedRow extends Omit<AnswerRow, "created_at"> {
+  /** Whether the grader accepted the prediction. */
+  grade_correct: boolean;
+  /** The grader rule that decided (a `GradeRule` of grading.ts). */
+  grade_rule: string;
+  /** The grader's version. */
+  grader_version: string;
+  /** The case's question type (`synthetic_correction` for synthetic cases). */
+  question_type: string;
+  /** Whether every support fact was kept. */
+  support_all_retained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
+  support_recall: number;
+}
+
+const gradedRowSchema = answerRowObject.omit({ created_at: true }).extend({
   grade_correct: z.boolean(),
   grade_rule: z.string().min(1),
   grader_version: z.string(),
@@ -32,8 +47,11 @@ export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
   support_recall: z.number().min(0).max(1),
 });
 
-/** A graded row. */
-export type GradedRow = z.infer<typeof GradedRow>;
+/** The graded row schema: exactly these 19 fields. */
+export const GradedRow: z.ZodType<GradedRow, unknown> = gradedRowSchema;
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameGraded: SameType<GradedRow, z.infer<typeof gradedRowSchema>> = true;
 
 /**
  * Serialises graded rows as `qa.rows.jsonl` (compact sorted-key lines; `support_recall` a float).

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { RowIntegrityError } from "./errors.ts";
 import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
-import { parseWith } from "./schema.ts";
+import { parseWith, type SameType } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /** The answer row schema version the reference writes and reads. */
@@ -17,8 +17,39 @@ export const ANSWER_ROW_SCHEMA_VERSION = 1;
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
 
-/** `responses/<row_id>.json`: exactly these 14 fields. */
-export const AnswerRow = z.strictObject({
+/** A stored answer row (`responses/<row_id>.json`). */
+export interface AnswerRow {
+  /** Calls made for this row (≥ 1). */
+  attempts: number;
+  /** The capacity the memory was cut to. */
+  capacity: number;
+  /** The case answered. */
+  case_id: string;
+  /** When the row was written (Python's `isoformat` of UTC now, with `Z`). */
+  created_at: string;
+  /** The fact IDs the policy kept, in prompt order. */
+  kept_fact_ids: string[];
+  /** The policy that chose the memory. */
+  policy: "confidence" | "hybrid-v1";
+  /** The model's answer. */
+  prediction: string;
+  /** The SHA-256 of the request's non-secret payload. */
+  request_fingerprint: string;
+  /** The model the server says answered, if it said. */
+  response_model: string | null;
+  /** `<case_id>__<policy>`: the file's name without `.json`. */
+  row_id: string;
+  /** The case's scenario. */
+  scenario: string;
+  /** Always {@linkcode ANSWER_ROW_SCHEMA_VERSION}. */
+  schema_version: typeof ANSWER_ROW_SCHEMA_VERSION;
+  /** Where the case comes from. */
+  source: "longmemeval" | "synthetic";
+  /** Integer token counts the server reported. */
+  usage: Record<string, number>;
+}
+
+const answerRowShape = {
   attempts: z.number().int().min(1),
   capacity: z.number().int(),
   case_id: z.string().min(1),
@@ -33,10 +64,19 @@ export const AnswerRow = z.strictObject({
   schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
   source: z.enum(["longmemeval", "synthetic"]),
   usage: z.record(z.string(), z.number().int()),
-});
+};
 
-/** A stored answer row. */
-export type AnswerRow = z.infer<typeof AnswerRow>;
+/** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */
+export type AnswerRowShape = { [K in keyof AnswerRow]-?: z.ZodType<AnswerRow[K], unknown> };
+
+/** The answer row schema's object form, for schemas derived from it (the graded row). */
+export const answerRowObject: z.ZodObject<AnswerRowShape> = z.strictObject(answerRowShape);
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameRow: SameType<AnswerRow, z.infer<z.ZodObject<typeof answerRowShape>>> = true;
+
+/** `responses/<row_id>.json`: exactly these 14 fields. */
+export const AnswerRow: z.ZodType<AnswerRow, unknown> = answerRowObject;
 
 /** What a successful call returns: the prediction and the non-secret parts of the response. */
 export interface Answer {

@@ -42,3 +42,10 @@ export function parseWith<S extends z.ZodType>(
   const ErrorType = options.error ?? ContractError;
   throw new ErrorType(`${options.prefix ?? ""}${message}`, { path, field, cause: result.error });
 }
+
+/**
+ * `true` when `A` and `B` are the same type (optional and readonly members included), else `false`: binds a
+ * hand-written type to its schema's inferred type, e.g. `const _same: SameType<T, z.infer<typeof s>> = true;`.
+ */
+export type SameType<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;
