@@ -62,8 +62,20 @@ export {
   type PolicyResult,
 } from "./lib/policies.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/pool.ts";
-export { embeddedSources, loadContracts } from "./lib/contracts.ts";
+export {
+  type Artifact,
+  type Contracts,
+  type ContractSources,
+  embeddedSources,
+  loadContracts,
+} from "./lib/contracts.ts";
 export { type PreparedProtocol, prepareProtocol } from "./lib/stages.ts";
+export { type CaseSource, type PreparedCase } from "./lib/cases.ts";
+export { type Dataset, type DatasetRow } from "./lib/dataset.ts";
+export { type HashedBytes } from "./lib/fs.ts";
+export { type Instant } from "./lib/python.ts";
+export { type AnswerTask } from "./lib/tasks.ts";
+export { type SourceState } from "./lib/policy_outputs.ts";
 export { PythonRandom } from "./lib/mt19937.ts";
 export {
   dumps,
@@ -74,15 +86,39 @@ export {
   pyFloat,
   type PyJson,
 } from "./lib/pyjson.ts";
-export { ProtocolConfig } from "./lib/config.ts";
-export { OfficialManifest, SyntheticCase, SyntheticManifest } from "./lib/manifest.ts";
+export { HybridWeights, ProtocolConfig } from "./lib/config.ts";
+export {
+  OFFICIAL_SCENARIOS,
+  OfficialManifest,
+  type OfficialScenario,
+  SYNTHETIC_SCENARIO,
+  SyntheticCase,
+  SyntheticManifest,
+} from "./lib/manifest.ts";
 export { GradedRow } from "./lib/qa_outputs.ts";
-export { AnswerRow, answerRowJson, identityMismatches } from "./lib/rows.ts";
-export { checkMarker, QaRunMarker, qaRunMarker } from "./lib/marker.ts";
-export { fingerprintPayload, renderMessages, requestFingerprint } from "./lib/prompt.ts";
+export {
+  ANSWER_ROW_SCHEMA_VERSION,
+  AnswerRow,
+  answerRowJson,
+  IDENTITY_FIELDS,
+  type IdentityMismatch,
+  identityMismatches,
+} from "./lib/rows.ts";
+export { checkMarker, MARKER_SCHEMA_VERSION, QaRunMarker, qaRunMarker } from "./lib/marker.ts";
+export {
+  type ChatMessage,
+  fingerprintPayload,
+  type MemoryFact,
+  type PromptTemplate,
+  renderMessages,
+  requestFingerprint,
+  type RequestSettings,
+} from "./lib/prompt.ts";
+export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/schema.ts";
 export {
   ContractError,
   DatasetIntegrityError,
+  type DomainErrorOptions,
   InputError,
   IoError,
   OverwriteError,

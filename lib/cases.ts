@@ -26,13 +26,21 @@ export const SYNTHETIC_QUESTION_TYPE = "synthetic-correction";
 
 /** A case ready for pool construction: the support evidence, its distractors and its metadata rule. */
 export interface PreparedCase {
+  /** The case's ID. */
   caseId: string;
+  /** Where the case comes from. */
   source: CaseSource;
+  /** The case's scenario. */
   scenario: string;
+  /** The question type (`synthetic_correction` for synthetic cases). */
   questionType: string;
+  /** The question asked. */
   question: string;
+  /** The reference answer. */
   answer: string;
+  /** The question's date as the dataset gives it, or `null`. */
   questionDate: string | null;
+  /** The support fact's loss rank, in [1, 10]. */
   lossRank: number;
   /** The support fact's content: rendered evidence, or the synthetic support text. */
   supportContent: string;

@@ -12,7 +12,7 @@ import { ContractError } from "./errors.ts";
 import { laxBigInt, laxBool, laxFloat, laxInt, laxIntLiteral } from "./lax.ts";
 import type { Instant } from "./python.ts";
 import { parsePyYaml } from "./pyyaml.ts";
-import { parseWith, type SameType } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (SHA-256)");
 const revision = z.string().regex(/^[0-9a-f]{40}$/, "must be 40 lowercase hex digits");
@@ -45,12 +45,14 @@ export interface HybridWeights {
   access: number;
 }
 
-/** The `hybrid-v1` weights schema: exactly these three keys. */
-export const HybridWeights: z.ZodType<HybridWeights, unknown> = z.strictObject({
+const hybridWeightsSchema = z.strictObject({
   confidence: unit,
   confirmation: unit,
   access: unit,
 });
+
+/** The `hybrid-v1` weights schema: exactly these three keys. */
+export const HybridWeights: Schema<HybridWeights> = hybridWeightsSchema;
 
 /** A validated config (`configs/*.yaml`); `evaluation_time` is parsed (UTC). */
 export interface ProtocolConfig {
@@ -194,7 +196,7 @@ const protocolConfigSchema = z.strictObject({
     }),
     hybrid_v1: z.strictObject({
       policy: z.literal("hybrid-v1", "must be hybrid-v1").default("hybrid-v1"),
-      weights: HybridWeights,
+      weights: hybridWeightsSchema,
       confirmation_half_life_days: laxInt({ min: 1 }),
       access_half_life_days: laxInt({ min: 1 }),
       correction_reserved_fraction: unit,
@@ -250,7 +252,7 @@ const protocolConfigSchema = z.strictObject({
 });
 
 /** The config schema (unknown keys rejected at every level). */
-export const ProtocolConfig: z.ZodType<ProtocolConfig, unknown> = protocolConfigSchema;
+export const ProtocolConfig: Schema<ProtocolConfig> = protocolConfigSchema;
 
 // The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
 const _sameConfig: SameType<ProtocolConfig, z.infer<typeof protocolConfigSchema>> = true;

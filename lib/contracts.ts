@@ -25,17 +25,23 @@ import {
 export interface Artifact {
   /** A file path, or `embedded:<relative path>` for the built-in copy. */
   source: string;
+  /** The exact bytes, as read. */
   bytes: Uint8Array;
 }
 
 /** The contracts, parsed, with the SHA-256 of the exact bytes used. */
 export interface Contracts {
+  /** The validated config. */
   config: ProtocolConfig;
+  /** The validated official manifest. */
   official: OfficialManifest;
+  /** The validated synthetic manifest. */
   synthetic: SyntheticManifest;
   /** The answer prompt template text. */
   prompt: string;
+  /** The exact texts read, by artifact. */
   sources: { config: string; official: string; synthetic: string; prompt: string };
+  /** The SHA-256 of the exact bytes read, by artifact. */
   hashes: { config: string; official: string; synthetic: string; prompt: string };
 }
 
@@ -68,8 +74,11 @@ export function embeddedArtifact(path: string): Artifact {
 
 /** The three artifacts a protocol is loaded from (the prompt is found through the config). */
 export interface ContractSources {
+  /** The config YAML. */
   config: Artifact;
+  /** The official manifest JSON. */
   official: Artifact;
+  /** The synthetic manifest JSON. */
   synthetic: Artifact;
 }
 

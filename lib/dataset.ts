@@ -13,8 +13,11 @@ import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "./python.ts"
 
 /** One dataset row, as the reference reads it. */
 export interface DatasetRow {
+  /** The LongMemEval question ID. */
   questionId: string;
+  /** The question type. */
   questionType: string;
+  /** The question. */
   question: string;
   /** The reference answer: the string itself, or Python's `json.dumps` of a non-string answer. */
   answer: string;
@@ -34,8 +37,11 @@ export interface DatasetRow {
 
 /** A verified, parsed dataset. */
 export interface Dataset {
+  /** The file's SHA-256. */
   sha256: string;
+  /** The rows, in file order. */
   rows: DatasetRow[];
+  /** The rows by question ID. */
   byId: Map<string, DatasetRow>;
 }
 

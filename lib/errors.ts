@@ -38,6 +38,12 @@ export class InputError extends Error {
   readonly field?: string;
   /** The message without the path and field prefix. */
   readonly detail: string;
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(compose(message, options), { cause: options.cause });
     this.name = "InputError";
@@ -57,6 +63,12 @@ export class InputError extends Error {
  * ```
  */
 export class ContractError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "ContractError";
@@ -73,6 +85,12 @@ export class ContractError extends InputError {
  * ```
  */
 export class DatasetIntegrityError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "DatasetIntegrityError";
@@ -89,6 +107,12 @@ export class DatasetIntegrityError extends InputError {
  * ```
  */
 export class RowIntegrityError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "RowIntegrityError";
@@ -106,6 +130,12 @@ export class RowIntegrityError extends InputError {
  * ```
  */
 export class UnreadableFileError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "UnreadableFileError";
@@ -122,6 +152,12 @@ export class UnreadableFileError extends InputError {
  * ```
  */
 export class OverwriteError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "OverwriteError";
@@ -156,6 +192,12 @@ export class DirectoryLockedError extends InputError {
  * ```
  */
 export class PolicyModuleError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "PolicyModuleError";
@@ -179,6 +221,12 @@ export class ProviderError extends Error {
   readonly status?: number;
   /** The server's `Retry-After`, in seconds, when it sent one. */
   readonly retryAfterSeconds?: number;
+  /**
+   * Creates the error.
+   *
+   * @param message What failed.
+   * @param options Whether a retry may help, the HTTP status and `Retry-After`, and the cause.
+   */
   constructor(
     message: string,
     options: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
@@ -209,6 +257,13 @@ export class IoError extends Error {
   readonly reason: string;
   /** The errno name (`EACCES`, `ENOSPC`, …) when known. */
   readonly errno?: string;
+  /**
+   * Creates the error.
+   *
+   * @param operation What was attempted, e.g. `write`.
+   * @param path The path it was attempted on.
+   * @param cause The system's error.
+   */
   constructor(operation: string, path: string, cause: unknown) {
     const reason = osReason(cause);
     super(`${path}: cannot ${operation}: ${reason}`, { cause });

@@ -14,19 +14,26 @@ export const EVICTION_POLICY_CONFIDENCE = "confidence";
 /** The opt-in hybrid policy of PR #4789. */
 export const EVICTION_POLICY_HYBRID_V1 = "hybrid-v1";
 /** The policy version this module implements; a protocol's `required_policy_version` must equal it. */
-export const EVICTION_POLICY_VERSION = EVICTION_POLICY_HYBRID_V1;
+export const EVICTION_POLICY_VERSION: typeof EVICTION_POLICY_HYBRID_V1 = EVICTION_POLICY_HYBRID_V1;
 
 /** The two eviction policies. */
 export type EvictionPolicy = typeof EVICTION_POLICY_CONFIDENCE | typeof EVICTION_POLICY_HYBRID_V1;
 
 /** The tunable parameters of `hybrid-v1` (the Python keyword arguments). */
 export interface HybridParams {
+  /** The weight of the stored confidence (production: 0.65). */
   confidenceWeight: number;
+  /** The weight of confirmation freshness (0.25). */
   confirmationWeight: number;
+  /** The weight of access heat (0.10). */
   accessWeight: number;
+  /** Days for a confirmation's freshness to halve (90). */
   confirmationHalfLifeDays: number;
+  /** Days for access heat to halve (30). */
   accessHalfLifeDays: number;
+  /** The fraction of capacity reserved for corrections (0.10). */
   correctionReservedFraction: number;
+  /** The most slots reserved for corrections (10). */
   correctionReservedMax: number;
 }
 
@@ -51,23 +58,31 @@ export const DEFAULT_HYBRID_PARAMS: Readonly<HybridParams> = Object.freeze({
 
 /** Score components: `confidence` alone, or all three `hybrid-v1` signals. */
 export interface ScoreComponents {
+  /** The fact's confidence, clamped to [0, 1]. */
   confidence: number;
+  /** Confirmation freshness in [0, 1] (`hybrid-v1` only). */
   confirmationFreshness?: number;
+  /** Decayed access heat in [0, 1] (`hybrid-v1` only). */
   accessHeat?: number;
 }
 
 /** A fact's score and its components. */
 export interface FactScore {
+  /** The score facts are ranked by (higher is kept first). */
   value: number;
+  /** The signals the score was computed from. */
   components: ScoreComponents;
 }
 
 /** One evicted fact, metadata only (as the audit sidecar records it). */
 export interface EvictedFact {
+  /** The fact's ID (`__missing_{index}` when it has none). */
   factId: string;
   /** The fact's category, or `"context"` when it is missing or empty. */
   category: unknown;
+  /** The fact's score. */
   score: number;
+  /** The signals the score was computed from. */
   components: ScoreComponents;
 }
 
@@ -87,7 +102,9 @@ export interface SelectionResult<F> {
 
 /** Options of {@linkcode selectFactsForCapacity}. */
 export interface SelectionOptions {
+  /** How many facts to keep (at most). */
   maxFacts: number;
+  /** Which policy ranks the facts. */
   policy: EvictionPolicy;
   /** The evaluation clock (an ISO timestamp, parsed like the facts' timestamps, or an instant). */
   now: string | Instant;

@@ -112,7 +112,9 @@ async function osCall<T>(
 
 /** A file's bytes and their SHA-256, computed while reading. */
 export interface HashedBytes {
+  /** The file's bytes. */
   bytes: Uint8Array;
+  /** Their SHA-256 (64 lowercase hex digits). */
   sha256: string;
 }
 

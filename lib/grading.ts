@@ -52,7 +52,9 @@ export type GradeRule =
 
 /** A verdict. */
 export interface Grade {
+  /** Whether the prediction is accepted. */
   correct: boolean;
+  /** The rule that decided. */
   rule: GradeRule;
 }
 

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ContractError } from "./errors.ts";
 import { laxInt, laxIntLiteral } from "./lax.ts";
 import { parsePyJson } from "./pyjson.ts";
-import { parseWith, type SameType } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 
 /** The four official scenarios, each controlling one thing. */
 export const OFFICIAL_SCENARIOS = [
@@ -131,7 +131,7 @@ const officialManifestSchema = z.strictObject({
 });
 
 /** The official manifest schema. */
-export const OfficialManifest: z.ZodType<OfficialManifest, unknown> = officialManifestSchema;
+export const OfficialManifest: Schema<OfficialManifest> = officialManifestSchema;
 
 /** One synthetic correction case. */
 export interface SyntheticCase {
@@ -157,7 +157,7 @@ const syntheticCaseSchema = z.strictObject({
 });
 
 /** The synthetic case schema. */
-export const SyntheticCase: z.ZodType<SyntheticCase, unknown> = syntheticCaseSchema;
+export const SyntheticCase: Schema<SyntheticCase> = syntheticCaseSchema;
 
 /** A validated synthetic manifest: the five correction guards. */
 export interface SyntheticManifest {
@@ -182,7 +182,7 @@ const syntheticManifestSchema = z.strictObject({
 });
 
 /** The synthetic manifest schema. */
-export const SyntheticManifest: z.ZodType<SyntheticManifest, unknown> = syntheticManifestSchema;
+export const SyntheticManifest: Schema<SyntheticManifest> = syntheticManifestSchema;
 
 // The hand-written types must stay the schemas' own: these lines stop compiling when they drift apart.
 const _sameOfficial: SameType<OfficialManifest, z.infer<typeof officialManifestSchema>> = true;

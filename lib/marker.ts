@@ -11,7 +11,7 @@ import type { Contracts } from "./contracts.ts";
 import { ContractError } from "./errors.ts";
 import { readTextIfExists } from "./fs.ts";
 import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
-import { parseWith, type SameType } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 import { createdAtStamp, type SourceState } from "./policy_outputs.ts";
 
 /** The marker schema version the reference writes. */
@@ -40,7 +40,7 @@ const qaRunMarkerSchema = z.object({
  * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
  * artifact hashes (other top-level keys are the writer's).
  */
-export const QaRunMarker: z.ZodType<QaRunMarker, unknown> = qaRunMarkerSchema;
+export const QaRunMarker: Schema<QaRunMarker> = qaRunMarkerSchema;
 
 /** A parsed marker: the fields compared, nothing else. */
 export interface QaRunMarker {

@@ -22,6 +22,11 @@ export class PythonRandom {
   #state = new Uint32Array(N);
   #index = N + 1;
 
+  /**
+   * Seeds the generator as Python's `random.Random(seed)` does (the seed's absolute value, as 32-bit words).
+   *
+   * @param seed Any integer.
+   */
   constructor(seed: bigint | number) {
     let magnitude = BigInt(seed);
     if (magnitude < 0n) magnitude = -magnitude;

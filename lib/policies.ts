@@ -80,15 +80,21 @@ export interface Policy {
 
 /** A case evaluated under one policy at one capacity. */
 export interface PolicyResult {
+  /** The case evaluated. */
   prepared: PreparedCase;
   /** The policy's name. */
   policy: string;
+  /** The capacity the pool was cut to. */
   capacity: number;
+  /** The case's full pool. */
   pool: Pool;
+  /** The facts the policy kept. */
   keptFacts: Fact[];
   /** The `policy.raw.jsonl` row (Python-typed for byte-identical output). */
   row: Record<string, PyJson>;
+  /** Whether every support fact was kept. */
   supportAllRetained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
   supportRecall: number;
 }
 
@@ -298,7 +304,9 @@ export interface EvaluatePolicyOptions {
 
 /** The parts of a prepared protocol {@linkcode evaluatePolicy} reads. */
 export interface PolicyProtocol {
+  /** The contracts; only the config is read. */
   contracts: { config: ProtocolConfig };
+  /** The prepared cases, in protocol order. */
   cases: readonly PreparedCase[];
 }
 

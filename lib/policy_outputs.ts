@@ -227,8 +227,11 @@ export function policySummary(results: readonly PolicyResult[], protocolId: stri
 
 /** Provenance of the program that wrote a record, in place of the reference's git state. */
 export interface SourceState {
+  /** Whether the working tree had changes (`null`: unknown). */
   dirty: boolean | null;
+  /** The commit the program was built from (`null`: unknown). */
   head: string | null;
+  /** The program that wrote the record. */
   tool?: string;
 }
 

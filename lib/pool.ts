@@ -13,27 +13,41 @@ import { compareCodePoints } from "./pyjson.ts";
 
 /** A memory fact as DeerMem stores it (the fields the selector and prompt read). */
 export interface Fact {
+  /** The fact's ID. */
   id: string;
+  /** The fact's text. */
   content: string;
+  /** The fact's category (`correction` facts may take reserved slots). */
   category: string;
+  /** The stored confidence. */
   confidence: number;
+  /** When the fact was created (ISO timestamp). */
   createdAt: string;
+  /** Where the fact came from. */
   source: string;
+  /** When the fact was last confirmed (ISO timestamp), if ever. */
   lastConfirmedAt?: string;
+  /** How often the fact was confirmed. */
   confirmationCount?: number;
 }
 
 /** A usage sidecar entry. */
 export interface UsageEntry {
+  /** The access heat at `lastAccessedAt`. */
   accessHeat: number;
+  /** How often the fact was accessed. */
   accessCount: number;
+  /** When the fact was last accessed (ISO timestamp). */
   lastAccessedAt: string;
 }
 
 /** A case's pool: facts sorted by ID, the usage sidecar, and the support fact's ID. */
 export interface Pool {
+  /** The facts, sorted by ID. */
   facts: Fact[];
+  /** The usage sidecar: fact ID → usage. */
   usage: Record<string, UsageEntry>;
+  /** The IDs of the facts that answer the question. */
   supportFactIds: string[];
 }
 

@@ -12,13 +12,17 @@ import { compareCodePoints, dumps, PyFloat } from "./pyjson.ts";
 
 /** A chat message. */
 export interface ChatMessage {
+  /** Who speaks. */
   role: "system" | "user";
+  /** The message text. */
   content: string;
 }
 
 /** A parsed answer prompt template. */
 export interface PromptTemplate {
+  /** The system message template. */
   system: string;
+  /** The user message template. */
   user: string;
 }
 
@@ -57,7 +61,9 @@ export function parsePromptTemplate(text: string, path = "prompts/answer-v1.txt"
 
 /** A fact as the prompt shows it. */
 export interface MemoryFact {
+  /** The fact's ID. */
   id: string;
+  /** The fact's text. */
   content: string;
 }
 
@@ -95,9 +101,13 @@ export function renderMessages(
 
 /** The request settings that are part of the fingerprint. */
 export interface RequestSettings {
+  /** The answer model. */
   model: string;
+  /** The sampling temperature. */
   temperature: number;
+  /** The answer's token budget. */
   maxTokens: number;
+  /** Whether the response is streamed. */
   stream: boolean;
 }
 

@@ -19,6 +19,11 @@
  * ```
  */
 export class PyFloat {
+  /**
+   * Wraps `value` so it serialises as a Python float.
+   *
+   * @param value The number.
+   */
   constructor(readonly value: number) {}
   /** The plain number, for arithmetic. */
   valueOf(): number {

@@ -13,7 +13,7 @@ import { GRADER_VERSION } from "./grading.ts";
 import { POLICIES } from "./policy.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { type AnswerRow, answerRowObject } from "./rows.ts";
-import { parseWith, type SameType } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 import {
   type BootstrapResult,
   exactMcnemar,
@@ -48,7 +48,7 @@ const gradedRowSchema = answerRowObject.omit({ created_at: true }).extend({
 });
 
 /** The graded row schema: exactly these 19 fields. */
-export const GradedRow: z.ZodType<GradedRow, unknown> = gradedRowSchema;
+export const GradedRow: Schema<GradedRow> = gradedRowSchema;
 
 // The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
 const _sameGraded: SameType<GradedRow, z.infer<typeof gradedRowSchema>> = true;

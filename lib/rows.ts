@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { RowIntegrityError } from "./errors.ts";
 import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
-import { parseWith, type SameType } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /** The answer row schema version the reference writes and reads. */
@@ -76,7 +76,7 @@ export const answerRowObject: z.ZodObject<AnswerRowShape> = z.strictObject(answe
 const _sameRow: SameType<AnswerRow, z.infer<z.ZodObject<typeof answerRowShape>>> = true;
 
 /** `responses/<row_id>.json`: exactly these 14 fields. */
-export const AnswerRow: z.ZodType<AnswerRow, unknown> = answerRowObject;
+export const AnswerRow: Schema<AnswerRow> = answerRowObject;
 
 /** What a successful call returns: the prediction and the non-secret parts of the response. */
 export interface Answer {
@@ -158,8 +158,11 @@ export const IDENTITY_FIELDS = [
 
 /** One identity field whose stored value differs from the recomputed task. */
 export interface IdentityMismatch {
+  /** The identity field that differs. */
   field: (typeof IDENTITY_FIELDS)[number];
+  /** The value the recomputed task has. */
   expected: unknown;
+  /** The value the stored row has. */
   actual: unknown;
 }
 

@@ -32,8 +32,11 @@ import type { AnswerTask } from "./tasks.ts";
 
 /** A verified dataset and the cases rebuilt from it. */
 export interface PreparedProtocol {
+  /** The contracts the cases were prepared from. */
   contracts: Contracts;
+  /** The dataset the cases were drawn from. */
   dataset: Dataset;
+  /** The prepared cases, official first, in protocol order. */
   cases: PreparedCase[];
 }
 

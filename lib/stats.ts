@@ -12,10 +12,15 @@ export type Pair = readonly [first: boolean, second: boolean];
 
 /** Exact McNemar counts and p-value. */
 export interface McnemarResult {
+  /** Pairs both sides answered correctly. */
   both_correct: number;
+  /** Pairs both sides answered wrongly. */
   both_wrong: number;
+  /** Pairs only the first side answered correctly. */
   only_first_correct: number;
+  /** Pairs only the second side answered correctly. */
   only_second_correct: number;
+  /** The exact two-sided McNemar p-value. */
   p_value: number;
 }
 
@@ -65,15 +70,21 @@ export function exactMcnemar(pairs: readonly Pair[]): McnemarResult {
 
 /** Options of {@linkcode pairedBootstrapDifference}. */
 export interface BootstrapOptions {
+  /** The Mersenne Twister seed (Python's `random.Random(seed)`). */
   seed: bigint | number;
+  /** How many resamples to draw. */
   iterations: number;
+  /** The significance level: the interval is the central 1 − alpha. */
   alpha: number;
 }
 
 /** The bootstrap's observed mean difference and percentile interval (second minus first). */
 export interface BootstrapResult {
+  /** The observed mean of second − first correctness. */
   mean_difference: number;
+  /** The interval's lower bound. */
   lower: number;
+  /** The interval's upper bound. */
   upper: number;
 }
 

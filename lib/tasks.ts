@@ -20,17 +20,29 @@ import type { EvictionPolicy } from "./eviction.ts";
 
 /** One answer request, fully determined by the protocol. */
 export interface AnswerTask {
+  /** `<case_id>__<policy>`: the row's file name without `.json`. */
   rowId: string;
+  /** The case's ID. */
   caseId: string;
+  /** Where the case comes from. */
   source: CaseSource;
+  /** The case's scenario. */
   scenario: string;
+  /** The question type. */
   questionType: string;
+  /** The policy that chose the memory. */
   policy: EvictionPolicy;
+  /** The capacity the memory was cut to. */
   capacity: number;
+  /** The IDs of the facts kept, in prompt order. */
   keptFactIds: string[];
+  /** Whether every support fact was kept. */
   supportAllRetained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
   supportRecall: number;
+  /** The chat messages sent. */
   messages: ChatMessage[];
+  /** The SHA-256 of the request's non-secret payload. */
   requestFingerprint: string;
   /** The reference answer, from the recomputed case — never from a stored row. */
   referenceAnswer: string;
