@@ -85,10 +85,13 @@ export interface ContractSources {
 /**
  * The embedded protocol `pr4789-reproduction-v1`.
  *
+ * @returns The config, both manifests and the answer prompt, as built into the program.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
- * console.log(embeddedSources().config.source); // "embedded:configs/pr4789-reproduction-v1.yaml"
+ * strictEqual(embeddedSources().config.source, "embedded:configs/pr4789-reproduction-v1.yaml");
  * ```
  */
 export function embeddedSources(): ContractSources {
@@ -118,11 +121,20 @@ function displayPath(artifact: Artifact): string {
  * program implements, and the prompt's pinned SHA-256. The prompt path resolves against the tool's own
  * protocol root (the embedded artifacts), as in the reference — never against the config's folder.
  *
+ * @param sources The config and manifests' bytes and where they came from.
+ * @returns The parsed contracts with the SHA-256 of each artifact's exact bytes.
+ * @throws {ContractError} When an artifact is not valid UTF-8, fails its schema, or disagrees with another.
+ *
  * @example
  * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
  * const contracts = await loadContracts(embeddedSources());
- * console.log(contracts.config.protocol_id); // "deermem-hybrid-v1-pr4789-reproduction-v1"
+ * strictEqual(contracts.config.protocol_id, "deermem-hybrid-v1-pr4789-reproduction-v1");
+ * strictEqual(contracts.hashes.prompt, contracts.config.qa.answer_prompt.sha256); // the pinned prompt
+ * const broken = { ...embeddedSources(), config: { source: "x.yaml", bytes: new TextEncoder().encode("pool: 1\n") } };
+ * await rejects(loadContracts(broken), ContractError);
  * ```
  */
 export async function loadContracts(sources: ContractSources): Promise<Contracts> {

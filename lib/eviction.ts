@@ -9,11 +9,42 @@
 import { elapsedSeconds, fromIsoFormat, type Instant, pyFloatOf, pyStr, pyStrip } from "./python.ts";
 import { log1p } from "./libm.ts";
 
-/** The historical policy: rank by confidence alone. */
+/**
+ * The historical policy: rank by confidence alone.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { EVICTION_POLICY_CONFIDENCE, selectFactsForCapacity } from "./eviction.ts";
+ * const facts = [{ id: "low", confidence: 0.2 }, { id: "high", confidence: 0.9 }];
+ * const result = selectFactsForCapacity(facts, { maxFacts: 1, policy: EVICTION_POLICY_CONFIDENCE, now: "2026-08-13T00:00:00Z" });
+ * strictEqual(result.kept[0].id, "high");
+ * ```
+ */
 export const EVICTION_POLICY_CONFIDENCE = "confidence";
-/** The opt-in hybrid policy of PR #4789. */
+/**
+ * The opt-in hybrid policy of PR #4789.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { EVICTION_POLICY_HYBRID_V1 } from "./eviction.ts";
+ * strictEqual(EVICTION_POLICY_HYBRID_V1, "hybrid-v1");
+ * ```
+ */
 export const EVICTION_POLICY_HYBRID_V1 = "hybrid-v1";
-/** The policy version this module implements; a protocol's `required_policy_version` must equal it. */
+/**
+ * The policy version this module implements; a protocol's `required_policy_version` must equal it.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { EVICTION_POLICY_VERSION } from "./eviction.ts";
+ * const contracts = await loadContracts(embeddedSources());
+ * strictEqual(contracts.config.required_policy_version, EVICTION_POLICY_VERSION);
+ * ```
+ */
 export const EVICTION_POLICY_VERSION: typeof EVICTION_POLICY_HYBRID_V1 = EVICTION_POLICY_HYBRID_V1;
 
 /** The two eviction policies. */
@@ -42,8 +73,11 @@ export interface HybridParams {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { DEFAULT_HYBRID_PARAMS } from "./eviction.ts";
- * console.log(DEFAULT_HYBRID_PARAMS.confidenceWeight); // 0.65
+ * strictEqual(DEFAULT_HYBRID_PARAMS.confidenceWeight, 0.65);
+ * strictEqual(DEFAULT_HYBRID_PARAMS.confirmationHalfLifeDays, 90);
+ * strictEqual(Object.isFrozen(DEFAULT_HYBRID_PARAMS), true);
  * ```
  */
 export const DEFAULT_HYBRID_PARAMS: Readonly<HybridParams> = Object.freeze({
@@ -120,10 +154,18 @@ type Record_ = Readonly<Record<string, unknown>>;
  * The reference's `_bounded_number`: Python `float()` of the value (booleans and null excluded), the default
  * when it fails or is not finite, else clamped to [0, 1].
  *
+ * @param value Any value, as the fact carries it.
+ * @param fallback The value when `value` is not a finite number (default 0.5).
+ * @returns The number, clamped to [0, 1], or `fallback`.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { boundedNumber } from "./eviction.ts";
- * console.log(boundedNumber(" 0.75 "), boundedNumber("nan"), boundedNumber(3)); // 0.75 0.5 1
+ * strictEqual(boundedNumber(" 0.75 "), 0.75); // Python's float() strips whitespace
+ * strictEqual(boundedNumber("nan"), 0.5);
+ * strictEqual(boundedNumber(3), 1);
+ * strictEqual(boundedNumber(true, 0), 0); // booleans are not numbers here
  * ```
  */
 export function boundedNumber(value: unknown, fallback = 0.5): number {
@@ -144,10 +186,17 @@ const timestampCache = new Map<string, Instant | null>();
  * The reference's timestamp parser: strings only, stripped, every `Z` replaced by `+00:00`, then Python
  * 3.11 `datetime.fromisoformat`; naive times are UTC. `undefined` when unparseable.
  *
+ * @param value Any value, as the fact carries it.
+ * @returns The instant (days since the epoch and microseconds into the day, UTC), or `undefined`.
+ *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { parseTimestamp } from "./eviction.ts";
- * console.log(parseTimestamp("2026-08-13T00:00:00Z")); // { day: 20678, microsecond: 0 }
+ * deepStrictEqual(parseTimestamp("2026-08-13T00:00:00Z"), { day: 20678, microsecond: 0 });
+ * deepStrictEqual(parseTimestamp("2026-08-13T02:00:00+02:00"), { day: 20678, microsecond: 0 });
+ * strictEqual(parseTimestamp("13 August 2026"), undefined);
+ * strictEqual(parseTimestamp(20678), undefined);
  * ```
  */
 export function parseTimestamp(value: unknown): Instant | undefined {
@@ -300,15 +349,26 @@ function asRecord(fact: unknown, index: number): Record_ {
  * facts rank by (−score, input position); `hybrid-v1` first reserves `min(max, ceil(maxFacts × fraction))`
  * slots for the best-scoring corrections and releases unused slots.
  *
+ * @typeParam F The caller's fact type; facts are returned as given.
+ * @param facts The memory snapshot, in storage order.
+ * @param options The capacity, the policy, the clock, the usage sidecar and the `hybrid-v1` parameters.
+ * @returns The kept facts, their input positions, the evicted facts' metadata and every fact's score.
+ * @throws {RangeError} When `maxFacts` is not a whole number ≥ 0, the policy is unknown or `now` is unparseable.
+ * @throws {TypeError} When a fact is not an object.
+ *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { selectFactsForCapacity } from "./eviction.ts";
  * const facts = [
  *   { id: "old", confidence: 0.9, createdAt: "2026-02-14T00:00:00Z", category: "context" },
  *   { id: "confirmed", confidence: 0.7, createdAt: "2026-02-14T00:00:00Z", lastConfirmedAt: "2026-08-06T00:00:00Z" },
  * ];
- * const result = selectFactsForCapacity(facts, { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" });
- * console.log(result.kept.map((fact) => fact.id)); // ["confirmed"]
+ * const hybrid = selectFactsForCapacity(facts, { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" });
+ * deepStrictEqual(hybrid.kept.map((fact) => fact.id), ["confirmed"]);
+ * deepStrictEqual(hybrid.evicted.map((fact) => fact.factId), ["old"]);
+ * const baseline = selectFactsForCapacity(facts, { maxFacts: 1, policy: "confidence", now: "2026-08-13T00:00:00Z" });
+ * deepStrictEqual(baseline.kept.map((fact) => fact.id), ["old"]);
  * ```
  */
 export function selectFactsForCapacity<F>(

@@ -13,9 +13,12 @@ const M = 397;
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { PythonRandom } from "./mt19937.ts";
  * const random = new PythonRandom(0n);
- * console.log(random.getrandbits(32)); // 3626764237
+ * strictEqual(random.getrandbits(32), 3626764237); // Python: random.Random(0).getrandbits(32)
+ * const again = new PythonRandom(0);
+ * strictEqual(again.getrandbits(32), 3626764237); // the same seed, the same stream
  * ```
  */
 export class PythonRandom {

@@ -158,8 +158,18 @@ function selectorPolicy(policy: EvictionPolicy, params?: HybridParams): Policy {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { CONFIDENCE_POLICY } from "./policies.ts";
- * console.log(CONFIDENCE_POLICY.name); // "confidence"
+ * strictEqual(CONFIDENCE_POLICY.name, "confidence");
+ * const fact = { content: "", category: "context", createdAt: "2026-08-01T00:00:00Z", source: "chat" };
+ * const decision = CONFIDENCE_POLICY.select({
+ *   facts: [{ ...fact, id: "a", confidence: 0.2 }, { ...fact, id: "b", confidence: 0.9 }],
+ *   usage: {},
+ *   capacity: 1,
+ *   clock: "2026-08-13T00:00:00Z",
+ * });
+ * deepStrictEqual(decision.kept, ["b"]);
+ * deepStrictEqual(decision.evicted, ["a"]);
  * ```
  */
 export const CONFIDENCE_POLICY: Policy = selectorPolicy(EVICTION_POLICY_CONFIDENCE);
@@ -167,11 +177,15 @@ export const CONFIDENCE_POLICY: Policy = selectorPolicy(EVICTION_POLICY_CONFIDEN
 /**
  * `hybrid-v1` with the given parameters as an instance of the contract.
  *
+ * @param params The `hybrid-v1` weights, half-lives and correction slots.
+ * @returns The policy, named `hybrid-v1`.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { DEFAULT_HYBRID_PARAMS } from "./eviction.ts";
  * import { hybridPolicy } from "./policies.ts";
- * console.log(hybridPolicy(DEFAULT_HYBRID_PARAMS).name); // "hybrid-v1"
+ * strictEqual(hybridPolicy(DEFAULT_HYBRID_PARAMS).name, "hybrid-v1");
  * ```
  */
 export function hybridPolicy(params: HybridParams): Policy {
@@ -181,10 +195,16 @@ export function hybridPolicy(params: HybridParams): Policy {
 /**
  * The published policies under a config, in the order every output lists them: `confidence`, `hybrid-v1`.
  *
+ * @param config The protocol config; `hybrid-v1` takes its parameters from `policies.hybrid_v1`.
+ * @returns The two policies.
+ *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { builtinPolicies } from "./policies.ts";
- * console.log(builtinPolicies(config).map((policy) => policy.name)); // ["confidence", "hybrid-v1"]
+ * const { config } = await loadContracts(embeddedSources());
+ * deepStrictEqual(builtinPolicies(config).map((policy) => policy.name), ["confidence", "hybrid-v1"]);
  * ```
  */
 export function builtinPolicies(config: ProtocolConfig): Policy[] {
@@ -333,10 +353,19 @@ function firstLine(error: unknown): string {
  * unknown fact, keeps or evicts a fact twice or not at all, keeps more than the capacity, or decides a case
  * differently when asked twice.
  *
+ * @param policy The policy to evaluate.
+ * @param protocol The prepared protocol: the config and the cases.
+ * @param options Where the policy came from (for messages) and extra row fields.
+ * @returns One result per case and capacity, cases in protocol order, capacities ascending.
+ * @throws {PolicyModuleError} When the policy breaks the contract on a case.
+ *
  * @example
+ * The example is not run: a prepared protocol needs the pinned LongMemEval file, which is not in the package.
  * ```ts ignore
- * import { evaluatePolicy } from "./policies.ts";
- * const results = evaluatePolicy(myPolicy, prepared); // 45 cases × 3 capacities
+ * import { strictEqual } from "node:assert/strict";
+ * import { CONFIDENCE_POLICY, evaluatePolicy } from "./policies.ts";
+ * const results = evaluatePolicy(CONFIDENCE_POLICY, prepared);
+ * strictEqual(results.length, 45 * 3); // 45 cases × 3 capacities
  * ```
  */
 export function evaluatePolicy(

@@ -44,10 +44,22 @@ export interface PreparedProtocol {
  * Stage 2: verifies the dataset bytes against the config's pin, recomputes the official selection and builds
  * the bank and all cases.
  *
+ * @param contracts The loaded contracts.
+ * @param datasetBytes The LongMemEval file's bytes (with their SHA-256 when already computed).
+ * @param datasetPath The file's path, for messages.
+ * @returns The contracts, the dataset and the prepared cases.
+ * @throws {DatasetIntegrityError} When the bytes do not match the pin or the dataset is malformed.
+ *
  * @example
+ * The example is not run: it needs the pinned LongMemEval file, which is not in the package.
  * ```ts ignore
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { prepareProtocol } from "./stages.ts";
+ * const contracts = await loadContracts(embeddedSources());
+ * const bytes = await Deno.readFile("longmemeval_oracle.json");
  * const { cases } = await prepareProtocol(contracts, bytes, "longmemeval_oracle.json");
+ * strictEqual(cases.length, 45);
  * ```
  */
 export async function prepareProtocol(
