@@ -51,7 +51,21 @@ const hybridWeightsSchema = z.strictObject({
   access: unit,
 });
 
-/** The `hybrid-v1` weights schema: exactly these three keys. */
+/**
+ * The `hybrid-v1` weights schema: exactly these three keys.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { HybridWeights } from "./config.ts";
+ * deepStrictEqual(HybridWeights.parse({ confidence: 0.65, confirmation: 0.25, access: 0.1 }), {
+ *   confidence: 0.65,
+ *   confirmation: 0.25,
+ *   access: 0.1,
+ * });
+ * strictEqual(HybridWeights.safeParse({ confidence: 2, confirmation: 0, access: 0 }).success, false);
+ * ```
+ */
 export const HybridWeights: Schema<HybridWeights> = hybridWeightsSchema;
 
 /** A validated config (`configs/*.yaml`); `evaluation_time` is parsed (UTC). */
@@ -251,7 +265,22 @@ const protocolConfigSchema = z.strictObject({
   }
 });
 
-/** The config schema (unknown keys rejected at every level). */
+/**
+ * The config schema (unknown keys rejected at every level), applied to YAML already parsed.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { ProtocolConfig } from "./config.ts";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { parsePyYaml } from "./pyyaml.ts";
+ * const data = parsePyYaml(new TextDecoder().decode(embeddedSources().config.bytes));
+ * strictEqual(ProtocolConfig.parse(data).pool.qa_capacity, 7);
+ * const result = ProtocolConfig.safeParse({ schema_version: 1 });
+ * strictEqual(result.success, false);
+ * if (!result.success) strictEqual(result.error.issues.length > 0, true);
+ * ```
+ */
 export const ProtocolConfig: Schema<ProtocolConfig> = protocolConfigSchema;
 
 // The hand-written type must stay the schema's own: this line stops compiling when they drift apart.

@@ -26,9 +26,11 @@ function compose(message: string, options: DomainErrorOptions): string {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { InputError } from "./errors.ts";
  * const error = new InputError("must be a list", { path: "data.json", field: "root" });
- * console.log(error.message); // "data.json: root: must be a list"
+ * strictEqual(error.message, "data.json: root: must be a list");
+ * strictEqual(error.name, "InputError");
  * ```
  */
 export class InputError extends Error {
@@ -58,8 +60,12 @@ export class InputError extends Error {
  *
  * @example
  * ```ts
- * import { ContractError } from "./errors.ts";
- * throw new ContractError("must be one of pool.capacities", { path: "configs/x.yaml", field: "pool.qa_capacity" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { ContractError, InputError } from "./errors.ts";
+ * const error = new ContractError("must be one of pool.capacities", { path: "configs/x.yaml", field: "pool.qa_capacity" });
+ * strictEqual(error.message, "configs/x.yaml: pool.qa_capacity: must be one of pool.capacities");
+ * strictEqual(error.name, "ContractError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class ContractError extends InputError {
@@ -80,8 +86,12 @@ export class ContractError extends InputError {
  *
  * @example
  * ```ts
- * import { DatasetIntegrityError } from "./errors.ts";
- * throw new DatasetIntegrityError("haystack_sessions must be a list", { path: "question q1" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { DatasetIntegrityError, InputError } from "./errors.ts";
+ * const error = new DatasetIntegrityError("haystack_sessions must be a list", { path: "question q1" });
+ * strictEqual(error.message, "question q1: haystack_sessions must be a list");
+ * strictEqual(error.name, "DatasetIntegrityError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class DatasetIntegrityError extends InputError {
@@ -102,8 +112,12 @@ export class DatasetIntegrityError extends InputError {
  *
  * @example
  * ```ts
- * import { RowIntegrityError } from "./errors.ts";
- * throw new RowIntegrityError("does not match the recomputed task", { path: "q1__confidence", field: "case_id" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { RowIntegrityError, InputError } from "./errors.ts";
+ * const error = new RowIntegrityError("does not match the recomputed task", { path: "q1__confidence", field: "case_id" });
+ * strictEqual(error.message, "q1__confidence: case_id: does not match the recomputed task");
+ * strictEqual(error.name, "RowIntegrityError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class RowIntegrityError extends InputError {
@@ -125,8 +139,12 @@ export class RowIntegrityError extends InputError {
  *
  * @example
  * ```ts
- * import { UnreadableFileError } from "./errors.ts";
- * throw new UnreadableFileError("not valid UTF-8: line 3, byte offset 120", { path: "run/qa_run.json" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { UnreadableFileError, InputError } from "./errors.ts";
+ * const error = new UnreadableFileError("not valid UTF-8: line 3, byte offset 120", { path: "run/qa_run.json" });
+ * strictEqual(error.message, "run/qa_run.json: not valid UTF-8: line 3, byte offset 120");
+ * strictEqual(error.name, "UnreadableFileError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class UnreadableFileError extends InputError {
@@ -147,8 +165,12 @@ export class UnreadableFileError extends InputError {
  *
  * @example
  * ```ts
- * import { OverwriteError } from "./errors.ts";
- * throw new OverwriteError("refusing to overwrite an existing file", { path: "out/summary.json" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { OverwriteError, InputError } from "./errors.ts";
+ * const error = new OverwriteError("refusing to overwrite an existing file", { path: "out/summary.json" });
+ * strictEqual(error.message, "out/summary.json: refusing to overwrite an existing file");
+ * strictEqual(error.name, "OverwriteError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class OverwriteError extends InputError {
@@ -169,8 +191,12 @@ export class OverwriteError extends InputError {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { DirectoryLockedError } from "./errors.ts";
- * throw new DirectoryLockedError("locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)", { path: "d/run-qa.lock" });
+ * const error = new DirectoryLockedError("locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)", {
+ *   path: "d/run-qa.lock",
+ * });
+ * strictEqual(error.message, "d/run-qa.lock: locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)");
  * ```
  */
 export class DirectoryLockedError extends InputError {
@@ -186,9 +212,12 @@ export class DirectoryLockedError extends InputError {
  *
  * @example
  * ```ts
- * import { PolicyModuleError } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { PolicyModuleError, InputError } from "./errors.ts";
  * const error = new PolicyModuleError("keeps 8 facts, more than the capacity 7", { path: "p.ts", field: "case c1 at capacity 7" });
- * console.log(error.message); // "p.ts: case c1 at capacity 7: keeps 8 facts, more than the capacity 7"
+ * strictEqual(error.message, "p.ts: case c1 at capacity 7: keeps 8 facts, more than the capacity 7");
+ * strictEqual(error.name, "PolicyModuleError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class PolicyModuleError extends InputError {
@@ -209,9 +238,12 @@ export class PolicyModuleError extends InputError {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { ProviderError } from "./errors.ts";
- * const error = new ProviderError("HTTP 401", { retryable: false });
- * console.log(error.retryable); // false
+ * const error = new ProviderError("HTTP 429", { retryable: true, status: 429, retryAfterSeconds: 2 });
+ * strictEqual(error.message, "HTTP 429");
+ * strictEqual(error.retryable, true);
+ * strictEqual(error.retryAfterSeconds, 2);
  * ```
  */
 export class ProviderError extends Error {
@@ -245,9 +277,13 @@ export class ProviderError extends Error {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { IoError } from "./errors.ts";
- * const error = new IoError("write", "out/run.json", Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" }));
- * console.log(error.message); // "out/run.json: cannot write: No space left on device (os error 28)"
+ * const cause = Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+ * const error = new IoError("write", "out/run.json", cause);
+ * strictEqual(error.message, "out/run.json: cannot write: No space left on device (os error 28)");
+ * strictEqual(error.path, "out/run.json");
+ * strictEqual(error.errno, "ENOSPC");
  * ```
  */
 export class IoError extends Error {

@@ -10,7 +10,17 @@ import { laxInt, laxIntLiteral } from "./lax.ts";
 import { parsePyJson } from "./pyjson.ts";
 import { parseWith, type SameType, type Schema } from "./schema.ts";
 
-/** The four official scenarios, each controlling one thing. */
+/**
+ * The four official scenarios, each controlling one thing.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { OFFICIAL_SCENARIOS } from "./manifest.ts";
+ * strictEqual(OFFICIAL_SCENARIOS.length, 4);
+ * strictEqual(OFFICIAL_SCENARIOS[0], "confirmation_help");
+ * ```
+ */
 export const OFFICIAL_SCENARIOS = [
   "confirmation_help",
   "access_help",
@@ -21,7 +31,16 @@ export const OFFICIAL_SCENARIOS = [
 /** An official scenario name. */
 export type OfficialScenario = typeof OFFICIAL_SCENARIOS[number];
 
-/** The scenario of every synthetic case. */
+/**
+ * The scenario of every synthetic case.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { SYNTHETIC_SCENARIO } from "./manifest.ts";
+ * strictEqual(SYNTHETIC_SCENARIO, "correction_reserve");
+ * ```
+ */
 export const SYNTHETIC_SCENARIO = "correction_reserve";
 
 const nonEmpty = z.string().min(1, "must be a non-empty string");
@@ -130,7 +149,19 @@ const officialManifestSchema = z.strictObject({
   }
 });
 
-/** The official manifest schema. */
+/**
+ * The official manifest schema.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { OfficialManifest } from "./manifest.ts";
+ * const manifest = JSON.parse(new TextDecoder().decode(embeddedSources().official.bytes));
+ * strictEqual(OfficialManifest.parse(manifest).scenarios.access_help.length, 10);
+ * strictEqual(OfficialManifest.safeParse({ ...manifest, loss_ranks: [1] }).success, false);
+ * ```
+ */
 export const OfficialManifest: Schema<OfficialManifest> = officialManifestSchema;
 
 /** One synthetic correction case. */
@@ -156,7 +187,18 @@ const syntheticCaseSchema = z.strictObject({
   loss_rank: lossRank,
 });
 
-/** The synthetic case schema. */
+/**
+ * The synthetic case schema.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { SyntheticCase } from "./manifest.ts";
+ * const item = { case_id: "c1", support_fact: "F", question: "Q?", answer: "A", loss_rank: 3 };
+ * strictEqual(SyntheticCase.parse(item).loss_rank, 3);
+ * strictEqual(SyntheticCase.safeParse({ ...item, case_id: "../c1" }).success, false); // not a file name
+ * ```
+ */
 export const SyntheticCase: Schema<SyntheticCase> = syntheticCaseSchema;
 
 /** A validated synthetic manifest: the five correction guards. */
@@ -181,7 +223,19 @@ const syntheticManifestSchema = z.strictObject({
   ),
 });
 
-/** The synthetic manifest schema. */
+/**
+ * The synthetic manifest schema.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { SyntheticManifest } from "./manifest.ts";
+ * const manifest = JSON.parse(new TextDecoder().decode(embeddedSources().synthetic.bytes));
+ * strictEqual(SyntheticManifest.parse(manifest).cases.length, 5);
+ * strictEqual(SyntheticManifest.safeParse({ ...manifest, cases: manifest.cases.slice(1) }).success, false);
+ * ```
+ */
 export const SyntheticManifest: Schema<SyntheticManifest> = syntheticManifestSchema;
 
 // The hand-written types must stay the schemas' own: these lines stop compiling when they drift apart.

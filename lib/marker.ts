@@ -14,7 +14,16 @@ import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { parseWith, type SameType, type Schema } from "./schema.ts";
 import { createdAtStamp, type SourceState } from "./policy_outputs.ts";
 
-/** The marker schema version the reference writes. */
+/**
+ * The marker schema version the reference writes.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { MARKER_SCHEMA_VERSION } from "./marker.ts";
+ * strictEqual(MARKER_SCHEMA_VERSION, 2);
+ * ```
+ */
 export const MARKER_SCHEMA_VERSION = 2;
 
 /** The marker's file name inside a run directory. */
@@ -39,6 +48,22 @@ const qaRunMarkerSchema = z.object({
 /**
  * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
  * artifact hashes (other top-level keys are the writer's).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { QaRunMarker } from "./marker.ts";
+ * const artifacts = {
+ *   config_sha256: "a",
+ *   official_manifest_sha256: "b",
+ *   synthetic_manifest_sha256: "c",
+ *   answer_prompt_sha256: "d",
+ *   dataset_sha256: "e",
+ * };
+ * const marker = { schema_version: 2, protocol_id: "p", qa: { model: "m" }, artifacts, created_at: "x" };
+ * strictEqual(QaRunMarker.parse(marker).protocol_id, "p");
+ * strictEqual(QaRunMarker.safeParse({ ...marker, artifacts: { ...artifacts, extra: "f" } }).success, false);
+ * ```
  */
 export const QaRunMarker: Schema<QaRunMarker> = qaRunMarkerSchema;
 
@@ -98,10 +123,20 @@ export function differingArtifacts(marker: unknown, contracts: Contracts): strin
 /**
  * The marker text: pretty JSON with sorted keys and a trailing newline, as the reference writes it.
  *
+ * @param contracts The protocol in use.
+ * @param createdAt When the run started.
+ * @param source The provenance of this program.
+ * @returns The file's text.
+ *
  * @example
- * ```ts ignore
- * import { qaRunMarker } from "./marker.ts";
- * await Deno.writeTextFile("run/qa_run.json", qaRunMarker(contracts, new Date(), { dirty: null, head: null }));
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { checkMarker, qaRunMarker } from "./marker.ts";
+ * const contracts = await loadContracts(embeddedSources());
+ * const text = qaRunMarker(contracts, new Date(0), { dirty: null, head: null });
+ * strictEqual(text.endsWith("}\n"), true);
+ * strictEqual(checkMarker(text, "run/qa_run.json", contracts).qa.model, contracts.config.qa.model);
  * ```
  */
 export function qaRunMarker(contracts: Contracts, createdAt: Date, source: SourceState): string {
@@ -139,13 +174,25 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
 /**
  * Checks a marker's text against the protocol in use — the one check `run-qa`, `grade-qa` and `verify` share:
  * it must parse, have schema version 2, the config's protocol id and `qa.model`, exactly the five artifact keys,
- * and the same five hashes. Otherwise throws a {@linkcode ContractError} naming the marker, the field, and
- * expected vs actual.
+ * and the same five hashes.
+ *
+ * @param text The marker file's text.
+ * @param path The marker's path, for messages.
+ * @param contracts The protocol in use.
+ * @returns The parsed marker.
+ * @throws {ContractError} Naming the marker, the field, and expected vs actual, when any check fails.
  *
  * @example
- * ```ts ignore
- * import { checkMarker } from "./marker.ts";
- * checkMarker(await Deno.readTextFile("run/qa_run.json"), "run/qa_run.json", contracts);
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
+ * import { checkMarker, qaRunMarker } from "./marker.ts";
+ * const contracts = await loadContracts(embeddedSources());
+ * const text = qaRunMarker(contracts, new Date(0), { dirty: null, head: null });
+ * checkMarker(text, "run/qa_run.json", contracts); // the same protocol: accepted
+ * const other = text.replace(contracts.hashes.config, "0".repeat(64));
+ * throws(() => checkMarker(other, "run/qa_run.json", contracts), ContractError);
  * ```
  */
 export function checkMarker(text: string, path: string, contracts: Contracts): QaRunMarker {

@@ -71,12 +71,21 @@ export interface MemoryFact {
  * Renders the two chat messages: kept facts sorted by ID as `[{id}]\n{content}` blocks joined by a blank
  * line; `CURRENT DATE: {date}\n` only when the case has a date.
  *
+ * @param template The parsed answer prompt.
+ * @param input The question, its date (or `null`) and the kept facts.
+ * @returns The system and user messages.
+ * @throws {RangeError} When there is no fact, or two facts share an ID.
+ *
  * @example
  * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
  * import { parsePromptTemplate, renderMessages } from "./prompt.ts";
  * const template = parsePromptTemplate("SYSTEM:\nS\nUSER:\n{{CURRENT_DATE_SECTION}}{{STORED_MEMORY}}|{{QUESTION}}");
- * const [, user] = renderMessages(template, { question: "Q?", questionDate: null, facts: [{ id: "b", content: "2" }, { id: "a", content: "1" }] });
- * console.log(user.content); // "[a]\n1\n\n[b]\n2|Q?"
+ * const facts = [{ id: "b", content: "2" }, { id: "a", content: "1" }];
+ * const [system, user] = renderMessages(template, { question: "Q?", questionDate: null, facts });
+ * strictEqual(system.content, "S");
+ * strictEqual(user.content, "[a]\n1\n\n[b]\n2|Q?");
+ * throws(() => renderMessages(template, { question: "Q?", questionDate: null, facts: [] }), RangeError);
  * ```
  */
 export function renderMessages(
@@ -114,11 +123,18 @@ export interface RequestSettings {
 /**
  * The exact JSON the fingerprint hashes (`temperature` always a float, as the reference's config holds it).
  *
+ * @param settings The model, temperature, token budget and streaming flag.
+ * @param messages The chat messages.
+ * @returns The JSON text.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { fingerprintPayload } from "./prompt.ts";
- * console.log(fingerprintPayload({ model: "m", temperature: 0, maxTokens: 5, stream: false }, []));
- * // {"max_tokens": 5, "messages": [], "model": "m", "stream": false, "temperature": 0.0}
+ * strictEqual(
+ *   fingerprintPayload({ model: "m", temperature: 0, maxTokens: 5, stream: false }, []),
+ *   '{"max_tokens": 5, "messages": [], "model": "m", "stream": false, "temperature": 0.0}',
+ * );
  * ```
  */
 export function fingerprintPayload(settings: RequestSettings, messages: readonly ChatMessage[]): string {
@@ -134,10 +150,18 @@ export function fingerprintPayload(settings: RequestSettings, messages: readonly
 /**
  * The request fingerprint: SHA-256 of {@linkcode fingerprintPayload} as UTF-8.
  *
+ * @param settings The model, temperature, token budget and streaming flag.
+ * @param messages The chat messages.
+ * @returns 64 lowercase hex digits.
+ *
  * @example
  * ```ts
+ * import { match, notStrictEqual } from "node:assert/strict";
  * import { requestFingerprint } from "./prompt.ts";
- * console.log((await requestFingerprint({ model: "m", temperature: 0, maxTokens: 5, stream: false }, [])).length); // 64
+ * const settings = { model: "m", temperature: 0, maxTokens: 5, stream: false };
+ * const fingerprint = await requestFingerprint(settings, []);
+ * match(fingerprint, /^[0-9a-f]{64}$/);
+ * notStrictEqual(await requestFingerprint({ ...settings, maxTokens: 6 }, []), fingerprint);
  * ```
  */
 export async function requestFingerprint(

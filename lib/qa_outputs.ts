@@ -47,7 +47,39 @@ const gradedRowSchema = answerRowObject.omit({ created_at: true }).extend({
   support_recall: z.number().min(0).max(1),
 });
 
-/** The graded row schema: exactly these 19 fields. */
+/**
+ * The graded row schema: exactly these 19 fields (the answer row's without `created_at`, and the grade's).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { GradedRow } from "./qa_outputs.ts";
+ * const graded = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1",
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1,
+ *   source: "longmemeval",
+ *   usage: {},
+ *   grade_correct: true,
+ *   grade_rule: "exact",
+ *   grader_version: "deterministic-overlap-v1",
+ *   question_type: "single-session-user",
+ *   support_all_retained: true,
+ *   support_recall: 1,
+ * };
+ * strictEqual(GradedRow.parse(graded).grade_rule, "exact");
+ * strictEqual(GradedRow.safeParse({ ...graded, created_at: "2026-11-29T11:12:02Z" }).success, false);
+ * strictEqual(GradedRow.safeParse({ ...graded, support_recall: 1.5 }).success, false);
+ * ```
+ */
 export const GradedRow: Schema<GradedRow> = gradedRowSchema;
 
 // The hand-written type must stay the schema's own: this line stops compiling when they drift apart.

@@ -12,7 +12,16 @@ import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
 import { parseWith, type SameType, type Schema } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
-/** The answer row schema version the reference writes and reads. */
+/**
+ * The answer row schema version the reference writes and reads.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { ANSWER_ROW_SCHEMA_VERSION } from "./rows.ts";
+ * strictEqual(ANSWER_ROW_SCHEMA_VERSION, 1);
+ * ```
+ */
 export const ANSWER_ROW_SCHEMA_VERSION = 1;
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
@@ -75,7 +84,34 @@ export const answerRowObject: z.ZodObject<AnswerRowShape> = z.strictObject(answe
 // The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
 const _sameRow: SameType<AnswerRow, z.infer<z.ZodObject<typeof answerRowShape>>> = true;
 
-/** `responses/<row_id>.json`: exactly these 14 fields. */
+/**
+ * `responses/<row_id>.json`: exactly these 14 fields.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { AnswerRow } from "./rows.ts";
+ * const row = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   created_at: "2026-11-29T11:12:02.090405Z",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1" as const,
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1 as const,
+ *   source: "longmemeval" as const,
+ *   usage: { total_tokens: 12 },
+ * };
+ * strictEqual(AnswerRow.parse(row).prediction, "7 weeks");
+ * strictEqual(AnswerRow.safeParse({ ...row, extra: 1 }).success, false); // unknown keys are refused
+ * strictEqual(AnswerRow.safeParse({ ...row, attempts: 0 }).success, false);
+ * ```
+ */
 export const AnswerRow: Schema<AnswerRow> = answerRowObject;
 
 /** What a successful call returns: the prediction and the non-secret parts of the response. */
@@ -116,13 +152,37 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
 
 /**
  * The row file's exact text: Python's `json.dumps(row, indent=2, sort_keys=True, ensure_ascii=False)` and a
- * newline, so a run directory moves freely between this tool and the reference. Throws a
- * {@linkcode RowIntegrityError} for a lone surrogate in the prediction, the response model or a usage key.
+ * newline, so a run directory moves freely between this tool and the reference.
+ *
+ * @param row The answer row.
+ * @returns The file's text.
+ * @throws {RowIntegrityError} For a lone surrogate in the prediction, the response model or a usage key.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "./errors.ts";
  * import { answerRowJson } from "./rows.ts";
- * await Deno.writeTextFile(`responses/${row.row_id}.json`, answerRowJson(row));
+ * const row = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   created_at: "2026-11-29T11:12:02.090405Z",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1" as const,
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1 as const,
+ *   source: "longmemeval" as const,
+ *   usage: { total_tokens: 12 },
+ * };
+ * const text = answerRowJson(row);
+ * strictEqual(text.startsWith('{\n  "attempts": 1,\n  "capacity": 7,'), true);
+ * strictEqual(text.endsWith('"usage": {\n    "total_tokens": 12\n  }\n}\n'), true);
+ * throws(() => answerRowJson({ ...row, prediction: "\ud800" }), RowIntegrityError);
  * ```
  */
 export function answerRowJson(row: AnswerRow): string {
@@ -144,7 +204,17 @@ export function answerRowJson(row: AnswerRow): string {
   return dumps(row as unknown as PyJson, { indent: 2, sortKeys: true }) + "\n";
 }
 
-/** The fields that bind a row to its task, in the order they are reported. */
+/**
+ * The fields that bind a stored row to its recomputed task; {@linkcode identityMismatches} compares them.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { IDENTITY_FIELDS } from "./rows.ts";
+ * strictEqual(IDENTITY_FIELDS.includes("request_fingerprint"), true);
+ * strictEqual((IDENTITY_FIELDS as readonly string[]).includes("prediction"), false);
+ * ```
+ */
 export const IDENTITY_FIELDS = [
   "row_id",
   "case_id",
@@ -169,10 +239,41 @@ export interface IdentityMismatch {
 /**
  * Compares a stored row's identity fields with the recomputed task; returns every field that differs.
  *
+ * @param row The stored row (its identity fields).
+ * @param task The task recomputed from the protocol.
+ * @returns One entry per differing field, in {@linkcode IDENTITY_FIELDS} order; empty when the row is the task's.
+ *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { identityMismatches } from "./rows.ts";
- * if (identityMismatches(row, task).length > 0) console.log("call again");
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = {
+ *   row_id: "q1__hybrid-v1",
+ *   case_id: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   kept_fact_ids: ["f1"],
+ *   request_fingerprint: "0".repeat(64),
+ * };
+ * deepStrictEqual(identityMismatches(row, task), []);
+ * deepStrictEqual(identityMismatches({ ...row, capacity: 5 }, task), [{ field: "capacity", expected: 7, actual: 5 }]);
  * ```
  */
 export function identityMismatches(
