@@ -5,13 +5,14 @@
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { gradeAnswer, selectFactsForCapacity } from "./mod.ts";
  * const result = selectFactsForCapacity(
  *   [{ id: "a", confidence: 0.9 }, { id: "b", confidence: 0.7, category: "correction" }],
  *   { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" },
  * );
- * console.log(result.kept.map((fact) => fact.id)); // ["b"]: the correction slot
- * console.log(gradeAnswer("Seven weeks", "7 weeks").correct); // true
+ * deepStrictEqual(result.kept.map((fact) => fact.id), ["b"]); // the correction slot
+ * strictEqual(gradeAnswer("Seven weeks", "7 weeks").correct, true);
  * ```
  *
  * @module
