@@ -5,6 +5,9 @@
  * leading space) or reads a number or numeric string as Unix time (milliseconds past 2·10^10), and the model then
  * demands a zone and converts to UTC.
  *
+ * Follows pydantic 2.13 (pydantic-core's speedate parser for datetimes, and its Unix-time reading of numbers)
+ * after PyYAML 6.0's timestamp resolver.
+ *
  * @module
  */
 

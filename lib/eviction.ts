@@ -3,6 +3,9 @@
  * `confidence` ranking and the opt-in `hybrid-v1` score with correction slots. Pure; knows nothing of the
  * evaluation protocol. Dirty inputs are scored exactly as the Python does (see `python.ts`).
  *
+ * Follows DeerMem's `deermem/core/eviction.py` as of PR #4789 (policy version `hybrid-v1`), run under CPython
+ * 3.11.7 with Debian glibc 2.36's `log1p` (libm.ts); `../shared/golden/vectors/eviction*.jsonl` hold its outputs.
+ *
  * @module
  */
 

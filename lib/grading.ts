@@ -2,6 +2,9 @@
  * The frozen blind grader `deterministic-overlap-v1`. It takes a prediction and a reference — two strings and
  * nothing else — so it cannot know which policy produced an answer. Any rule change needs a new version.
  *
+ * Follows the reference harness (deer-flow `backend/scripts/benchmark/deermem_eviction`) grader
+ * `deterministic-overlap-v1` rule for rule; `../shared/golden/vectors/grader.jsonl` holds its verdicts under CPython 3.11.7.
+ *
  * @module
  */
 

@@ -6,6 +6,9 @@
  * `0 off f false n no 1 on t true y yes` in any case; a `str` field takes only a string; `Literal[1]` takes 1,
  * 1.0 or True. YAML integers arrive as `bigint` (pyyaml.ts) and stay exact where a field needs it.
  *
+ * Follows pydantic 2.13 (pydantic-core's lax-mode validators for `int`, `float`, `bool`, `str` and `Literal`), the
+ * version the reference harness pins.
+ *
  * @module
  */
 

@@ -5,6 +5,9 @@
  * on a few percent of inputs, so the selector uses {@linkcode log1p} from here. `x ** y` needs no port: V8 calls
  * the system's `pow`, which on the reference platform is the same glibc routine CPython calls.
  *
+ * Follows Debian glibc 2.36 (`sysdeps/ieee754/dbl-64/s_log1p.c`, built as `__log1p_fma` by
+ * `sysdeps/x86_64/fpu/multiarch/s_log1p-fma.c`), the reference platform's libm.
+ *
  * @module
  */
 

@@ -2,6 +2,9 @@
  * Python's `random.Random`, draw for draw: MT19937 seeded from an integer exactly as CPython seeds it
  * (`init_by_array` over the 32-bit words of |seed|), `getrandbits(k)` and `randrange(n)` by rejection.
  *
+ * Follows CPython 3.11.7's `Modules/_randommodule.c` (`init_genrand`, `init_by_array`, `random_seed` for
+ * int seeds, `genrand_uint32`, `_random_Random_getrandbits_impl`) and `Lib/random.py`'s `_randbelow_with_getrandbits`.
+ *
  * @module
  */
 

@@ -2,6 +2,11 @@
  * Python semantics the reference relies on, reproduced exactly: `float(str)`, `str()` of JSON scalars,
  * code-point length, and Python 3.11's `datetime.fromisoformat`.
  *
+ * Follows CPython 3.11.7 (the reference's interpreter): `float()` as `Objects/floatobject.c`'s
+ * `PyFloat_FromString`, `str()` of floats as `repr` (`Python/pystrtod.c`), and `datetime.fromisoformat` as
+ * `Modules/_datetimemodule.c` of that release (the C implementation 3.11 runs; `Lib/datetime.py`'s
+ * `_parse_isoformat_date` and `_parse_isoformat_time` state the same rules in Python).
+ *
  * @module
  */
 

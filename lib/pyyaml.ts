@@ -5,6 +5,9 @@
  * {@linkcode YamlTimestamp}), duplicate keys (the last wins) and its refusal of a tab anywhere but inside a quoted
  * scalar, a comment or a block scalar.
  *
+ * Follows PyYAML 6.0's pure-Python loader (`yaml/resolver.py`'s implicit resolvers, `yaml/constructor.py`'s
+ * `SafeConstructor`, `yaml/scanner.py`'s tab rules), which the reference harness's `yaml.safe_load` runs.
+ *
  * @module
  */
 
