@@ -290,10 +290,14 @@ const _sameConfig: SameType<ProtocolConfig, z.infer<typeof protocolConfigSchema>
  * Parses config YAML text (YAML 1.1, like PyYAML's `safe_load`) and validates it.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
  * import { parseConfig } from "./config.ts";
- * const config = parseConfig(await Deno.readTextFile("configs/pr4789-reproduction-v1.yaml"), "configs/pr4789-reproduction-v1.yaml");
- * console.log(config.pool.qa_capacity); // 7
+ * import { embeddedSources } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
+ * const text = new TextDecoder().decode(embeddedSources().config.bytes);
+ * strictEqual(parseConfig(text, "configs/pr4789-reproduction-v1.yaml").pool.qa_capacity, 7);
+ * throws(() => parseConfig(text.replace("qa_capacity: 7", "qa_capacity: 8"), "x.yaml"), ContractError);
  * ```
  */
 export function parseConfig(text: string, path: string): ProtocolConfig {

@@ -259,10 +259,14 @@ function parseJson(text: string, path: string): unknown {
  * Parses and validates the official manifest.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
  * import { parseOfficialManifest } from "./manifest.ts";
- * const manifest = parseOfficialManifest(await Deno.readTextFile("manifests/longmemeval-pr4789-v1.json"), "official.json");
- * console.log(manifest.scenario_order.length); // 4
+ * const text = new TextDecoder().decode(embeddedSources().official.bytes);
+ * strictEqual(parseOfficialManifest(text, "official.json").scenario_order.length, 4);
+ * throws(() => parseOfficialManifest("\ufeff" + text, "official.json"), ContractError); // json.load refuses a BOM
  * ```
  */
 export function parseOfficialManifest(text: string, path: string): OfficialManifest {
@@ -273,10 +277,12 @@ export function parseOfficialManifest(text: string, path: string): OfficialManif
  * Parses and validates the synthetic manifest.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
  * import { parseSyntheticManifest } from "./manifest.ts";
- * const manifest = parseSyntheticManifest(await Deno.readTextFile("manifests/synthetic-corrections-pr4789-v1.json"), "s.json");
- * console.log(manifest.cases.length); // 5
+ * const text = new TextDecoder().decode(embeddedSources().synthetic.bytes);
+ * strictEqual(parseSyntheticManifest(text, "synthetic.json").cases.length, 5);
  * ```
  */
 export function parseSyntheticManifest(text: string, path: string): SyntheticManifest {

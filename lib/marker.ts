@@ -89,9 +89,13 @@ const _sameMarker: SameType<QaRunMarker, z.infer<typeof qaRunMarkerSchema>> = tr
  * The five artifact hashes of the protocol in use, by marker key.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { expectedArtifacts } from "./marker.ts";
- * console.log(expectedArtifacts(contracts).config_sha256);
+ * const contracts = await loadContracts(embeddedSources());
+ * strictEqual(expectedArtifacts(contracts).config_sha256, contracts.hashes.config);
+ * strictEqual(expectedArtifacts(contracts).dataset_sha256, contracts.config.dataset.sha256);
  * ```
  */
 export function expectedArtifacts(contracts: Contracts): Record<(typeof ARTIFACT_KEYS)[number], string> {
@@ -109,9 +113,14 @@ export function expectedArtifacts(contracts: Contracts): Record<(typeof ARTIFACT
  * Compares a marker's `artifacts` with the protocol in use; returns the keys that differ (or are missing).
  *
  * @example
- * ```ts ignore
- * import { differingArtifacts } from "./marker.ts";
- * console.log(differingArtifacts(marker, contracts)); // [] when the run matches
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { differingArtifacts, expectedArtifacts } from "./marker.ts";
+ * const contracts = await loadContracts(embeddedSources());
+ * const artifacts = expectedArtifacts(contracts);
+ * deepStrictEqual(differingArtifacts({ artifacts }, contracts), []);
+ * deepStrictEqual(differingArtifacts({ artifacts: { ...artifacts, dataset_sha256: "0" } }, contracts), ["dataset_sha256"]);
  * ```
  */
 export function differingArtifacts(marker: unknown, contracts: Contracts): string[] {
@@ -237,9 +246,15 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
  * Reads and checks a run directory's `qa_run.json` read-only; a missing marker is a {@linkcode ContractError}.
  *
  * @example
- * ```ts ignore
- * import { readMarker } from "./marker.ts";
- * await readMarker("/tmp/qa-run", contracts);
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { qaRunMarker, readMarker } from "./marker.ts";
+ * const contracts = await loadContracts(embeddedSources());
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${directory}/qa_run.json`, qaRunMarker(contracts, new Date(0), { dirty: null, head: null }));
+ * strictEqual((await readMarker(directory, contracts)).protocol_id, contracts.config.protocol_id);
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
