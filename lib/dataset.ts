@@ -166,9 +166,18 @@ export function renderEvidence(row: Record<string, unknown>): string {
  * Given the bytes with the digest `readBytesHashed` (fs.ts) computed, it checks that digest first.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
  * import { loadDataset } from "./dataset.ts";
- * const dataset = await loadDataset(await Deno.readFile(path), path, config.dataset.sha256);
+ * import { DatasetIntegrityError } from "./errors.ts";
+ * import { sha256Hex } from "./hash.ts";
+ * const bytes = new TextEncoder().encode(
+ *   '[{"question_id": "q1", "question_type": "x", "question": "Q?", "answer": "a", ' +
+ *     '"haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]',
+ * );
+ * const dataset = await loadDataset(bytes, "d.json", await sha256Hex(bytes));
+ * strictEqual(dataset.byId.get("q1")?.question, "Q?");
+ * await rejects(loadDataset(bytes, "d.json", "0".repeat(64)), DatasetIntegrityError); // not the pinned file
  * ```
  */
 export async function loadDataset(

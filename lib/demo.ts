@@ -128,9 +128,12 @@ export interface DemoProtocol {
  * manifest listing the IDs the selection rule picks from the generated data, and the embedded synthetic cases.
  *
  * @example
- * ```ts ignore
- * import { buildDemoProtocol } from "./demo.ts";
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, DEMO_PROTOCOL_ID } from "./demo.ts";
  * const demo = await buildDemoProtocol();
+ * strictEqual(demo.config.includes(`protocol_id: ${DEMO_PROTOCOL_ID}`), true);
+ * strictEqual(JSON.parse(demo.official).protocol_id, DEMO_PROTOCOL_ID);
  * ```
  */
 export async function buildDemoProtocol(

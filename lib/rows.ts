@@ -126,9 +126,28 @@ export interface Answer {
  * The row for a task answered after `attempts` calls.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { answerRow } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
  * const row = answerRow(task, { prediction: "7", responseModel: "m", usage: {} }, 1, "2026-11-29T11:12:02.090405Z");
+ * strictEqual(row.row_id, "q1__hybrid-v1");
+ * strictEqual(row.prediction, "7");
+ * strictEqual("referenceAnswer" in row || "reference_answer" in row, false); // never the reference answer
  * ```
  */
 export function answerRow(task: AnswerTask, answer: Answer, attempts: number, createdAt: string): AnswerRow {
@@ -299,9 +318,28 @@ export function identityMismatches(
  * and the field.
  *
  * @example
- * ```ts ignore
- * import { parseAnswerRow } from "./rows.ts";
- * const row = parseAnswerRow(await Deno.readTextFile(path), path);
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "./errors.ts";
+ * import { answerRow, answerRowJson, parseAnswerRow } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const text = answerRowJson(answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z"));
+ * strictEqual(parseAnswerRow(text, "q1__hybrid-v1.json").prediction, "7");
+ * throws(() => parseAnswerRow(text.replace('"attempts": 1', '"attempts": 1.0'), "q1__hybrid-v1.json"), RowIntegrityError);
  * ```
  */
 export function parseAnswerRow(text: string, path: string): AnswerRow {
@@ -321,9 +359,28 @@ export function parseAnswerRow(text: string, path: string): AnswerRow {
  * first differing field, and expected vs actual.
  *
  * @example
- * ```ts ignore
- * import { checkRowIdentity } from "./rows.ts";
- * checkRowIdentity(row, task, "run/responses/x__confidence.json");
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "./errors.ts";
+ * import { answerRow, checkRowIdentity } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z");
+ * checkRowIdentity(row, task, "run/responses/q1__hybrid-v1.json"); // the task's own row
+ * throws(() => checkRowIdentity({ ...row, capacity: 5 }, task, "run/responses/q1__hybrid-v1.json"), RowIntegrityError);
  * ```
  */
 export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string): void {
