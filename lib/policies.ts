@@ -360,12 +360,22 @@ function firstLine(error: unknown): string {
  * @throws {PolicyModuleError} When the policy breaks the contract on a case.
  *
  * @example
- * The example is not run: a prepared protocol needs the pinned LongMemEval file, which is not in the package.
- * ```ts ignore
+ * ```ts
  * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { CONFIDENCE_POLICY, evaluatePolicy } from "./policies.ts";
+ * import { prepareProtocol } from "./stages.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = await loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
  * const results = evaluatePolicy(CONFIDENCE_POLICY, prepared);
- * strictEqual(results.length, 45 * 3); // 45 cases × 3 capacities
+ * strictEqual(results.length, 45 * contracts.config.pool.capacities.length); // every case at every capacity
  * ```
  */
 export function evaluatePolicy(

@@ -108,10 +108,25 @@ function daysBefore(clock: Instant, days: number): string {
  * Builds a case's pool against the evaluation clock.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { prepareCases } from "./cases.ts";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
  * import { buildPool } from "./pool.ts";
- * const pool = buildPool(preparedCase, config.evaluation_time);
- * console.log(pool.facts.length); // 10
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = await loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const [preparedCase] = await prepareCases(dataset, contracts);
+ * const pool = buildPool(preparedCase, contracts.config.evaluation_time);
+ * strictEqual(pool.facts.length, contracts.config.pool.size); // the support fact and nine distractors
+ * strictEqual(pool.supportFactIds.every((id) => pool.facts.some((fact) => fact.id === id)), true);
  * ```
  */
 export function buildPool(prepared: PreparedCase, clock: Instant): Pool {

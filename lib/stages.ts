@@ -51,14 +51,19 @@ export interface PreparedProtocol {
  * @throws {DatasetIntegrityError} When the bytes do not match the pin or the dataset is malformed.
  *
  * @example
- * The example is not run: it needs the pinned LongMemEval file, which is not in the package.
- * ```ts ignore
+ * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { prepareProtocol } from "./stages.ts";
- * const contracts = await loadContracts(embeddedSources());
- * const bytes = await Deno.readFile("longmemeval_oracle.json");
- * const { cases } = await prepareProtocol(contracts, bytes, "longmemeval_oracle.json");
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = await loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
  * strictEqual(cases.length, 45);
  * ```
  */
