@@ -52,9 +52,18 @@ export interface AnswerTask {
  * The request settings a config pins.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { requestSettings } from "./tasks.ts";
- * console.log(requestSettings(contracts).maxTokens); // 2048
+ * const contracts = await loadContracts(embeddedSources());
+ * const { qa } = contracts.config;
+ * deepStrictEqual(requestSettings(contracts), {
+ *   model: qa.model,
+ *   temperature: qa.temperature,
+ *   maxTokens: qa.max_tokens,
+ *   stream: qa.stream,
+ * });
  * ```
  */
 export function requestSettings(contracts: Contracts): RequestSettings {
@@ -66,9 +75,24 @@ export function requestSettings(contracts: Contracts): RequestSettings {
  * Builds every answer task, case by case, confidence before hybrid-v1.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./stages.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
- * const tasks = await buildAnswerTasks(contracts, cases); // 90 tasks
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = await loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const tasks = await buildAnswerTasks(contracts, cases);
+ * strictEqual(tasks.length, 90); // 45 cases × 2 policies
+ * strictEqual(tasks[0].rowId, `${cases[0].caseId}__confidence`);
+ * strictEqual(tasks[1].rowId, `${cases[0].caseId}__hybrid-v1`);
  * ```
  */
 export async function buildAnswerTasks(
