@@ -102,9 +102,13 @@ export interface PolicyResult {
  * The `hybrid-v1` parameters a config pins.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { hybridParams } from "./policies.ts";
- * console.log(hybridParams(config).confidenceWeight); // 0.65
+ * const { config } = await loadContracts(embeddedSources());
+ * strictEqual(hybridParams(config).confidenceWeight, 0.65);
+ * strictEqual(hybridParams(config).accessHalfLifeDays, config.policies.hybrid_v1.access_half_life_days);
  * ```
  */
 export function hybridParams(config: ProtocolConfig): HybridParams {
@@ -470,14 +474,27 @@ function fileUrl(path: string): string {
 /**
  * Loads a policy module: its default export must be a {@linkcode Policy} (`{ name, select }`). The source is
  * hashed from the bytes read; the module is then imported (it runs with the caller's permissions, so the CLI
- * gives up network and environment first). A module that is missing, fails to load or exports something else
- * is a {@linkcode PolicyModuleError} naming it.
+ * gives up network and environment first). A module that fails to load or exports something else is a
+ * {@linkcode PolicyModuleError} naming it; a file that cannot be read is refused as any input is.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { InputError, PolicyModuleError } from "./errors.ts";
+ * import { sha256Hex } from "./hash.ts";
  * import { loadPolicyModule } from "./policies.ts";
- * const loaded = await loadPolicyModule("tests/fixtures/policies/recency.ts");
- * console.log(loaded.policy.name, loaded.sha256);
+ * const directory = await Deno.makeTempDir();
+ * const source = 'export default { name: "keep-first", select: (input) => ({ ' +
+ *   "kept: input.facts.slice(0, input.capacity).map((fact) => fact.id), " +
+ *   "evicted: input.facts.slice(input.capacity).map((fact) => fact.id), scores: {} }) };\n";
+ * await Deno.writeTextFile(`${directory}/keep_first.js`, source);
+ * const loaded = await loadPolicyModule(`${directory}/keep_first.js`);
+ * strictEqual(loaded.policy.name, "keep-first");
+ * strictEqual(loaded.sha256, await sha256Hex(source));
+ * await Deno.writeTextFile(`${directory}/nothing.js`, "export default 42;\n");
+ * await rejects(loadPolicyModule(`${directory}/nothing.js`), PolicyModuleError); // not a policy
+ * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule> {
