@@ -54,8 +54,9 @@ export interface PreparedCase {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { distractorOffset } from "./cases.ts";
- * console.log(await distractorOffset("alt-ns", "case-0", 1000)); // 126
+ * deepStrictEqual(await distractorOffset("alt-ns", "case-0", 1000), 126);
  * ```
  */
 export async function distractorOffset(namespace: string, caseId: string, bankSize: number): Promise<number> {

@@ -318,8 +318,9 @@ export function parseConfig(text: string, path: string): ProtocolConfig {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isoformatUtc } from "./config.ts";
- * console.log(isoformatUtc({ day: 20678, microsecond: 0 })); // "2026-08-13T00:00:00+00:00"
+ * deepStrictEqual(isoformatUtc({ day: 20678, microsecond: 0 }), "2026-08-13T00:00:00+00:00");
  * ```
  */
 export function isoformatUtc(instant: Instant): string {
@@ -331,8 +332,9 @@ export function isoformatUtc(instant: Instant): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isoformatZulu } from "./config.ts";
- * console.log(isoformatZulu({ day: 20498, microsecond: 0 })); // "2026-02-14T00:00:00Z"
+ * deepStrictEqual(isoformatZulu({ day: 20498, microsecond: 0 }), "2026-02-14T00:00:00Z");
  * ```
  */
 export function isoformatZulu(instant: Instant): string {

@@ -489,9 +489,10 @@ function ulpsApart(mismatch: FieldMismatch): number | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { checkVectorText } from "./conformance.ts";
  * const report = await checkVectorText("bounded-number.jsonl", '{"expected": "3fe6666666666666", "input": 0.7}\n');
- * console.log(report.passed, report.total); // 1 1
+ * deepStrictEqual([report.passed, report.total], [1, 1]);
  * ```
  */
 export async function checkVectorText(
@@ -614,8 +615,9 @@ export async function readVectorFile(path: string, capBytes = VECTOR_FILE_CAP_BY
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { decodeVectorFile } from "./conformance.ts";
- * console.log(decodeVectorFile("libm.jsonl", new TextEncoder().encode("{}\n"))); // "{}\n"
+ * deepStrictEqual(decodeVectorFile("libm.jsonl", new TextEncoder().encode("{}\n")), "{}\n");
  * ```
  */
 export function decodeVectorFile(file: string, bytes: Uint8Array): string {

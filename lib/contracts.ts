@@ -62,8 +62,9 @@ export const EMBEDDED_ARTIFACTS: Readonly<Record<string, string>> = Object.freez
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { embeddedArtifact } from "./contracts.ts";
- * console.log(embeddedArtifact("prompts/answer-v1.txt").source); // "embedded:prompts/answer-v1.txt"
+ * deepStrictEqual(embeddedArtifact("prompts/answer-v1.txt").source, "embedded:prompts/answer-v1.txt");
  * ```
  */
 export function embeddedArtifact(path: string): Artifact {

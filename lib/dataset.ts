@@ -51,8 +51,9 @@ export interface Dataset {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { answerText } from "./dataset.ts";
- * console.log(answerText({ k: "v", a: 1 })); // {"a": 1, "k": "v"}
+ * deepStrictEqual(answerText({ k: "v", a: 1 }), '{"a": 1, "k": "v"}');
  * ```
  */
 export function answerText(value: unknown): string {
@@ -145,6 +146,7 @@ function codePoints(text: string): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { renderEvidence } from "./dataset.ts";
  * const row = {
  *   question_id: "q1",
@@ -152,7 +154,7 @@ function codePoints(text: string): number {
  *   haystack_dates: ["2023/05/20"],
  *   haystack_sessions: [[{ role: "user", content: "I moved to Lisbon." }]],
  * };
- * console.log(renderEvidence(row)); // "SESSION s1 AT 2023/05/20\nUSER: I moved to Lisbon."
+ * deepStrictEqual(renderEvidence(row), "SESSION s1 AT 2023/05/20\nUSER: I moved to Lisbon.");
  * ```
  */
 export function renderEvidence(row: Record<string, unknown>): string {
@@ -308,10 +310,11 @@ function recordProblem(item: Record<string, unknown>): string | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parseRows } from "./dataset.ts";
  * const { rows } = parseRows([{ question_id: "q1", question_type: "x", question: "?", answer: 2,
  *   haystack_session_ids: [], haystack_dates: [], haystack_sessions: [] }], "d.json");
- * console.log(rows[0].answer); // "2"
+ * deepStrictEqual(rows[0].answer, "2");
  * ```
  */
 export function parseRows(

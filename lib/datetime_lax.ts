@@ -141,9 +141,10 @@ function fieldsToInstant(fields: DateTimeFields): Instant {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parseEvaluationTime } from "./datetime_lax.ts";
- * console.log(parseEvaluationTime("2026-08-13t00:00:00z")); // { day: 20678, microsecond: 0 }
- * console.log(parseEvaluationTime(1786579200)); // { day: 20678, microsecond: 0 }
+ * deepStrictEqual(parseEvaluationTime("2026-08-13t00:00:00z"), { day: 20678, microsecond: 0 });
+ * deepStrictEqual(parseEvaluationTime(1786579200), { day: 20678, microsecond: 0 });
  * ```
  */
 export function parseEvaluationTime(value: unknown): Instant | string {

@@ -54,9 +54,10 @@ function session(sentences: string[], answerTurn: number, filler: string) {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { generateDemoDataset } from "./demo.ts";
  * const rows = generateDemoDataset();
- * console.log(rows.length > 100); // true
+ * deepStrictEqual(rows.length > 100, true);
  * ```
  */
 export function generateDemoDataset(scale = 1, padding = 0): Record<string, unknown>[] {

@@ -321,9 +321,10 @@ function errnoCode(error: unknown): string | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isOsError } from "./errors.ts";
- * console.log(isOsError(new Deno.errors.PermissionDenied("Permission denied (os error 13)"))); // true
- * console.log(isOsError(new RangeError("x"))); // false
+ * deepStrictEqual(isOsError(new Deno.errors.PermissionDenied("Permission denied (os error 13)")), true);
+ * deepStrictEqual(isOsError(new RangeError("x")), false);
  * ```
  */
 export function isOsError(error: unknown): boolean {
@@ -337,8 +338,9 @@ export function isOsError(error: unknown): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { osReason } from "./errors.ts";
- * console.log(osReason(new Error("Is a directory (os error 21): readfile '/etc'"))); // "Is a directory (os error 21)"
+ * deepStrictEqual(osReason(new Error("Is a directory (os error 21): readfile '/etc'")), "Is a directory (os error 21)");
  * ```
  */
 export function osReason(error: unknown): string {
@@ -352,8 +354,9 @@ export function osReason(error: unknown): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { ContractError, exitCodeFor } from "./errors.ts";
- * console.log(exitCodeFor(new ContractError("bad"))); // 2
+ * deepStrictEqual(exitCodeFor(new ContractError("bad")), 2);
  * ```
  */
 export function exitCodeFor(error: unknown): 1 | 2 {

@@ -46,8 +46,9 @@ const SIMULATED: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { simulatedOsError } from "./fs.ts";
- * console.log(simulatedOsError("ENOSPC").message); // "No space left on device (os error 28)"
+ * deepStrictEqual(simulatedOsError("ENOSPC").message, "No space left on device (os error 28)");
  * ```
  */
 export function simulatedOsError(code: keyof typeof SIMULATED | string): Error {
@@ -238,8 +239,9 @@ const strictDecoder = new TextDecoder("utf-8", { fatal: true });
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { firstInvalidUtf8 } from "./fs.ts";
- * console.log(firstInvalidUtf8(new Uint8Array([0x61, 0xff]))); // 1
+ * deepStrictEqual(firstInvalidUtf8(new Uint8Array([0x61, 0xff])), 1);
  * ```
  */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
@@ -281,8 +283,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { decodeUtf8 } from "./fs.ts";
- * console.log(decodeUtf8(new TextEncoder().encode("é"), "x.txt")); // "é"
+ * deepStrictEqual(decodeUtf8(new TextEncoder().encode("é"), "x.txt"), "é");
  * ```
  */
 export function decodeUtf8(bytes: Uint8Array, path: string): string {
@@ -325,8 +328,9 @@ export async function readText(path: string, what = "file", cap: number = INPUT_
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { readTextIfExists } from "./fs.ts";
- * console.log(await readTextIfExists("/definitely/not/here")); // undefined
+ * deepStrictEqual(await readTextIfExists("/definitely/not/here"), undefined);
  * ```
  */
 export async function readTextIfExists(
@@ -349,8 +353,9 @@ export async function readTextIfExists(
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { exists } from "./fs.ts";
- * console.log(await exists("/definitely/not/here")); // false
+ * deepStrictEqual(await exists("/definitely/not/here"), false);
  * ```
  */
 export async function exists(path: string): Promise<boolean> {
@@ -368,8 +373,9 @@ export async function exists(path: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { listDirectory } from "./fs.ts";
- * console.log(await listDirectory("/definitely/not/here")); // undefined
+ * deepStrictEqual(await listDirectory("/definitely/not/here"), undefined);
  * ```
  */
 export async function listDirectory(path: string): Promise<string[] | undefined> {

@@ -13,8 +13,9 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sha256Hex } from "./hash.ts";
- * console.log(await sha256Hex("abc")); // "ba7816bf…15ad"
+ * deepStrictEqual(await sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
  * ```
  */
 export async function sha256Hex(data: Uint8Array | string): Promise<string> {
@@ -26,8 +27,9 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sha256Bytes } from "./hash.ts";
- * console.log((await sha256Bytes("abc")).length); // 32
+ * deepStrictEqual((await sha256Bytes("abc")).length, 32);
  * ```
  */
 export async function sha256Bytes(data: string): Promise<Uint8Array> {
@@ -46,8 +48,9 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { toHex } from "./hash.ts";
- * console.log(toHex(new Uint8Array([0, 255]))); // "00ff"
+ * deepStrictEqual(toHex(new Uint8Array([0, 255])), "00ff");
  * ```
  */
 export function toHex(bytes: Uint8Array): string {

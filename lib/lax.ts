@@ -110,8 +110,9 @@ export function laxInt(bounds: IntBounds = {}): z.ZodType<number, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxBigInt } from "./lax.ts";
- * console.log(laxBigInt().parse("18446744073709551621")); // 18446744073709551621n
+ * deepStrictEqual(laxBigInt().parse("18446744073709551621"), 18446744073709551621n);
  * ```
  */
 export function laxBigInt(): z.ZodType<bigint, unknown> {
@@ -170,8 +171,9 @@ export function laxBool(): z.ZodType<boolean, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxIntLiteral } from "./lax.ts";
- * console.log(laxIntLiteral(1).parse(true)); // 1
+ * deepStrictEqual(laxIntLiteral(1).parse(true), 1);
  * ```
  */
 export function laxIntLiteral<N extends number>(literal: N): z.ZodType<N, unknown> {

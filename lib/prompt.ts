@@ -38,9 +38,10 @@ function trimNewlines(text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePromptTemplate } from "./prompt.ts";
  * const template = parsePromptTemplate("SYSTEM:\nBe brief.\n\nUSER:\n{{CURRENT_DATE_SECTION}}{{STORED_MEMORY}}\n{{QUESTION}}\n");
- * console.log(template.system); // "Be brief."
+ * deepStrictEqual(template.system, "Be brief.");
  * ```
  */
 export function parsePromptTemplate(text: string, path = "prompts/answer-v1.txt"): PromptTemplate {

@@ -101,9 +101,10 @@ export interface RedactedAnswer {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { redactAnswer } from "./provider.ts";
  * const { answer, fields } = redactAnswer({ prediction: "sk-1 is it", responseModel: null, usage: {} }, "sk-1");
- * console.log(answer.prediction, fields); // "[redacted] is it" ["prediction"]
+ * deepStrictEqual([answer.prediction, fields], ["[redacted] is it", ["prediction"]]);
  * ```
  */
 export function redactAnswer(answer: Answer, secret: string): RedactedAnswer {
@@ -135,13 +136,14 @@ function shorten(text: string, limit = 200): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { answerFromBody } from "./provider.ts";
  * const answer = answerFromBody({
  *   model: "m-0731",
  *   choices: [{ message: { content: "7" } }],
  *   usage: { prompt_tokens: 5, completion_tokens: 1, details: { cached: 0 } },
  * });
- * console.log(answer); // { prediction: "7", responseModel: "m-0731", usage: { prompt_tokens: 5, completion_tokens: 1 } }
+ * deepStrictEqual(answer, { prediction: "7", responseModel: "m-0731", usage: { prompt_tokens: 5, completion_tokens: 1 } });
  * ```
  */
 export function answerFromBody(body: unknown): Answer {
@@ -316,10 +318,11 @@ export class AnswerFailedError extends Error {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { answerWithRetries } from "./provider.ts";
  * const provider = () => Promise.resolve({ prediction: "7", responseModel: null, usage: {} });
  * const { attempts } = await answerWithRetries(provider, [], { maxAttempts: 3 });
- * console.log(attempts); // 1
+ * deepStrictEqual(attempts, 1);
  * ```
  */
 export async function answerWithRetries(

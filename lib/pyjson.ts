@@ -140,9 +140,10 @@ function unicodeEscape(code: number): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { dumpsString } from "./pyjson.ts";
- * console.log(dumpsString("café")); // "café" in quotes
- * console.log(dumpsString("café", true)); // "caf\u00e9" in quotes
+ * deepStrictEqual(dumpsString("café"), '"café"');
+ * deepStrictEqual(dumpsString("café", true), '"caf\\u00e9"');
  * ```
  */
 export function dumpsString(value: string, ensureAscii = false): string {
@@ -157,8 +158,9 @@ export function dumpsString(value: string, ensureAscii = false): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { compareCodePoints } from "./pyjson.ts";
- * console.log(["\uFF5E", "\u{1F600}"].sort(compareCodePoints)); // ["～", "😀"]
+ * deepStrictEqual(["\uFF5E", "\u{1F600}"].sort(compareCodePoints), ["～", "😀"]);
  * ```
  */
 export function compareCodePoints(a: string, b: string): number {

@@ -39,8 +39,9 @@ export function isPyWhitespace(char: string): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyStrip } from "./python.ts";
- * console.log(pyStrip("\u3000 x \x85")); // "x"
+ * deepStrictEqual(pyStrip("\u3000 x \x85"), "x");
  * ```
  */
 export function pyStrip(text: string): string {
@@ -125,8 +126,9 @@ export function pyStr(value: unknown): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyRepr } from "./python.ts";
- * console.log(pyRepr(["a\u00a0", 1.5, null])); // ['a\xa0', 1.5, None]
+ * deepStrictEqual(pyRepr(["a\u00a0", 1.5, null]), "['a\\xa0', 1.5, None]");
  * ```
  */
 export function pyRepr(value: unknown): string {
@@ -206,8 +208,9 @@ export function pyUpper(text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyLower } from "./python.ts";
- * console.log(pyLower("ΟΔΟΣ Σ")); // "οδος σ"
+ * deepStrictEqual(pyLower("ΟΔΟΣ Σ"), "οδος σ");
  * ```
  */
 export function pyLower(text: string): string {
@@ -259,8 +262,9 @@ export function pyTruthy(value: unknown): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { codePointLength } from "./python.ts";
- * console.log(codePointLength("a😀")); // 2
+ * deepStrictEqual(codePointLength("a😀"), 2);
  * ```
  */
 export function codePointLength(text: string): number {
@@ -442,9 +446,10 @@ function parseTimeFields(bytes: Uint8Array, start: number, end: number, values: 
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { fromIsoFormat, instantToEpochMicroseconds } from "./python.ts";
  * const instant = fromIsoFormat("2026-08-06T08:00:00+08:00")!;
- * console.log(instantToEpochMicroseconds(instant)); // 1785974400000000n
+ * deepStrictEqual(instantToEpochMicroseconds(instant), 1785974400000000n);
  * ```
  */
 export function fromIsoFormat(text: string): Instant | undefined {
@@ -501,8 +506,9 @@ export function fromIsoFormat(text: string): Instant | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { instantToEpochMicroseconds } from "./python.ts";
- * console.log(instantToEpochMicroseconds({ day: 1, microsecond: 0 })); // 86400000000n
+ * deepStrictEqual(instantToEpochMicroseconds({ day: 1, microsecond: 0 }), 86400000000n);
  * ```
  */
 export function instantToEpochMicroseconds(instant: Instant): bigint {
@@ -514,8 +520,9 @@ export function instantToEpochMicroseconds(instant: Instant): bigint {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { elapsedSeconds } from "./python.ts";
- * console.log(elapsedSeconds({ day: 1, microsecond: 500_000 }, { day: 0, microsecond: 0 })); // 86400.5
+ * deepStrictEqual(elapsedSeconds({ day: 1, microsecond: 500_000 }, { day: 0, microsecond: 0 }), 86400.5);
  * ```
  */
 export function elapsedSeconds(later: Instant, earlier: Instant): number {

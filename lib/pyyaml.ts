@@ -164,8 +164,9 @@ function findForbiddenTab(text: string): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePyYaml } from "./pyyaml.ts";
- * console.log(parsePyYaml("a: 1e3\nb: 1.5e+3\nc: 017\nd: off\na: 2")); // { a: 2n, b: 1500, c: 15n, d: false }
+ * deepStrictEqual(parsePyYaml("a: 1e3\nb: 1.5e+3\nc: 017\nd: off\na: 2"), { a: 2n, b: 1500, c: 15n, d: false });
  * ```
  */
 export function parsePyYaml(text: string): unknown {

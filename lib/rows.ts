@@ -401,8 +401,9 @@ export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string)
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { responsePath } from "./rows.ts";
- * console.log(responsePath("run", "05fdf179__confidence")); // "run/responses/05fdf179__confidence.json"
+ * deepStrictEqual(responsePath("run", "05fdf179__confidence"), "run/responses/05fdf179__confidence.json");
  * ```
  */
 export function responsePath(directory: string, rowId: string): string {

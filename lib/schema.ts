@@ -69,10 +69,11 @@ export interface Schema<T> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { z } from "zod";
  * import { parseWith } from "./schema.ts";
  * const value = parseWith(z.strictObject({ a: z.number() }), { a: 1 }, "x.json");
- * console.log(value.a); // 1
+ * deepStrictEqual(value.a, 1);
  * ```
  */
 export function parseWith<T>(
