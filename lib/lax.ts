@@ -82,8 +82,9 @@ export interface IntBounds {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxInt } from "./lax.ts";
- * console.log(laxInt({ min: 1 }).parse(" 7 "), laxInt().parse(7.0), laxInt().parse(true)); // 7 7 1
+ * deepStrictEqual([laxInt({ min: 1 }).parse(" 7 "), laxInt().parse(7.0), laxInt().parse(true)], [7, 7, 1]);
  * ```
  */
 export function laxInt(bounds: IntBounds = {}): z.ZodType<number, unknown> {
@@ -131,8 +132,9 @@ export function laxBigInt(): z.ZodType<bigint, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxFloat } from "./lax.ts";
- * console.log(laxFloat().parse("0.05"), laxFloat().parse(false)); // 0.05 0
+ * deepStrictEqual([laxFloat().parse("0.05"), laxFloat().parse(false)], [0.05, 0]);
  * ```
  */
 export function laxFloat(): z.ZodType<number, unknown> {
@@ -151,8 +153,9 @@ export function laxFloat(): z.ZodType<number, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxBool } from "./lax.ts";
- * console.log(laxBool().parse("off"), laxBool().parse(1n)); // false true
+ * deepStrictEqual([laxBool().parse("off"), laxBool().parse(1n)], [false, true]);
  * ```
  */
 export function laxBool(): z.ZodType<boolean, unknown> {

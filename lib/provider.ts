@@ -278,8 +278,9 @@ export interface RetryPolicy {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { defaultBackoffMs } from "./provider.ts";
- * console.log(defaultBackoffMs(1), defaultBackoffMs(2), defaultBackoffMs(3, 4)); // 500 1000 4000
+ * deepStrictEqual([defaultBackoffMs(1), defaultBackoffMs(2), defaultBackoffMs(3, 4)], [500, 1000, 4000]);
  * ```
  */
 export function defaultBackoffMs(failedAttempts: number, retryAfterSeconds?: number): number {

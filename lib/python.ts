@@ -26,8 +26,9 @@ import {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isPyWhitespace } from "./python.ts";
- * console.log(isPyWhitespace("\x1c"), isPyWhitespace("\ufeff")); // true false
+ * deepStrictEqual([isPyWhitespace("\x1c"), isPyWhitespace("\ufeff")], [true, false]);
  * ```
  */
 export function isPyWhitespace(char: string): boolean {
@@ -62,8 +63,9 @@ const PY_FLOAT_SPECIAL = /^[+-]?(?:nan|inf|infinity)$/i;
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePyFloat } from "./python.ts";
- * console.log(parsePyFloat(" 1_0 "), parsePyFloat("１"), parsePyFloat("0x10")); // 10 1 undefined
+ * deepStrictEqual([parsePyFloat(" 1_0 "), parsePyFloat("１"), parsePyFloat("0x10")], [10, 1, undefined]);
  * ```
  */
 export function parsePyFloat(text: string): number | undefined {
@@ -91,8 +93,9 @@ export function parsePyFloat(text: string): number | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyFloatOf } from "./python.ts";
- * console.log(pyFloatOf("0.5"), pyFloatOf(true), pyFloatOf([1])); // 0.5 1 undefined
+ * deepStrictEqual([pyFloatOf("0.5"), pyFloatOf(true), pyFloatOf([1])], [0.5, 1, undefined]);
  * ```
  */
 export function pyFloatOf(value: unknown): number | undefined {
@@ -110,9 +113,10 @@ export function pyFloatOf(value: unknown): number | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyStr } from "./python.ts";
  * import { PyFloat } from "./pyjson.ts";
- * console.log(pyStr(null), pyStr(17), pyStr(new PyFloat(2))); // None 17 2.0
+ * deepStrictEqual([pyStr(null), pyStr(17), pyStr(new PyFloat(2))], ["None", "17", "2.0"]);
  * ```
  */
 export function pyStr(value: unknown): string {
@@ -169,8 +173,9 @@ function stringRepr(text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isPyPrintable } from "./python.ts";
- * console.log(isPyPrintable("a b"), isPyPrintable("a\u3000b")); // true false
+ * deepStrictEqual([isPyPrintable("a b"), isPyPrintable("a\u3000b")], [true, false]);
  * ```
  */
 export function isPyPrintable(text: string): boolean {
@@ -183,8 +188,9 @@ export function isPyPrintable(text: string): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyUpper } from "./python.ts";
- * console.log(pyUpper("straße"), pyUpper("\u0264")); // "STRASSE" "ɤ" (no uppercase before Unicode 16)
+ * deepStrictEqual([pyUpper("straße"), pyUpper("\u0264")], ["STRASSE", "ɤ"]); // no uppercase before Unicode 16
  * ```
  */
 export function pyUpper(text: string): string {
@@ -240,8 +246,9 @@ function isFinalSigma(points: readonly number[], index: number): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyTruthy } from "./python.ts";
- * console.log(pyTruthy(0), pyTruthy({}), pyTruthy(NaN), pyTruthy("0")); // false false true true
+ * deepStrictEqual([pyTruthy(0), pyTruthy({}), pyTruthy(NaN), pyTruthy("0")], [false, false, true, true]);
  * ```
  */
 export function pyTruthy(value: unknown): boolean {
