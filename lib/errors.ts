@@ -379,9 +379,13 @@ export interface FailureReport {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { describeFailure, InputError } from "./errors.ts";
- * console.log(describeFailure("verify", new InputError("bad", { path: "x.json" })));
- * // { code: 2, lines: ["deermem-eval verify: x.json: bad"] }
+ * deepStrictEqual(describeFailure("verify", new InputError("bad", { path: "x.json" })), {
+ *   code: 2,
+ *   lines: ["deermem-eval verify: x.json: bad"],
+ * });
+ * strictEqual(describeFailure("verify", new TypeError("oops")).code, 1); // a bug: exit 1
  * ```
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
