@@ -55,10 +55,12 @@ function formatBytes(bytes: number): string {
  * {@linkcode ResponseTooLargeError} and the rest is cancelled, so memory stays bounded whatever the server sends.
  *
  * @example
- * ```ts ignore
- * import { cappedFetch, RESPONSE_BODY_LIMIT } from "./provider.ts";
- * const response = await cappedFetch(fetch, RESPONSE_BODY_LIMIT)("http://127.0.0.1:8080/v1/models");
- * await response.text(); // rejects with ResponseTooLargeError past 4 MiB
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { cappedFetch, ResponseTooLargeError } from "./provider.ts";
+ * const server: typeof fetch = () => Promise.resolve(new Response("x".repeat(10)));
+ * strictEqual(await (await cappedFetch(server, 10)("http://127.0.0.1/")).text(), "x".repeat(10));
+ * await rejects((await cappedFetch(server, 9)("http://127.0.0.1/")).text(), ResponseTooLargeError);
  * ```
  */
 export function cappedFetch(inner: typeof fetch, limit: number): typeof fetch {
@@ -175,10 +177,27 @@ export function answerFromBody(body: unknown): Answer {
  * variables the config names), `maxRetries: 0`, the config's timeout, and nothing read from `OPENAI_*`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { openAiProvider } from "./provider.ts";
- * const provider = openAiProvider({ baseUrl, apiKey, settings, timeoutSeconds: 120 });
- * const answer = await provider(messages);
+ * // A stand-in for the server: the provider takes any fetch (no network here).
+ * const server: typeof fetch = () =>
+ *   Promise.resolve(Response.json({
+ *     id: "c1",
+ *     object: "chat.completion",
+ *     created: 0,
+ *     model: "m-0731",
+ *     choices: [{ index: 0, message: { role: "assistant", content: "7" }, finish_reason: "stop" }],
+ *     usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+ *   }));
+ * const settings = { model: "m", temperature: 0, maxTokens: 5, stream: false };
+ * const provider = openAiProvider({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", settings, timeoutSeconds: 5, fetch: server });
+ * const answer = await provider([{ role: "user", content: "Q?" }]);
+ * deepStrictEqual(answer, {
+ *   prediction: "7",
+ *   responseModel: "m-0731",
+ *   usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+ * });
  * ```
  */
 export function openAiProvider(options: ProviderOptions): AnswerProvider {
