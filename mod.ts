@@ -5,13 +5,14 @@
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { gradeAnswer, selectFactsForCapacity } from "./mod.ts";
  * const result = selectFactsForCapacity(
  *   [{ id: "a", confidence: 0.9 }, { id: "b", confidence: 0.7, category: "correction" }],
  *   { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" },
  * );
- * console.log(result.kept.map((fact) => fact.id)); // ["b"]: the correction slot
- * console.log(gradeAnswer("Seven weeks", "7 weeks").correct); // true
+ * deepStrictEqual(result.kept.map((fact) => fact.id), ["b"]); // the correction slot
+ * strictEqual(gradeAnswer("Seven weeks", "7 weeks").correct, true);
  * ```
  *
  * @module
@@ -63,8 +64,20 @@ export {
   type PolicyResult,
 } from "./lib/policies.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/pool.ts";
-export { embeddedSources, loadContracts } from "./lib/contracts.ts";
+export {
+  type Artifact,
+  type Contracts,
+  type ContractSources,
+  embeddedSources,
+  loadContracts,
+} from "./lib/contracts.ts";
 export { type PreparedProtocol, prepareProtocol } from "./lib/validate.ts";
+export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/cases.ts";
+export { type Dataset, type DatasetRow } from "./lib/dataset.ts";
+export { type HashedBytes } from "./lib/fs.ts";
+export { type Instant } from "./lib/pytime.ts";
+export { type AnswerTask } from "./lib/tasks.ts";
+export { type SourceState } from "./lib/provenance.ts";
 export { PythonRandom } from "./lib/mt19937.ts";
 export {
   dumps,
@@ -75,15 +88,39 @@ export {
   pyFloat,
   type PyJson,
 } from "./lib/pyjson.ts";
-export { ProtocolConfig } from "./lib/config.ts";
-export { OfficialManifest, SyntheticCase, SyntheticManifest } from "./lib/manifest.ts";
+export { HybridWeights, ProtocolConfig } from "./lib/config.ts";
+export {
+  OFFICIAL_SCENARIOS,
+  OfficialManifest,
+  type OfficialScenario,
+  SYNTHETIC_SCENARIO,
+  SyntheticCase,
+  SyntheticManifest,
+} from "./lib/manifest.ts";
 export { GradedRow } from "./lib/qa_outputs.ts";
-export { AnswerRow, answerRowJson, identityMismatches } from "./lib/rows.ts";
-export { checkMarker, QaRunMarker, qaRunMarker } from "./lib/marker.ts";
-export { fingerprintPayload, renderMessages, requestFingerprint } from "./lib/prompt.ts";
+export {
+  ANSWER_ROW_SCHEMA_VERSION,
+  AnswerRow,
+  answerRowJson,
+  IDENTITY_FIELDS,
+  type IdentityMismatch,
+  identityMismatches,
+} from "./lib/rows.ts";
+export { checkMarker, MARKER_SCHEMA_VERSION, QaRunMarker, qaRunMarker } from "./lib/marker.ts";
+export {
+  type ChatMessage,
+  fingerprintPayload,
+  type MemoryFact,
+  type PromptTemplate,
+  renderMessages,
+  requestFingerprint,
+  type RequestSettings,
+} from "./lib/prompt.ts";
+export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/schema.ts";
 export {
   ContractError,
   DatasetIntegrityError,
+  type DomainErrorOptions,
   InputError,
   IoError,
   OverwriteError,

@@ -11,8 +11,9 @@ const view = new DataView(new ArrayBuffer(8));
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { doubleToHex } from "./bits.ts";
- * console.log(doubleToHex(0.7)); // "3fe6666666666666"
+ * deepStrictEqual(doubleToHex(0.7), "3fe6666666666666");
  * ```
  */
 export function doubleToHex(value: number): string {
@@ -25,8 +26,9 @@ export function doubleToHex(value: number): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { hexToDouble } from "./bits.ts";
- * console.log(hexToDouble("3fe6666666666666")); // 0.7
+ * deepStrictEqual(hexToDouble("3fe6666666666666"), 0.7);
  * ```
  */
 export function hexToDouble(hex: string): number {
@@ -40,8 +42,9 @@ export function hexToDouble(hex: string): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { ulpDistance } from "./bits.ts";
- * console.log(ulpDistance(1, 1 + Number.EPSILON)); // 1
+ * deepStrictEqual(ulpDistance(1, 1 + Number.EPSILON), 1);
  * ```
  */
 export function ulpDistance(a: number, b: number): number {

@@ -29,13 +29,21 @@ export const SYNTHETIC_QUESTION_TYPE = "synthetic-correction";
 
 /** A case ready for pool construction: the support evidence, its distractors and its metadata rule. */
 export interface PreparedCase {
+  /** The case's ID. */
   caseId: string;
+  /** Where the case comes from. */
   source: CaseSource;
+  /** The case's scenario. */
   scenario: string;
+  /** The question type (`synthetic_correction` for synthetic cases). */
   questionType: string;
+  /** The question asked. */
   question: string;
+  /** The reference answer. */
   answer: string;
+  /** The question's date as the dataset gives it, or `null`. */
   questionDate: string | null;
+  /** The support fact's loss rank, in [1, 10]. */
   lossRank: number;
   /** The support fact's content: rendered evidence, or the synthetic support text. */
   supportContent: string;
@@ -49,8 +57,9 @@ export interface PreparedCase {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { distractorOffset } from "./cases.ts";
- * console.log(distractorOffset("alt-ns", "case-0", 1000)); // 126
+ * deepStrictEqual(distractorOffset("alt-ns", "case-0", 1000), 126);
  * ```
  */
 export function distractorOffset(namespace: string, caseId: string, bankSize: number): number {
@@ -77,9 +86,23 @@ function byQuestionId(a: DatasetRow, b: DatasetRow): number {
  * sorted by question_id, the first `take_per_question_type` taken.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { recomputeSelection } from "./cases.ts";
- * const byType = recomputeSelection(dataset, manifest); // Map: question type → rows
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const byType = recomputeSelection(dataset, contracts.official); // question type → eligible rows, in order
+ * const [type] = contracts.official.selection.eligible_question_types;
+ * strictEqual(byType.get(type)!.length, contracts.official.selection.take_per_question_type);
  * ```
  */
 export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest): Map<string, DatasetRow[]> {
@@ -115,9 +138,22 @@ export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest)
  * eligible type in turn, that type's rows `[k·i, k·i + k)`; returns the official rows per scenario.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { checkOfficialSelection } from "./cases.ts";
- * const scenarios = checkOfficialSelection(dataset, manifest, "manifests/longmemeval-pr4789-v1.json");
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const scenarios = checkOfficialSelection(dataset, contracts.official, "demo-official.json");
+ * deepStrictEqual([...scenarios.keys()], contracts.official.scenario_order);
  * ```
  */
 export function checkOfficialSelection(
@@ -150,9 +186,21 @@ export function checkOfficialSelection(
  * evidence length (code points) is within the bank bounds.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { buildDistractorBank } from "./cases.ts";
- * const bank = buildDistractorBank(dataset, config); // 40 rows
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * strictEqual(buildDistractorBank(dataset, contracts.config).length, contracts.config.pool.distractor_bank_size);
  * ```
  */
 export function buildDistractorBank(dataset: Dataset, config: ProtocolConfig): DatasetRow[] {
@@ -205,9 +253,23 @@ function drawDistractors(
  * with the loss ranks; then the synthetic ones in manifest order.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { prepareCases } from "./cases.ts";
- * const cases = prepareCases(dataset, contracts); // 45 cases
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const cases = prepareCases(dataset, contracts);
+ * strictEqual(cases.length, 45); // 40 official, 5 synthetic
+ * strictEqual(cases.filter((item) => item.source === "synthetic").length, 5);
  * ```
  */
 export function prepareCases(

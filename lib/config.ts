@@ -11,7 +11,8 @@ import { parseEvaluationTime } from "./datetime_lax.ts";
 import { ContractError } from "./errors.ts";
 import { laxBigInt, laxBool, laxFloat, laxInt, laxIntLiteral } from "./lax.ts";
 import { parsePyYaml } from "./pyyaml.ts";
-import { parseWith } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
+import type { Instant } from "./pytime.ts";
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (SHA-256)");
 const revision = z.string().regex(/^[0-9a-f]{40}$/, "must be 40 lowercase hex digits");
@@ -34,11 +35,150 @@ function unique<T>(values: readonly T[]): boolean {
   return new Set(values).size === values.length;
 }
 
-/** The `hybrid-v1` weights: exactly these three keys. */
-export const HybridWeights = z.strictObject({ confidence: unit, confirmation: unit, access: unit });
+/** The `hybrid-v1` weights, each in [0, 1] and summing to 1 (checked by {@linkcode ProtocolConfig}). */
+export interface HybridWeights {
+  /** The weight of the fact's stored confidence. */
+  confidence: number;
+  /** The weight of the decayed confirmation count. */
+  confirmation: number;
+  /** The weight of the decayed access count. */
+  access: number;
+}
 
-/** The config schema (unknown keys rejected at every level). */
-export const ProtocolConfig = z.strictObject({
+const hybridWeightsSchema = z.strictObject({
+  confidence: unit,
+  confirmation: unit,
+  access: unit,
+});
+
+/**
+ * The `hybrid-v1` weights schema: exactly these three keys.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { HybridWeights } from "./config.ts";
+ * deepStrictEqual(HybridWeights.parse({ confidence: 0.65, confirmation: 0.25, access: 0.1 }), {
+ *   confidence: 0.65,
+ *   confirmation: 0.25,
+ *   access: 0.1,
+ * });
+ * strictEqual(HybridWeights.safeParse({ confidence: 2, confirmation: 0, access: 0 }).success, false);
+ * ```
+ */
+export const HybridWeights: Schema<HybridWeights> = hybridWeightsSchema;
+
+/** A validated config (`configs/*.yaml`); `evaluation_time` is parsed (UTC). */
+export interface ProtocolConfig {
+  /** Always 1. */
+  schema_version: 1;
+  /** The protocol's name, stamped into every output. */
+  protocol_id: string;
+  /** The eviction policy version the protocol was frozen against. */
+  required_policy_version: string;
+  /** The instant every score is computed at. */
+  evaluation_time: Instant;
+  /** The pinned LongMemEval file. */
+  dataset: {
+    /** The Hugging Face repository. */
+    repository: string;
+    /** The 40-hex-digit commit. */
+    revision: string;
+    /** The file inside the repository. */
+    filename: string;
+    /** The file's SHA-256 (64 lowercase hex digits). */
+    sha256: string;
+  };
+  /** How each case's fact pool is built. */
+  pool: {
+    /** Facts per pool: the support fact and `distractors` distractors. */
+    size: number;
+    /** The capacities each policy is evaluated at. */
+    capacities: number[];
+    /** The capacity the QA stage answers at (one of `capacities`). */
+    qa_capacity: number;
+    /** Distractors per pool (`size − 1`). */
+    distractors: number;
+    /** The number of candidate distractors offsets are drawn from. */
+    distractor_bank_size: number;
+    /** The question types distractors are drawn from. */
+    distractor_types: string[];
+    /** The shortest evidence a distractor may have. */
+    distractor_min_evidence_chars: number;
+    /** The longest evidence a distractor may have. */
+    distractor_max_evidence_chars: number;
+    /** The namespace hashed into each case's distractor offset. */
+    offset_namespace: string;
+    /** The order facts are listed in: always by fact id. */
+    fact_order: "fact-id";
+  };
+  /** The two policies' parameters. */
+  policies: {
+    /** The confidence baseline. */
+    confidence: {
+      /** Always `confidence`. */
+      policy: "confidence";
+    };
+    /** The hybrid policy. */
+    hybrid_v1: {
+      /** Always `hybrid-v1`. */
+      policy: "hybrid-v1";
+      /** The score weights. */
+      weights: HybridWeights;
+      /** Days for a confirmation's weight to halve. */
+      confirmation_half_life_days: number;
+      /** Days for an access's weight to halve. */
+      access_half_life_days: number;
+      /** The fraction of capacity reserved for corrections. */
+      correction_reserved_fraction: number;
+      /** The most slots reserved for corrections. */
+      correction_reserved_max: number;
+    };
+  };
+  /** The answer stage's settings. */
+  qa: {
+    /** The answer prompt template and its SHA-256. */
+    answer_prompt: {
+      /** The template's path, relative to the config's directory. */
+      path: string;
+      /** The template's SHA-256. */
+      sha256: string;
+    };
+    /** The grader version rows must carry. */
+    grader_version: string;
+    /** Always `openai-compatible`. */
+    provider: "openai-compatible";
+    /** The environment variable holding the API key. */
+    api_key_env: string;
+    /** The environment variable holding the base URL. */
+    base_url_env: string;
+    /** The answer model. */
+    model: string;
+    /** The sampling temperature (finite, ≥ 0). */
+    temperature: number;
+    /** The answer's token budget. */
+    max_tokens: number;
+    /** Whether responses are streamed. */
+    stream: boolean;
+    /** Each request's timeout. */
+    timeout_seconds: number;
+    /** Calls per task before giving up. */
+    max_attempts: number;
+    /** Concurrent requests. */
+    workers: number;
+  };
+  /** The paired statistics' settings. */
+  statistics: {
+    /** The bootstrap's Mersenne Twister seed (any integer, as Python's). */
+    bootstrap_seed: bigint;
+    /** Bootstrap resamples. */
+    bootstrap_iterations: number;
+    /** The significance level, in (0, 1). */
+    alpha: number;
+  };
+}
+
+const protocolConfigSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   required_policy_version: nonEmpty,
@@ -70,7 +210,7 @@ export const ProtocolConfig = z.strictObject({
     }),
     hybrid_v1: z.strictObject({
       policy: z.literal("hybrid-v1", "must be hybrid-v1").default("hybrid-v1"),
-      weights: HybridWeights,
+      weights: hybridWeightsSchema,
       confirmation_half_life_days: laxInt({ min: 1 }),
       access_half_life_days: laxInt({ min: 1 }),
       correction_reserved_fraction: unit,
@@ -125,17 +265,39 @@ export const ProtocolConfig = z.strictObject({
   }
 });
 
-/** A validated config; `evaluation_time` is parsed (UTC). */
-export type ProtocolConfig = z.infer<typeof ProtocolConfig>;
+/**
+ * The config schema (unknown keys rejected at every level), applied to YAML already parsed.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { ProtocolConfig } from "./config.ts";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { parsePyYaml } from "./pyyaml.ts";
+ * const data = parsePyYaml(new TextDecoder().decode(embeddedSources().config.bytes));
+ * strictEqual(ProtocolConfig.parse(data).pool.qa_capacity, 7);
+ * const result = ProtocolConfig.safeParse({ schema_version: 1 });
+ * strictEqual(result.success, false);
+ * if (!result.success) strictEqual(result.error.issues.length > 0, true);
+ * ```
+ */
+export const ProtocolConfig: Schema<ProtocolConfig> = protocolConfigSchema;
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameConfig: SameType<ProtocolConfig, z.infer<typeof protocolConfigSchema>> = true;
 
 /**
  * Parses config YAML text (YAML 1.1, like PyYAML's `safe_load`) and validates it.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
  * import { parseConfig } from "./config.ts";
- * const config = parseConfig(await Deno.readTextFile("configs/pr4789-reproduction-v1.yaml"), "configs/pr4789-reproduction-v1.yaml");
- * console.log(config.pool.qa_capacity); // 7
+ * import { embeddedSources } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
+ * const text = new TextDecoder().decode(embeddedSources().config.bytes);
+ * strictEqual(parseConfig(text, "configs/pr4789-reproduction-v1.yaml").pool.qa_capacity, 7);
+ * throws(() => parseConfig(text.replace("qa_capacity: 7", "qa_capacity: 8"), "x.yaml"), ContractError);
  * ```
  */
 export function parseConfig(text: string, path: string): ProtocolConfig {

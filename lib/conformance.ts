@@ -481,9 +481,10 @@ function ulpsApart(mismatch: FieldMismatch): number | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { checkVectorText } from "./conformance.ts";
  * const report = await checkVectorText("bounded-number.jsonl", '{"expected": "3fe6666666666666", "input": 0.7}\n');
- * console.log(report.passed, report.total); // 1 1
+ * deepStrictEqual([report.passed, report.total], [1, 1]);
  * ```
  */
 export async function checkVectorText(
@@ -562,9 +563,15 @@ export const VECTOR_FILE_CAP_BYTES = 256 * 1024 * 1024;
  * file is an {@linkcode InputError} naming the path and the reason.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
  * import { readVectorFile } from "./conformance.ts";
- * const bytes = await readVectorFile("vectors/libm.jsonl");
+ * import { InputError } from "./errors.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "{}\n");
+ * strictEqual((await readVectorFile(path)).length, 3);
+ * await rejects(readVectorFile(path, 2), InputError); // over the cap
+ * await Deno.remove(path);
  * ```
  */
 export async function readVectorFile(path: string, capBytes = VECTOR_FILE_CAP_BYTES): Promise<Uint8Array> {
@@ -606,8 +613,9 @@ export async function readVectorFile(path: string, capBytes = VECTOR_FILE_CAP_BY
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { decodeVectorFile } from "./conformance.ts";
- * console.log(decodeVectorFile("libm.jsonl", new TextEncoder().encode("{}\n"))); // "{}\n"
+ * deepStrictEqual(decodeVectorFile("libm.jsonl", new TextEncoder().encode("{}\n")), "{}\n");
  * ```
  */
 export function decodeVectorFile(file: string, bytes: Uint8Array): string {
@@ -664,10 +672,19 @@ async function listFiles(directory: string): Promise<string[]> {
  * followed; each file is read up to a 256 MiB cap and must be UTF-8.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { runConformance } from "./conformance.ts";
- * const report = await runConformance("golden/vectors");
- * console.log(report.ok);
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(
+ *   `${directory}/bounded-number.jsonl`,
+ *   '{"expected": "3fe6666666666666", "input": 0.7}\n{"expected": "3fe0000000000000", "input": "nan"}\n',
+ * );
+ * const report = await runConformance(directory, { only: ["bounded-number.jsonl"] });
+ * strictEqual(report.ok, true); // 0.7 is kept, "nan" falls back to 0.5
+ * deepStrictEqual(report.problems, []);
+ * strictEqual((await runConformance(directory)).ok, false); // every known file must be present
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function runConformance(
@@ -723,9 +740,17 @@ export async function runConformance(
  * mismatches of each failing file.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { formatConformance, runConformance } from "./conformance.ts";
- * console.log(formatConformance(await runConformance("vectors")));
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(
+ *   `${directory}/bounded-number.jsonl`,
+ *   '{"expected": "3fe6666666666666", "input": 0.7}\n{"expected": "3fe0000000000000", "input": "nan"}\n',
+ * );
+ * const text = formatConformance(await runConformance(directory, { only: ["bounded-number.jsonl"] }));
+ * strictEqual(text.includes("bounded-number.jsonl"), true);
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export function formatConformance(report: ConformanceReport): string {

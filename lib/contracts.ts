@@ -25,17 +25,23 @@ import {
 export interface Artifact {
   /** A file path, or `embedded:<relative path>` for the built-in copy. */
   source: string;
+  /** The exact bytes, as read. */
   bytes: Uint8Array;
 }
 
 /** The contracts, parsed, with the SHA-256 of the exact bytes used. */
 export interface Contracts {
+  /** The validated config. */
   config: ProtocolConfig;
+  /** The validated official manifest. */
   official: OfficialManifest;
+  /** The validated synthetic manifest. */
   synthetic: SyntheticManifest;
   /** The answer prompt template text. */
   prompt: string;
+  /** The exact texts read, by artifact. */
   sources: { config: string; official: string; synthetic: string; prompt: string };
+  /** The SHA-256 of the exact bytes read, by artifact. */
   hashes: { config: string; official: string; synthetic: string; prompt: string };
 }
 
@@ -56,8 +62,9 @@ export const EMBEDDED_ARTIFACTS: Readonly<Record<string, string>> = Object.freez
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { embeddedArtifact } from "./contracts.ts";
- * console.log(embeddedArtifact("prompts/answer-v1.txt").source); // "embedded:prompts/answer-v1.txt"
+ * deepStrictEqual(embeddedArtifact("prompts/answer-v1.txt").source, "embedded:prompts/answer-v1.txt");
  * ```
  */
 export function embeddedArtifact(path: string): Artifact {
@@ -68,18 +75,24 @@ export function embeddedArtifact(path: string): Artifact {
 
 /** The three artifacts a protocol is loaded from (the prompt is found through the config). */
 export interface ContractSources {
+  /** The config YAML. */
   config: Artifact;
+  /** The official manifest JSON. */
   official: Artifact;
+  /** The synthetic manifest JSON. */
   synthetic: Artifact;
 }
 
 /**
  * The embedded protocol `pr4789-reproduction-v1`.
  *
+ * @returns The config, both manifests and the answer prompt, as built into the program.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
- * console.log(embeddedSources().config.source); // "embedded:configs/pr4789-reproduction-v1.yaml"
+ * strictEqual(embeddedSources().config.source, "embedded:configs/pr4789-reproduction-v1.yaml");
  * ```
  */
 export function embeddedSources(): ContractSources {
@@ -109,11 +122,20 @@ function displayPath(artifact: Artifact): string {
  * program implements, and the prompt's pinned SHA-256. The prompt path resolves against the tool's own
  * protocol root (the embedded artifacts), as in the reference — never against the config's folder.
  *
+ * @param sources The config and manifests' bytes and where they came from.
+ * @returns The parsed contracts with the SHA-256 of each artifact's exact bytes.
+ * @throws {ContractError} When an artifact is not valid UTF-8, fails its schema, or disagrees with another.
+ *
  * @example
  * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
  * const contracts = loadContracts(embeddedSources());
- * console.log(contracts.config.protocol_id); // "deermem-hybrid-v1-pr4789-reproduction-v1"
+ * strictEqual(contracts.config.protocol_id, "deermem-hybrid-v1-pr4789-reproduction-v1");
+ * strictEqual(contracts.hashes.prompt, contracts.config.qa.answer_prompt.sha256); // the pinned prompt
+ * const broken = { ...embeddedSources(), config: { source: "x.yaml", bytes: new TextEncoder().encode("pool: 1\n") } };
+ * throws(() => loadContracts(broken), ContractError);
  * ```
  */
 export function loadContracts(sources: ContractSources): Contracts {

@@ -13,8 +13,11 @@ import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "./python.ts"
 
 /** One dataset row, as the reference reads it. */
 export interface DatasetRow {
+  /** The LongMemEval question ID. */
   questionId: string;
+  /** The question type. */
   questionType: string;
+  /** The question. */
   question: string;
   /** The reference answer: the string itself, or Python's `json.dumps` of a non-string answer. */
   answer: string;
@@ -34,8 +37,11 @@ export interface DatasetRow {
 
 /** A verified, parsed dataset. */
 export interface Dataset {
+  /** The file's SHA-256. */
   sha256: string;
+  /** The rows, in file order. */
   rows: DatasetRow[];
+  /** The rows by question ID. */
   byId: Map<string, DatasetRow>;
 }
 
@@ -45,8 +51,9 @@ export interface Dataset {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { answerText } from "./dataset.ts";
- * console.log(answerText({ k: "v", a: 1 })); // {"a": 1, "k": "v"}
+ * deepStrictEqual(answerText({ k: "v", a: 1 }), '{"a": 1, "k": "v"}');
  * ```
  */
 export function answerText(value: unknown): string {
@@ -139,6 +146,7 @@ function codePoints(text: string): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { renderEvidence } from "./dataset.ts";
  * const row = {
  *   question_id: "q1",
@@ -146,7 +154,7 @@ function codePoints(text: string): number {
  *   haystack_dates: ["2023/05/20"],
  *   haystack_sessions: [[{ role: "user", content: "I moved to Lisbon." }]],
  * };
- * console.log(renderEvidence(row)); // "SESSION s1 AT 2023/05/20\nUSER: I moved to Lisbon."
+ * deepStrictEqual(renderEvidence(row), "SESSION s1 AT 2023/05/20\nUSER: I moved to Lisbon.");
  * ```
  */
 export function renderEvidence(row: Record<string, unknown>): string {
@@ -160,9 +168,18 @@ export function renderEvidence(row: Record<string, unknown>): string {
  * Given the bytes with the digest `readBytesHashed` (fs.ts) computed, it checks that digest first.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
  * import { loadDataset } from "./dataset.ts";
- * const dataset = await loadDataset(await Deno.readFile(path), path, config.dataset.sha256);
+ * import { DatasetIntegrityError } from "./errors.ts";
+ * import { sha256Hex } from "./hash.ts";
+ * const bytes = new TextEncoder().encode(
+ *   '[{"question_id": "q1", "question_type": "x", "question": "Q?", "answer": "a", ' +
+ *     '"haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]',
+ * );
+ * const dataset = await loadDataset(bytes, "d.json", sha256Hex(bytes));
+ * strictEqual(dataset.byId.get("q1")?.question, "Q?");
+ * await rejects(loadDataset(bytes, "d.json", "0".repeat(64)), DatasetIntegrityError); // not the pinned file
  * ```
  */
 export async function loadDataset(
@@ -293,10 +310,11 @@ function recordProblem(item: Record<string, unknown>): string | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parseRows } from "./dataset.ts";
  * const { rows } = parseRows([{ question_id: "q1", question_type: "x", question: "?", answer: 2,
  *   haystack_session_ids: [], haystack_dates: [], haystack_sessions: [] }], "d.json");
- * console.log(rows[0].answer); // "2"
+ * deepStrictEqual(rows[0].answer, "2");
  * ```
  */
 export function parseRows(

@@ -5,6 +5,9 @@
  * leading space) or reads a number or numeric string as Unix time (milliseconds past 2·10^10), and the model then
  * demands a zone and converts to UTC.
  *
+ * Follows pydantic 2.13 (pydantic-core's speedate parser for datetimes, and its Unix-time reading of numbers)
+ * after PyYAML 6.0's timestamp resolver.
+ *
  * @module
  */
 
@@ -124,9 +127,10 @@ function fieldsToInstant(fields: DateTimeFields): Instant {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parseEvaluationTime } from "./datetime_lax.ts";
- * console.log(parseEvaluationTime("2026-08-13t00:00:00z")); // { day: 20678, microsecond: 0 }
- * console.log(parseEvaluationTime(1786579200)); // { day: 20678, microsecond: 0 }
+ * deepStrictEqual(parseEvaluationTime("2026-08-13t00:00:00z"), { day: 20678, microsecond: 0 });
+ * deepStrictEqual(parseEvaluationTime(1786579200), { day: 20678, microsecond: 0 });
  * ```
  */
 export function parseEvaluationTime(value: unknown): Instant | string {

@@ -54,9 +54,10 @@ function session(sentences: string[], answerTurn: number, filler: string) {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { generateDemoDataset } from "./demo.ts";
  * const rows = generateDemoDataset();
- * console.log(rows.length > 100); // true
+ * deepStrictEqual(rows.length > 100, true);
  * ```
  */
 export function generateDemoDataset(scale = 1, padding = 0): Record<string, unknown>[] {
@@ -128,9 +129,12 @@ export interface DemoProtocol {
  * manifest listing the IDs the selection rule picks from the generated data, and the embedded synthetic cases.
  *
  * @example
- * ```ts ignore
- * import { buildDemoProtocol } from "./demo.ts";
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, DEMO_PROTOCOL_ID } from "./demo.ts";
  * const demo = await buildDemoProtocol();
+ * strictEqual(demo.config.includes(`protocol_id: ${DEMO_PROTOCOL_ID}`), true);
+ * strictEqual(JSON.parse(demo.official).protocol_id, DEMO_PROTOCOL_ID);
  * ```
  */
 export async function buildDemoProtocol(

@@ -26,9 +26,11 @@ function compose(message: string, options: DomainErrorOptions): string {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { InputError } from "./errors.ts";
  * const error = new InputError("must be a list", { path: "data.json", field: "root" });
- * console.log(error.message); // "data.json: root: must be a list"
+ * strictEqual(error.message, "data.json: root: must be a list");
+ * strictEqual(error.name, "InputError");
  * ```
  */
 export class InputError extends Error {
@@ -38,6 +40,12 @@ export class InputError extends Error {
   readonly field?: string;
   /** The message without the path and field prefix. */
   readonly detail: string;
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(compose(message, options), { cause: options.cause });
     this.name = "InputError";
@@ -52,11 +60,21 @@ export class InputError extends Error {
  *
  * @example
  * ```ts
- * import { ContractError } from "./errors.ts";
- * throw new ContractError("must be one of pool.capacities", { path: "configs/x.yaml", field: "pool.qa_capacity" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { ContractError, InputError } from "./errors.ts";
+ * const error = new ContractError("must be one of pool.capacities", { path: "configs/x.yaml", field: "pool.qa_capacity" });
+ * strictEqual(error.message, "configs/x.yaml: pool.qa_capacity: must be one of pool.capacities");
+ * strictEqual(error.name, "ContractError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class ContractError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "ContractError";
@@ -68,11 +86,21 @@ export class ContractError extends InputError {
  *
  * @example
  * ```ts
- * import { DatasetIntegrityError } from "./errors.ts";
- * throw new DatasetIntegrityError("haystack_sessions must be a list", { path: "question q1" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { DatasetIntegrityError, InputError } from "./errors.ts";
+ * const error = new DatasetIntegrityError("haystack_sessions must be a list", { path: "question q1" });
+ * strictEqual(error.message, "question q1: haystack_sessions must be a list");
+ * strictEqual(error.name, "DatasetIntegrityError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class DatasetIntegrityError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "DatasetIntegrityError";
@@ -84,11 +112,21 @@ export class DatasetIntegrityError extends InputError {
  *
  * @example
  * ```ts
- * import { RowIntegrityError } from "./errors.ts";
- * throw new RowIntegrityError("does not match the recomputed task", { path: "q1__confidence", field: "case_id" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { RowIntegrityError, InputError } from "./errors.ts";
+ * const error = new RowIntegrityError("does not match the recomputed task", { path: "q1__confidence", field: "case_id" });
+ * strictEqual(error.message, "q1__confidence: case_id: does not match the recomputed task");
+ * strictEqual(error.name, "RowIntegrityError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class RowIntegrityError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "RowIntegrityError";
@@ -101,11 +139,21 @@ export class RowIntegrityError extends InputError {
  *
  * @example
  * ```ts
- * import { UnreadableFileError } from "./errors.ts";
- * throw new UnreadableFileError("not valid UTF-8: line 3, byte offset 120", { path: "run/qa_run.json" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { UnreadableFileError, InputError } from "./errors.ts";
+ * const error = new UnreadableFileError("not valid UTF-8: line 3, byte offset 120", { path: "run/qa_run.json" });
+ * strictEqual(error.message, "run/qa_run.json: not valid UTF-8: line 3, byte offset 120");
+ * strictEqual(error.name, "UnreadableFileError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class UnreadableFileError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "UnreadableFileError";
@@ -117,11 +165,21 @@ export class UnreadableFileError extends InputError {
  *
  * @example
  * ```ts
- * import { OverwriteError } from "./errors.ts";
- * throw new OverwriteError("refusing to overwrite an existing file", { path: "out/summary.json" });
+ * import { strictEqual } from "node:assert/strict";
+ * import { OverwriteError, InputError } from "./errors.ts";
+ * const error = new OverwriteError("refusing to overwrite an existing file", { path: "out/summary.json" });
+ * strictEqual(error.message, "out/summary.json: refusing to overwrite an existing file");
+ * strictEqual(error.name, "OverwriteError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class OverwriteError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "OverwriteError";
@@ -133,8 +191,12 @@ export class OverwriteError extends InputError {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { DirectoryLockedError } from "./errors.ts";
- * throw new DirectoryLockedError("locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)", { path: "d/run-qa.lock" });
+ * const error = new DirectoryLockedError("locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)", {
+ *   path: "d/run-qa.lock",
+ * });
+ * strictEqual(error.message, "d/run-qa.lock: locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)");
  * ```
  */
 export class DirectoryLockedError extends InputError {
@@ -150,12 +212,21 @@ export class DirectoryLockedError extends InputError {
  *
  * @example
  * ```ts
- * import { PolicyModuleError } from "./errors.ts";
+ * import { strictEqual } from "node:assert/strict";
+ * import { PolicyModuleError, InputError } from "./errors.ts";
  * const error = new PolicyModuleError("keeps 8 facts, more than the capacity 7", { path: "p.ts", field: "case c1 at capacity 7" });
- * console.log(error.message); // "p.ts: case c1 at capacity 7: keeps 8 facts, more than the capacity 7"
+ * strictEqual(error.message, "p.ts: case c1 at capacity 7: keeps 8 facts, more than the capacity 7");
+ * strictEqual(error.name, "PolicyModuleError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
 export class PolicyModuleError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(message, options);
     this.name = "PolicyModuleError";
@@ -167,9 +238,12 @@ export class PolicyModuleError extends InputError {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { ProviderError } from "./errors.ts";
- * const error = new ProviderError("HTTP 401", { retryable: false });
- * console.log(error.retryable); // false
+ * const error = new ProviderError("HTTP 429", { retryable: true, status: 429, retryAfterSeconds: 2 });
+ * strictEqual(error.message, "HTTP 429");
+ * strictEqual(error.retryable, true);
+ * strictEqual(error.retryAfterSeconds, 2);
  * ```
  */
 export class ProviderError extends Error {
@@ -179,6 +253,12 @@ export class ProviderError extends Error {
   readonly status?: number;
   /** The server's `Retry-After`, in seconds, when it sent one. */
   readonly retryAfterSeconds?: number;
+  /**
+   * Creates the error.
+   *
+   * @param message What failed.
+   * @param options Whether a retry may help, the HTTP status and `Retry-After`, and the cause.
+   */
   constructor(
     message: string,
     options: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
@@ -197,9 +277,13 @@ export class ProviderError extends Error {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { IoError } from "./errors.ts";
- * const error = new IoError("write", "out/run.json", Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" }));
- * console.log(error.message); // "out/run.json: cannot write: No space left on device (os error 28)"
+ * const cause = Object.assign(new Error("No space left on device (os error 28)"), { code: "ENOSPC" });
+ * const error = new IoError("write", "out/run.json", cause);
+ * strictEqual(error.message, "out/run.json: cannot write: No space left on device (os error 28)");
+ * strictEqual(error.path, "out/run.json");
+ * strictEqual(error.errno, "ENOSPC");
  * ```
  */
 export class IoError extends Error {
@@ -209,6 +293,13 @@ export class IoError extends Error {
   readonly reason: string;
   /** The errno name (`EACCES`, `ENOSPC`, …) when known. */
   readonly errno?: string;
+  /**
+   * Creates the error.
+   *
+   * @param operation What was attempted, e.g. `write`.
+   * @param path The path it was attempted on.
+   * @param cause The system's error.
+   */
   constructor(operation: string, path: string, cause: unknown) {
     const reason = osReason(cause);
     super(`${path}: cannot ${operation}: ${reason}`, { cause });
@@ -230,9 +321,10 @@ function errnoCode(error: unknown): string | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isOsError } from "./errors.ts";
- * console.log(isOsError(new Deno.errors.PermissionDenied("Permission denied (os error 13)"))); // true
- * console.log(isOsError(new RangeError("x"))); // false
+ * deepStrictEqual(isOsError(new Deno.errors.PermissionDenied("Permission denied (os error 13)")), true);
+ * deepStrictEqual(isOsError(new RangeError("x")), false);
  * ```
  */
 export function isOsError(error: unknown): boolean {
@@ -246,8 +338,9 @@ export function isOsError(error: unknown): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { osReason } from "./errors.ts";
- * console.log(osReason(new Error("Is a directory (os error 21): readfile '/etc'"))); // "Is a directory (os error 21)"
+ * deepStrictEqual(osReason(new Error("Is a directory (os error 21): readfile '/etc'")), "Is a directory (os error 21)");
  * ```
  */
 export function osReason(error: unknown): string {
@@ -261,8 +354,9 @@ export function osReason(error: unknown): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { ContractError, exitCodeFor } from "./errors.ts";
- * console.log(exitCodeFor(new ContractError("bad"))); // 2
+ * deepStrictEqual(exitCodeFor(new ContractError("bad")), 2);
  * ```
  */
 export function exitCodeFor(error: unknown): 1 | 2 {
@@ -285,9 +379,13 @@ export interface FailureReport {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { describeFailure, InputError } from "./errors.ts";
- * console.log(describeFailure("verify", new InputError("bad", { path: "x.json" })));
- * // { code: 2, lines: ["deermem-eval verify: x.json: bad"] }
+ * deepStrictEqual(describeFailure("verify", new InputError("bad", { path: "x.json" })), {
+ *   code: 2,
+ *   lines: ["deermem-eval verify: x.json: bad"],
+ * });
+ * strictEqual(describeFailure("verify", new TypeError("oops")).code, 1); // a bug: exit 1
  * ```
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {

@@ -3,6 +3,9 @@
  * `confidence` ranking and the opt-in `hybrid-v1` score with correction slots. Pure; knows nothing of the
  * evaluation protocol. Dirty inputs are scored exactly as the Python does (see `python.ts`).
  *
+ * Follows DeerMem's `deermem/core/eviction.py` as of PR #4789 (policy version `hybrid-v1`), run under CPython
+ * 3.11.7 with Debian glibc 2.36's `log1p` (libm.ts); `../shared/golden/vectors/eviction*.jsonl` hold its outputs.
+ *
  * @module
  */
 
@@ -12,24 +15,62 @@ import { RADIX_THRESHOLD, radixOrder32, rankOrder } from "./radix.ts";
 import { elapsedSeconds, fromIsoFormat, type Instant, MICROS_PER_DAY, parseCanonicalIso } from "./pytime.ts";
 import { log1p } from "./libm.ts";
 
-/** The historical policy: rank by confidence alone. */
+/**
+ * The historical policy: rank by confidence alone.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { EVICTION_POLICY_CONFIDENCE, selectFactsForCapacity } from "./eviction.ts";
+ * const facts = [{ id: "low", confidence: 0.2 }, { id: "high", confidence: 0.9 }];
+ * const result = selectFactsForCapacity(facts, { maxFacts: 1, policy: EVICTION_POLICY_CONFIDENCE, now: "2026-08-13T00:00:00Z" });
+ * strictEqual(result.kept[0].id, "high");
+ * ```
+ */
 export const EVICTION_POLICY_CONFIDENCE = "confidence";
-/** The opt-in hybrid policy of PR #4789. */
+/**
+ * The opt-in hybrid policy of PR #4789.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { EVICTION_POLICY_HYBRID_V1 } from "./eviction.ts";
+ * strictEqual(EVICTION_POLICY_HYBRID_V1, "hybrid-v1");
+ * ```
+ */
 export const EVICTION_POLICY_HYBRID_V1 = "hybrid-v1";
-/** The policy version this module implements; a protocol's `required_policy_version` must equal it. */
-export const EVICTION_POLICY_VERSION = EVICTION_POLICY_HYBRID_V1;
+/**
+ * The policy version this module implements; a protocol's `required_policy_version` must equal it.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { EVICTION_POLICY_VERSION } from "./eviction.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * strictEqual(contracts.config.required_policy_version, EVICTION_POLICY_VERSION);
+ * ```
+ */
+export const EVICTION_POLICY_VERSION: typeof EVICTION_POLICY_HYBRID_V1 = EVICTION_POLICY_HYBRID_V1;
 
 /** The two eviction policies. */
 export type EvictionPolicy = typeof EVICTION_POLICY_CONFIDENCE | typeof EVICTION_POLICY_HYBRID_V1;
 
 /** The tunable parameters of `hybrid-v1` (the Python keyword arguments). */
 export interface HybridParams {
+  /** The weight of the stored confidence (production: 0.65). */
   confidenceWeight: number;
+  /** The weight of confirmation freshness (0.25). */
   confirmationWeight: number;
+  /** The weight of access heat (0.10). */
   accessWeight: number;
+  /** Days for a confirmation's freshness to halve (90). */
   confirmationHalfLifeDays: number;
+  /** Days for access heat to halve (30). */
   accessHalfLifeDays: number;
+  /** The fraction of capacity reserved for corrections (0.10). */
   correctionReservedFraction: number;
+  /** The most slots reserved for corrections (10). */
   correctionReservedMax: number;
 }
 
@@ -38,8 +79,11 @@ export interface HybridParams {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { DEFAULT_HYBRID_PARAMS } from "./eviction.ts";
- * console.log(DEFAULT_HYBRID_PARAMS.confidenceWeight); // 0.65
+ * strictEqual(DEFAULT_HYBRID_PARAMS.confidenceWeight, 0.65);
+ * strictEqual(DEFAULT_HYBRID_PARAMS.confirmationHalfLifeDays, 90);
+ * strictEqual(Object.isFrozen(DEFAULT_HYBRID_PARAMS), true);
  * ```
  */
 export const DEFAULT_HYBRID_PARAMS: Readonly<HybridParams> = Object.freeze({
@@ -54,23 +98,31 @@ export const DEFAULT_HYBRID_PARAMS: Readonly<HybridParams> = Object.freeze({
 
 /** Score components: `confidence` alone, or all three `hybrid-v1` signals. */
 export interface ScoreComponents {
+  /** The fact's confidence, clamped to [0, 1]. */
   confidence: number;
+  /** Confirmation freshness in [0, 1] (`hybrid-v1` only). */
   confirmationFreshness?: number;
+  /** Decayed access heat in [0, 1] (`hybrid-v1` only). */
   accessHeat?: number;
 }
 
 /** A fact's score and its components. */
 export interface FactScore {
+  /** The score facts are ranked by (higher is kept first). */
   value: number;
+  /** The signals the score was computed from. */
   components: ScoreComponents;
 }
 
 /** One evicted fact, metadata only (as the audit sidecar records it). */
 export interface EvictedFact {
+  /** The fact's ID (`__missing_{index}` when it has none). */
   factId: string;
   /** The fact's category, or `"context"` when it is missing or empty. */
   category: unknown;
+  /** The fact's score. */
   score: number;
+  /** The signals the score was computed from. */
   components: ScoreComponents;
 }
 
@@ -90,7 +142,9 @@ export interface SelectionResult<F> {
 
 /** Options of {@linkcode selectFactsForCapacity}. */
 export interface SelectionOptions {
+  /** How many facts to keep (at most). */
   maxFacts: number;
+  /** Which policy ranks the facts. */
   policy: EvictionPolicy;
   /** The evaluation clock (an ISO timestamp, parsed like the facts' timestamps, or an instant). */
   now: string | Instant;
@@ -106,10 +160,18 @@ type Record_ = Readonly<Record<string, unknown>>;
  * The reference's `_bounded_number`: Python `float()` of the value (booleans and null excluded), the default
  * when it fails or is not finite, else clamped to [0, 1].
  *
+ * @param value Any value, as the fact carries it.
+ * @param fallback The value when `value` is not a finite number (default 0.5).
+ * @returns The number, clamped to [0, 1], or `fallback`.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { boundedNumber } from "./eviction.ts";
- * console.log(boundedNumber(" 0.75 "), boundedNumber("nan"), boundedNumber(3)); // 0.75 0.5 1
+ * strictEqual(boundedNumber(" 0.75 "), 0.75); // Python's float() strips whitespace
+ * strictEqual(boundedNumber("nan"), 0.5);
+ * strictEqual(boundedNumber(3), 1);
+ * strictEqual(boundedNumber(true, 0), 0); // booleans are not numbers here
  * ```
  */
 export function boundedNumber(value: unknown, fallback = 0.5): number {
@@ -130,10 +192,17 @@ const timestampCache = new Map<string, Instant | null>();
  * The reference's timestamp parser: strings only, stripped, every `Z` replaced by `+00:00`, then Python
  * 3.11 `datetime.fromisoformat`; naive times are UTC. `undefined` when unparseable.
  *
+ * @param value Any value, as the fact carries it.
+ * @returns The instant (days since the epoch and microseconds into the day, UTC), or `undefined`.
+ *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { parseTimestamp } from "./eviction.ts";
- * console.log(parseTimestamp("2026-08-13T00:00:00Z")); // { day: 20678, microsecond: 0 }
+ * deepStrictEqual(parseTimestamp("2026-08-13T00:00:00Z"), { day: 20678, microsecond: 0 });
+ * deepStrictEqual(parseTimestamp("2026-08-13T02:00:00+02:00"), { day: 20678, microsecond: 0 });
+ * strictEqual(parseTimestamp("13 August 2026"), undefined);
+ * strictEqual(parseTimestamp(20678), undefined);
  * ```
  */
 export function parseTimestamp(value: unknown): Instant | undefined {
@@ -210,15 +279,26 @@ function asRecord(fact: unknown, index: number): Record_ {
  * facts rank by (−score, input position); `hybrid-v1` first reserves `min(max, ceil(maxFacts × fraction))`
  * slots for the best-scoring corrections and releases unused slots.
  *
+ * @typeParam F The caller's fact type; facts are returned as given.
+ * @param facts The memory snapshot, in storage order.
+ * @param options The capacity, the policy, the clock, the usage sidecar and the `hybrid-v1` parameters.
+ * @returns The kept facts, their input positions, the evicted facts' metadata and every fact's score.
+ * @throws {RangeError} When `maxFacts` is not a whole number ≥ 0, the policy is unknown or `now` is unparseable.
+ * @throws {TypeError} When a fact is not an object.
+ *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { selectFactsForCapacity } from "./eviction.ts";
  * const facts = [
  *   { id: "old", confidence: 0.9, createdAt: "2026-02-14T00:00:00Z", category: "context" },
  *   { id: "confirmed", confidence: 0.7, createdAt: "2026-02-14T00:00:00Z", lastConfirmedAt: "2026-08-06T00:00:00Z" },
  * ];
- * const result = selectFactsForCapacity(facts, { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" });
- * console.log(result.kept.map((fact) => fact.id)); // ["confirmed"]
+ * const hybrid = selectFactsForCapacity(facts, { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" });
+ * deepStrictEqual(hybrid.kept.map((fact) => fact.id), ["confirmed"]);
+ * deepStrictEqual(hybrid.evicted.map((fact) => fact.factId), ["old"]);
+ * const baseline = selectFactsForCapacity(facts, { maxFacts: 1, policy: "confidence", now: "2026-08-13T00:00:00Z" });
+ * deepStrictEqual(baseline.kept.map((fact) => fact.id), ["old"]);
  * ```
  */
 export function selectFactsForCapacity<F>(

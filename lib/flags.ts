@@ -33,10 +33,11 @@ export interface ParsedFlags<Options extends Record<string, FlagSpec>> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parseFlags } from "./flags.ts";
  * const options = { dataset: { type: "string" }, json: { type: "boolean" } } as const;
  * const { values, positionals } = parseFlags(["verify", "results", "--dataset", "d.json"], options);
- * console.log(values.dataset, positionals); // d.json [ "verify", "results" ]
+ * deepStrictEqual([values.dataset, positionals], ["d.json", ["verify", "results"]]);
  * ```
  */
 export function parseFlags<Options extends Record<string, FlagSpec>>(

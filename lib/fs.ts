@@ -46,8 +46,9 @@ const SIMULATED: Record<string, string> = {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { simulatedOsError } from "./fs.ts";
- * console.log(simulatedOsError("ENOSPC").message); // "No space left on device (os error 28)"
+ * deepStrictEqual(simulatedOsError("ENOSPC").message, "No space left on device (os error 28)");
  * ```
  */
 export function simulatedOsError(code: keyof typeof SIMULATED | string): Error {
@@ -59,9 +60,16 @@ export function simulatedOsError(code: keyof typeof SIMULATED | string): Error {
  * device). Test-only; {@linkcode clearFaults} removes every injected fault.
  *
  * @example
- * ```ts ignore
- * import { injectFault } from "./fs.ts";
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { clearFaults, injectFault, writeFileAtomic } from "./fs.ts";
+ * import { IoError } from "./errors.ts";
+ * const directory = await Deno.makeTempDir();
  * injectFault("write", 2); // the second file written fails with ENOSPC
+ * await writeFileAtomic(`${directory}/a.json`, "{}\n");
+ * await rejects(writeFileAtomic(`${directory}/b.json`, "{}\n"), IoError);
+ * clearFaults();
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export function injectFault(
@@ -112,7 +120,9 @@ async function osCall<T>(
 
 /** A file's bytes and their SHA-256, computed while reading. */
 export interface HashedBytes {
+  /** The file's bytes. */
   bytes: Uint8Array;
+  /** Their SHA-256 (64 lowercase hex digits). */
   sha256: string;
 }
 
@@ -167,9 +177,13 @@ async function readCappedInto(path: string, what: string, cap: number): Promise<
  * {@linkcode InputError} naming it, a file over the cap an InputError, any other OS failure an IoError.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { readBytes } from "./fs.ts";
- * const bytes = await readBytes("config.yaml", "config");
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "pool: 1\n");
+ * deepStrictEqual(await readBytes(path, "config"), new TextEncoder().encode("pool: 1\n"));
+ * await Deno.remove(path);
  * ```
  */
 export async function readBytes(path: string, what = "file", cap: number = INPUT_CAP): Promise<Uint8Array> {
@@ -192,9 +206,15 @@ function missingAsInput(error: unknown, path: string, what: string): unknown {
  * {@linkcode readBytes}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { readBytesHashed } from "./fs.ts";
- * const { bytes, sha256 } = await readBytesHashed("longmemeval_oracle.json", "dataset");
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "abc");
+ * const { bytes, sha256 } = await readBytesHashed(path, "dataset");
+ * strictEqual(bytes.length, 3);
+ * strictEqual(sha256, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+ * await Deno.remove(path);
  * ```
  */
 export async function readBytesHashed(
@@ -219,8 +239,9 @@ const strictDecoder = new TextDecoder("utf-8", { fatal: true });
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { firstInvalidUtf8 } from "./fs.ts";
- * console.log(firstInvalidUtf8(new Uint8Array([0x61, 0xff]))); // 1
+ * deepStrictEqual(firstInvalidUtf8(new Uint8Array([0x61, 0xff])), 1);
  * ```
  */
 export function firstInvalidUtf8(bytes: Uint8Array): number {
@@ -262,8 +283,9 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { decodeUtf8 } from "./fs.ts";
- * console.log(decodeUtf8(new TextEncoder().encode("é"), "x.txt")); // "é"
+ * deepStrictEqual(decodeUtf8(new TextEncoder().encode("é"), "x.txt"), "é");
  * ```
  */
 export function decodeUtf8(bytes: Uint8Array, path: string): string {
@@ -284,9 +306,16 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
  * Reads a UTF-8 text file through a cap (default {@linkcode INPUT_CAP}), strictly decoded.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { UnreadableFileError } from "./errors.ts";
  * import { readText } from "./fs.ts";
- * const text = await readText("run/qa_run.json", "run marker");
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "{}\n");
+ * strictEqual(await readText(path, "run marker"), "{}\n");
+ * await Deno.writeFile(path, new Uint8Array([0x7b, 0xff, 0x7d]));
+ * await rejects(readText(path, "run marker"), UnreadableFileError); // invalid UTF-8
+ * await Deno.remove(path);
  * ```
  */
 export async function readText(path: string, what = "file", cap: number = INPUT_CAP): Promise<string> {
@@ -299,8 +328,9 @@ export async function readText(path: string, what = "file", cap: number = INPUT_
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { readTextIfExists } from "./fs.ts";
- * console.log(await readTextIfExists("/definitely/not/here")); // undefined
+ * deepStrictEqual(await readTextIfExists("/definitely/not/here"), undefined);
  * ```
  */
 export async function readTextIfExists(
@@ -323,8 +353,9 @@ export async function readTextIfExists(
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { exists } from "./fs.ts";
- * console.log(await exists("/definitely/not/here")); // false
+ * deepStrictEqual(await exists("/definitely/not/here"), false);
  * ```
  */
 export async function exists(path: string): Promise<boolean> {
@@ -342,8 +373,9 @@ export async function exists(path: string): Promise<boolean> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { listDirectory } from "./fs.ts";
- * console.log(await listDirectory("/definitely/not/here")); // undefined
+ * deepStrictEqual(await listDirectory("/definitely/not/here"), undefined);
  * ```
  */
 export async function listDirectory(path: string): Promise<string[] | undefined> {
@@ -392,9 +424,13 @@ export type FileContent = string | Uint8Array | Iterable<string>;
  * {@linkcode IoError}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { writeAllOrNothing } from "./fs.ts";
- * await writeAllOrNothing("out", { "a.json": "{}\n", "b.json": "[]\n" });
+ * const directory = await Deno.makeTempDir();
+ * await writeAllOrNothing(directory, { "a.json": "{}\n", "b.json": "[]\n" });
+ * strictEqual(await Deno.readTextFile(`${directory}/b.json`), "[]\n");
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function writeAllOrNothing(
@@ -452,9 +488,13 @@ export async function writeAllOrNothing(
  * Writes one file atomically and never overwrites: {@linkcode writeAllOrNothing} with a single file.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { writeFileAtomic } from "./fs.ts";
- * await writeFileAtomic("out/summary.json", "{}\n");
+ * const directory = await Deno.makeTempDir();
+ * await writeFileAtomic(`${directory}/summary.json`, "{}\n");
+ * strictEqual(await Deno.readTextFile(`${directory}/summary.json`), "{}\n");
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
@@ -468,9 +508,15 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
  * fails, the new link is removed again, so the file is either moved or left where it was.
  *
  * @example
- * ```ts ignore
- * import { moveAside } from "./fs.ts";
- * await moveAside("run/responses/x.json", "run/responses/superseded", "x.1700000000000.json");
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { exists, moveAside } from "./fs.ts";
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${directory}/x.json`, "{}\n");
+ * await moveAside(`${directory}/x.json`, `${directory}/superseded`, "x.1700000000000.json");
+ * strictEqual(await exists(`${directory}/x.json`), false);
+ * strictEqual(await Deno.readTextFile(`${directory}/superseded/x.1700000000000.json`), "{}\n");
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function moveAside(path: string, asideDirectory: string, asideName: string): Promise<void> {
@@ -489,9 +535,14 @@ export async function moveAside(path: string, asideDirectory: string, asideName:
  * Creates a directory (and its parents) if missing; an OS failure is an {@linkcode IoError}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { ensureDir } from "./fs.ts";
- * await ensureDir("out/responses");
+ * const directory = await Deno.makeTempDir();
+ * await ensureDir(`${directory}/out/responses`);
+ * await ensureDir(`${directory}/out/responses`); // already there: fine
+ * strictEqual((await Deno.stat(`${directory}/out/responses`)).isDirectory, true);
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function ensureDir(path: string): Promise<void> {

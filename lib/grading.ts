@@ -2,6 +2,9 @@
  * The frozen blind grader `deterministic-overlap-v1`. It takes a prediction and a reference — two strings and
  * nothing else — so it cannot know which policy produced an answer. Any rule change needs a new version.
  *
+ * Follows the reference harness (deer-flow `backend/scripts/benchmark/deermem_eviction`) grader
+ * `deterministic-overlap-v1` rule for rule; `../shared/golden/vectors/grader.jsonl` holds its verdicts under CPython 3.11.7.
+ *
  * @module
  */
 
@@ -9,7 +12,16 @@ import { DatasetIntegrityError, RowIntegrityError } from "./errors.ts";
 import { PY_INT_MAX_STR_DIGITS } from "./pyjson.ts";
 import { pyLower } from "./python.ts";
 
-/** The grader version this module implements; a protocol's `qa.grader_version` must equal it. */
+/**
+ * The grader version this module implements; a protocol's `qa.grader_version` must equal it.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { GRADER_VERSION } from "./grading.ts";
+ * strictEqual(GRADER_VERSION, "deterministic-overlap-v1");
+ * ```
+ */
 export const GRADER_VERSION = "deterministic-overlap-v1";
 
 /** Accept threshold for the overlap rule, in both directions. */
@@ -29,7 +41,17 @@ const NUMBER_WORDS: Readonly<Record<string, string>> = {
   fifteen: "15",
 };
 
-/** Function words dropped by the overlap rule; `yes`, `no` and `not` are deliberately absent. */
+/**
+ * Function words dropped by the overlap rule; `yes`, `no` and `not` are deliberately absent.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { STOPWORDS } from "./grading.ts";
+ * strictEqual(STOPWORDS.has("the"), true);
+ * strictEqual(STOPWORDS.has("not"), false); // a negation changes the answer
+ * ```
+ */
 export const STOPWORDS: ReadonlySet<string> = new Set(
   ("a an the this that these those all any both each few more most other some such same own i you he she it we " +
     "they me him her us them my your his its our their mine yours hers ours theirs whose am is are was were be " +
@@ -56,7 +78,9 @@ export type GradeRule = (typeof GRADE_RULES)[number];
 
 /** A verdict. */
 export interface Grade {
+  /** Whether the prediction is accepted. */
   correct: boolean;
+  /** The rule that decided. */
   rule: GradeRule;
 }
 
@@ -64,10 +88,15 @@ export interface Grade {
  * The grader's normalisation: Unicode lower-case, every run outside `[0-9a-z]` a separator, number words
  * one–ten and fifteen as digits.
  *
+ * @param text A prediction or a reference answer.
+ * @returns Its tokens, in order.
+ *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { normalizeAnswer } from "./grading.ts";
- * console.log(normalizeAnswer("Seven WEEKS!")); // ["7", "weeks"]
+ * deepStrictEqual(normalizeAnswer("Seven WEEKS!"), ["7", "weeks"]);
+ * deepStrictEqual(normalizeAnswer("fifteen-twenty"), ["15", "twenty"]);
  * ```
  */
 export function normalizeAnswer(text: string): string[] {
@@ -112,14 +141,23 @@ function overlap(from: ReadonlySet<string>, to: ReadonlySet<string>): number {
 
 /**
  * Grades a prediction against a reference answer. Blind by construction: two strings in, a verdict out.
- * Throws a {@linkcode DatasetIntegrityError} when the reference has no token (the reference grader raises),
- * and an input error when an integer token that the rules compare is longer than Python's `int()` accepts.
+ *
+ * @param prediction The model's answer.
+ * @param reference The reference answer.
+ * @returns Whether the prediction is accepted, and the rule that decided.
+ * @throws {DatasetIntegrityError} When the reference has no token (the reference grader raises), or holds an
+ * integer token longer than Python's `int()` accepts.
+ * @throws {RowIntegrityError} When the prediction holds such an integer token.
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ * import { DatasetIntegrityError } from "./errors.ts";
  * import { gradeAnswer } from "./grading.ts";
- * console.log(gradeAnswer("in Paris", "Paris")); // { correct: true, rule: "substring" }
- * console.log(gradeAnswer("25", "5")); // { correct: false, rule: "numeric-conflict" }
+ * deepStrictEqual(gradeAnswer("in Paris", "Paris"), { correct: true, rule: "substring" });
+ * deepStrictEqual(gradeAnswer("25", "5"), { correct: false, rule: "numeric-conflict" });
+ * deepStrictEqual(gradeAnswer("Seven weeks", "7 weeks"), { correct: true, rule: "exact" });
+ * throws(() => gradeAnswer("anything", "?!"), DatasetIntegrityError);
  * ```
  */
 export function gradeAnswer(prediction: string, reference: string): Grade {

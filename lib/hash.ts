@@ -14,8 +14,9 @@ const encoder = new TextEncoder();
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sha256Hex } from "./hash.ts";
- * console.log(sha256Hex("abc")); // "ba7816bf…15ad"
+ * deepStrictEqual(sha256Hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
  * ```
  */
 export function sha256Hex(data: Uint8Array | string): string {
@@ -27,8 +28,9 @@ export function sha256Hex(data: Uint8Array | string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { sha256Bytes } from "./hash.ts";
- * console.log(sha256Bytes("abc").length); // 32
+ * deepStrictEqual((sha256Bytes("abc")).length, 32);
  * ```
  */
 export function sha256Bytes(data: Uint8Array | string): Uint8Array {
@@ -55,8 +57,9 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { toHex } from "./hash.ts";
- * console.log(toHex(new Uint8Array([0, 255]))); // "00ff"
+ * deepStrictEqual(toHex(new Uint8Array([0, 255])), "00ff");
  * ```
  */
 export function toHex(bytes: Uint8Array): string {

@@ -6,6 +6,9 @@
  * `0 off f false n no 1 on t true y yes` in any case; a `str` field takes only a string; `Literal[1]` takes 1,
  * 1.0 or True. YAML integers arrive as `bigint` (pyyaml.ts) and stay exact where a field needs it.
  *
+ * Follows pydantic 2.13 (pydantic-core's lax-mode validators for `int`, `float`, `bool`, `str` and `Literal`), the
+ * version the reference harness pins.
+ *
  * @module
  */
 
@@ -79,8 +82,9 @@ export interface IntBounds {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxInt } from "./lax.ts";
- * console.log(laxInt({ min: 1 }).parse(" 7 "), laxInt().parse(7.0), laxInt().parse(true)); // 7 7 1
+ * deepStrictEqual([laxInt({ min: 1 }).parse(" 7 "), laxInt().parse(7.0), laxInt().parse(true)], [7, 7, 1]);
  * ```
  */
 export function laxInt(bounds: IntBounds = {}): z.ZodType<number, unknown> {
@@ -107,8 +111,9 @@ export function laxInt(bounds: IntBounds = {}): z.ZodType<number, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxBigInt } from "./lax.ts";
- * console.log(laxBigInt().parse("18446744073709551621")); // 18446744073709551621n
+ * deepStrictEqual(laxBigInt().parse("18446744073709551621"), 18446744073709551621n);
  * ```
  */
 export function laxBigInt(): z.ZodType<bigint, unknown> {
@@ -127,8 +132,9 @@ export function laxBigInt(): z.ZodType<bigint, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxFloat } from "./lax.ts";
- * console.log(laxFloat().parse("0.05"), laxFloat().parse(false)); // 0.05 0
+ * deepStrictEqual([laxFloat().parse("0.05"), laxFloat().parse(false)], [0.05, 0]);
  * ```
  */
 export function laxFloat(): z.ZodType<number, unknown> {
@@ -147,8 +153,9 @@ export function laxFloat(): z.ZodType<number, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxBool } from "./lax.ts";
- * console.log(laxBool().parse("off"), laxBool().parse(1n)); // false true
+ * deepStrictEqual([laxBool().parse("off"), laxBool().parse(1n)], [false, true]);
  * ```
  */
 export function laxBool(): z.ZodType<boolean, unknown> {
@@ -167,8 +174,9 @@ export function laxBool(): z.ZodType<boolean, unknown> {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { laxIntLiteral } from "./lax.ts";
- * console.log(laxIntLiteral(1).parse(true)); // 1
+ * deepStrictEqual(laxIntLiteral(1).parse(true), 1);
  * ```
  */
 export function laxIntLiteral<N extends number>(literal: N): z.ZodType<N, unknown> {

@@ -179,14 +179,19 @@ async function createLockFile(
  * and reported in `tookOver`. The directory must exist.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { DirectoryLockedError } from "./errors.ts";
  * import { acquireDirectoryLock } from "./lock.ts";
- * const lock = await acquireDirectoryLock("/tmp/qa-run", "run-qa", "wait for it to finish");
+ * const directory = await Deno.makeTempDir();
+ * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");
  * try {
- *   // … work in the directory …
+ *   // … work in the directory; a second holder is refused meanwhile …
+ *   await rejects(acquireDirectoryLock(directory, "run-qa", "wait for it to finish"), DirectoryLockedError);
  * } finally {
  *   lock.release();
  * }
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function acquireDirectoryLock(

@@ -8,9 +8,19 @@ import { z } from "zod";
 import { ContractError } from "./errors.ts";
 import { laxInt, laxIntLiteral } from "./lax.ts";
 import { parsePyJson } from "./pyjson.ts";
-import { parseWith } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 
-/** The four official scenarios, each controlling one thing. */
+/**
+ * The four official scenarios, each controlling one thing.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { OFFICIAL_SCENARIOS } from "./manifest.ts";
+ * strictEqual(OFFICIAL_SCENARIOS.length, 4);
+ * strictEqual(OFFICIAL_SCENARIOS[0], "confirmation_help");
+ * ```
+ */
 export const OFFICIAL_SCENARIOS = [
   "confirmation_help",
   "access_help",
@@ -21,7 +31,16 @@ export const OFFICIAL_SCENARIOS = [
 /** An official scenario name. */
 export type OfficialScenario = typeof OFFICIAL_SCENARIOS[number];
 
-/** The scenario of every synthetic case. */
+/**
+ * The scenario of every synthetic case.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { SYNTHETIC_SCENARIO } from "./manifest.ts";
+ * strictEqual(SYNTHETIC_SCENARIO, "correction_reserve");
+ * ```
+ */
 export const SYNTHETIC_SCENARIO = "correction_reserve";
 
 const nonEmpty = z.string().min(1, "must be a non-empty string");
@@ -36,8 +55,44 @@ const tenUniqueIds = z.array(caseId).length(10, "must hold exactly ten IDs").ref
   "IDs must be unique",
 );
 
-/** The official manifest schema. */
-export const OfficialManifest = z.strictObject({
+/** A validated official manifest: how the 40 LongMemEval cases were selected, and which they are. */
+export interface OfficialManifest {
+  /** Always 1. */
+  schema_version: 1;
+  /** The protocol the manifest belongs to. */
+  protocol_id: string;
+  /** The selection rules the IDs were drawn with (recorded, checked for consistency). */
+  selection: {
+    /** The question types cases were drawn from. */
+    eligible_question_types: string[];
+    /** IDs used in the pilot and therefore excluded. */
+    excluded_pilot_ids: string[];
+    /** The question-id suffix marking abstention questions (excluded). */
+    exclude_abstention_suffix: string;
+    /** The shortest eligible answer. */
+    answer_min_chars: number;
+    /** The longest eligible answer. */
+    answer_max_chars: number;
+    /** Substrings an eligible answer must not contain. */
+    answer_excluded_substrings: string[];
+    /** The shortest eligible evidence. */
+    evidence_min_chars: number;
+    /** The longest eligible evidence. */
+    evidence_max_chars: number;
+    /** Candidates taken per question type. */
+    take_per_question_type: number;
+    /** Cases per question type in each scenario. */
+    cases_per_type_per_scenario: number;
+  };
+  /** The four scenarios, in the order cases are listed. */
+  scenario_order: OfficialScenario[];
+  /** The support fact's loss rank for each of a scenario's ten cases, in [1, 10]. */
+  loss_ranks: number[];
+  /** Ten unique case IDs per scenario (no ID in two scenarios). */
+  scenarios: Record<OfficialScenario, string[]>;
+}
+
+const officialManifestSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   selection: z.strictObject({
@@ -94,11 +149,36 @@ export const OfficialManifest = z.strictObject({
   }
 });
 
-/** A validated official manifest. */
-export type OfficialManifest = z.infer<typeof OfficialManifest>;
+/**
+ * The official manifest schema.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { OfficialManifest } from "./manifest.ts";
+ * const manifest = JSON.parse(new TextDecoder().decode(embeddedSources().official.bytes));
+ * strictEqual(OfficialManifest.parse(manifest).scenarios.access_help.length, 10);
+ * strictEqual(OfficialManifest.safeParse({ ...manifest, loss_ranks: [1] }).success, false);
+ * ```
+ */
+export const OfficialManifest: Schema<OfficialManifest> = officialManifestSchema;
 
 /** One synthetic correction case. */
-export const SyntheticCase = z.strictObject({
+export interface SyntheticCase {
+  /** The case's ID (a safe file name). */
+  case_id: string;
+  /** The correction fact that answers the question. */
+  support_fact: string;
+  /** The question asked. */
+  question: string;
+  /** The reference answer. */
+  answer: string;
+  /** The support fact's loss rank, in [1, 10]. */
+  loss_rank: number;
+}
+
+const syntheticCaseSchema = z.strictObject({
   case_id: caseId,
   // Plain strings, as in the reference (an answer with no token is refused when graded).
   support_fact: z.string(),
@@ -107,22 +187,61 @@ export const SyntheticCase = z.strictObject({
   loss_rank: lossRank,
 });
 
-/** A synthetic case. */
-export type SyntheticCase = z.infer<typeof SyntheticCase>;
+/**
+ * The synthetic case schema.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { SyntheticCase } from "./manifest.ts";
+ * const item = { case_id: "c1", support_fact: "F", question: "Q?", answer: "A", loss_rank: 3 };
+ * strictEqual(SyntheticCase.parse(item).loss_rank, 3);
+ * strictEqual(SyntheticCase.safeParse({ ...item, case_id: "../c1" }).success, false); // not a file name
+ * ```
+ */
+export const SyntheticCase: Schema<SyntheticCase> = syntheticCaseSchema;
 
-/** The synthetic manifest schema. */
-export const SyntheticManifest = z.strictObject({
+/** A validated synthetic manifest: the five correction guards. */
+export interface SyntheticManifest {
+  /** Always 1. */
+  schema_version: 1;
+  /** The protocol the manifest belongs to. */
+  protocol_id: string;
+  /** Always `correction_reserve`. */
+  scenario: typeof SYNTHETIC_SCENARIO;
+  /** Exactly five cases with unique IDs. */
+  cases: SyntheticCase[];
+}
+
+const syntheticManifestSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   scenario: z.literal(SYNTHETIC_SCENARIO, `must be ${SYNTHETIC_SCENARIO}`),
-  cases: z.array(SyntheticCase).length(5, "must hold exactly five cases").refine(
+  cases: z.array(syntheticCaseSchema).length(5, "must hold exactly five cases").refine(
     (cases) => new Set(cases.map((item) => item.case_id)).size === cases.length,
     "case_id values must be unique",
   ),
 });
 
-/** A validated synthetic manifest. */
-export type SyntheticManifest = z.infer<typeof SyntheticManifest>;
+/**
+ * The synthetic manifest schema.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { SyntheticManifest } from "./manifest.ts";
+ * const manifest = JSON.parse(new TextDecoder().decode(embeddedSources().synthetic.bytes));
+ * strictEqual(SyntheticManifest.parse(manifest).cases.length, 5);
+ * strictEqual(SyntheticManifest.safeParse({ ...manifest, cases: manifest.cases.slice(1) }).success, false);
+ * ```
+ */
+export const SyntheticManifest: Schema<SyntheticManifest> = syntheticManifestSchema;
+
+// The hand-written types must stay the schemas' own: these lines stop compiling when they drift apart.
+const _sameOfficial: SameType<OfficialManifest, z.infer<typeof officialManifestSchema>> = true;
+const _sameCase: SameType<SyntheticCase, z.infer<typeof syntheticCaseSchema>> = true;
+const _sameSynthetic: SameType<SyntheticManifest, z.infer<typeof syntheticManifestSchema>> = true;
 
 /** Read as the reference's `json.load` reads a manifest: Python's JSON, a leading BOM refused. */
 function parseJson(text: string, path: string): unknown {
@@ -140,10 +259,14 @@ function parseJson(text: string, path: string): unknown {
  * Parses and validates the official manifest.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
  * import { parseOfficialManifest } from "./manifest.ts";
- * const manifest = parseOfficialManifest(await Deno.readTextFile("manifests/longmemeval-pr4789-v1.json"), "official.json");
- * console.log(manifest.scenario_order.length); // 4
+ * const text = new TextDecoder().decode(embeddedSources().official.bytes);
+ * strictEqual(parseOfficialManifest(text, "official.json").scenario_order.length, 4);
+ * throws(() => parseOfficialManifest("\ufeff" + text, "official.json"), ContractError); // json.load refuses a BOM
  * ```
  */
 export function parseOfficialManifest(text: string, path: string): OfficialManifest {
@@ -154,10 +277,12 @@ export function parseOfficialManifest(text: string, path: string): OfficialManif
  * Parses and validates the synthetic manifest.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
  * import { parseSyntheticManifest } from "./manifest.ts";
- * const manifest = parseSyntheticManifest(await Deno.readTextFile("manifests/synthetic-corrections-pr4789-v1.json"), "s.json");
- * console.log(manifest.cases.length); // 5
+ * const text = new TextDecoder().decode(embeddedSources().synthetic.bytes);
+ * strictEqual(parseSyntheticManifest(text, "synthetic.json").cases.length, 5);
  * ```
  */
 export function parseSyntheticManifest(text: string, path: string): SyntheticManifest {

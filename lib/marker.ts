@@ -11,11 +11,20 @@ import type { Contracts } from "./contracts.ts";
 import { ContractError } from "./errors.ts";
 import { readTextIfExists } from "./fs.ts";
 import { dumps, PyFloat, type PyJson } from "./pyjson.ts";
-import { parseWith } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 import type { SourceState } from "./provenance.ts";
 import { createdAtStamp } from "./pytime.ts";
 
-/** The marker schema version the reference writes. */
+/**
+ * The marker schema version the reference writes.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { MARKER_SCHEMA_VERSION } from "./marker.ts";
+ * strictEqual(MARKER_SCHEMA_VERSION, 2);
+ * ```
+ */
 export const MARKER_SCHEMA_VERSION = 2;
 
 /** The marker's file name inside a run directory. */
@@ -30,27 +39,64 @@ export const ARTIFACT_KEYS = [
   "dataset_sha256",
 ] as const;
 
-/**
- * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
- * artifact hashes (other top-level keys are the writer's).
- */
-export const QaRunMarker = z.object({
+const qaRunMarkerSchema = z.object({
   schema_version: z.literal(MARKER_SCHEMA_VERSION),
   protocol_id: z.string(),
   qa: z.object({ model: z.string() }),
   artifacts: z.strictObject(Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, z.string()]))),
 });
 
-/** A parsed marker. */
-export type QaRunMarker = z.infer<typeof QaRunMarker>;
+/**
+ * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
+ * artifact hashes (other top-level keys are the writer's).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { QaRunMarker } from "./marker.ts";
+ * const artifacts = {
+ *   config_sha256: "a",
+ *   official_manifest_sha256: "b",
+ *   synthetic_manifest_sha256: "c",
+ *   answer_prompt_sha256: "d",
+ *   dataset_sha256: "e",
+ * };
+ * const marker = { schema_version: 2, protocol_id: "p", qa: { model: "m" }, artifacts, created_at: "x" };
+ * strictEqual(QaRunMarker.parse(marker).protocol_id, "p");
+ * strictEqual(QaRunMarker.safeParse({ ...marker, artifacts: { ...artifacts, extra: "f" } }).success, false);
+ * ```
+ */
+export const QaRunMarker: Schema<QaRunMarker> = qaRunMarkerSchema;
+
+/** A parsed marker: the fields compared, nothing else. */
+export interface QaRunMarker {
+  /** Always {@linkcode MARKER_SCHEMA_VERSION}. */
+  schema_version: typeof MARKER_SCHEMA_VERSION;
+  /** The protocol the run belongs to. */
+  protocol_id: string;
+  /** The QA settings; only the model is compared. */
+  qa: {
+    /** The answer model. */
+    model: string;
+  };
+  /** The five artifact hashes by {@linkcode ARTIFACT_KEYS} key. */
+  artifacts: Record<string, string>;
+}
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameMarker: SameType<QaRunMarker, z.infer<typeof qaRunMarkerSchema>> = true;
 
 /**
  * The five artifact hashes of the protocol in use, by marker key.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { expectedArtifacts } from "./marker.ts";
- * console.log(expectedArtifacts(contracts).config_sha256);
+ * const contracts = loadContracts(embeddedSources());
+ * strictEqual(expectedArtifacts(contracts).config_sha256, contracts.hashes.config);
+ * strictEqual(expectedArtifacts(contracts).dataset_sha256, contracts.config.dataset.sha256);
  * ```
  */
 export function expectedArtifacts(contracts: Contracts): Record<(typeof ARTIFACT_KEYS)[number], string> {
@@ -68,9 +114,14 @@ export function expectedArtifacts(contracts: Contracts): Record<(typeof ARTIFACT
  * Compares a marker's `artifacts` with the protocol in use; returns the keys that differ (or are missing).
  *
  * @example
- * ```ts ignore
- * import { differingArtifacts } from "./marker.ts";
- * console.log(differingArtifacts(marker, contracts)); // [] when the run matches
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { differingArtifacts, expectedArtifacts } from "./marker.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * const artifacts = expectedArtifacts(contracts);
+ * deepStrictEqual(differingArtifacts({ artifacts }, contracts), []);
+ * deepStrictEqual(differingArtifacts({ artifacts: { ...artifacts, dataset_sha256: "0" } }, contracts), ["dataset_sha256"]);
  * ```
  */
 export function differingArtifacts(marker: unknown, contracts: Contracts): string[] {
@@ -82,10 +133,20 @@ export function differingArtifacts(marker: unknown, contracts: Contracts): strin
 /**
  * The marker text: pretty JSON with sorted keys and a trailing newline, as the reference writes it.
  *
+ * @param contracts The protocol in use.
+ * @param createdAt When the run started.
+ * @param source The provenance of this program.
+ * @returns The file's text.
+ *
  * @example
- * ```ts ignore
- * import { qaRunMarker } from "./marker.ts";
- * await Deno.writeTextFile("run/qa_run.json", qaRunMarker(contracts, new Date(), { dirty: null, head: null }));
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { checkMarker, qaRunMarker } from "./marker.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * const text = qaRunMarker(contracts, new Date(0), { dirty: null, head: null });
+ * strictEqual(text.endsWith("}\n"), true);
+ * strictEqual(checkMarker(text, "run/qa_run.json", contracts).qa.model, contracts.config.qa.model);
  * ```
  */
 export function qaRunMarker(contracts: Contracts, createdAt: Date, source: SourceState): string {
@@ -123,13 +184,25 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
 /**
  * Checks a marker's text against the protocol in use — the one check `run-qa`, `grade-qa` and `verify` share:
  * it must parse, have schema version 2, the config's protocol id and `qa.model`, exactly the five artifact keys,
- * and the same five hashes. Otherwise throws a {@linkcode ContractError} naming the marker, the field, and
- * expected vs actual.
+ * and the same five hashes.
+ *
+ * @param text The marker file's text.
+ * @param path The marker's path, for messages.
+ * @param contracts The protocol in use.
+ * @returns The parsed marker.
+ * @throws {ContractError} Naming the marker, the field, and expected vs actual, when any check fails.
  *
  * @example
- * ```ts ignore
- * import { checkMarker } from "./marker.ts";
- * checkMarker(await Deno.readTextFile("run/qa_run.json"), "run/qa_run.json", contracts);
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
+ * import { checkMarker, qaRunMarker } from "./marker.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * const text = qaRunMarker(contracts, new Date(0), { dirty: null, head: null });
+ * checkMarker(text, "run/qa_run.json", contracts); // the same protocol: accepted
+ * const other = text.replace(contracts.hashes.config, "0".repeat(64));
+ * throws(() => checkMarker(other, "run/qa_run.json", contracts), ContractError);
  * ```
  */
 export function checkMarker(text: string, path: string, contracts: Contracts): QaRunMarker {
@@ -174,9 +247,15 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
  * Reads and checks a run directory's `qa_run.json` read-only; a missing marker is a {@linkcode ContractError}.
  *
  * @example
- * ```ts ignore
- * import { readMarker } from "./marker.ts";
- * await readMarker("/tmp/qa-run", contracts);
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { qaRunMarker, readMarker } from "./marker.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${directory}/qa_run.json`, qaRunMarker(contracts, new Date(0), { dirty: null, head: null }));
+ * strictEqual((await readMarker(directory, contracts)).protocol_id, contracts.config.protocol_id);
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {

@@ -2,6 +2,9 @@
  * Python's `random.Random`, draw for draw: MT19937 seeded from an integer exactly as CPython seeds it
  * (`init_by_array` over the 32-bit words of |seed|), `getrandbits(k)` and `randrange(n)` by rejection.
  *
+ * Follows CPython 3.11.7's `Modules/_randommodule.c` (`init_genrand`, `init_by_array`, `random_seed` for
+ * int seeds, `genrand_uint32`, `_random_Random_getrandbits_impl`) and `Lib/random.py`'s `_randbelow_with_getrandbits`.
+ *
  * @module
  */
 
@@ -13,15 +16,23 @@ const M = 397;
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { PythonRandom } from "./mt19937.ts";
  * const random = new PythonRandom(0n);
- * console.log(random.getrandbits(32)); // 3626764237
+ * strictEqual(random.getrandbits(32), 3626764237); // Python: random.Random(0).getrandbits(32)
+ * const again = new PythonRandom(0);
+ * strictEqual(again.getrandbits(32), 3626764237); // the same seed, the same stream
  * ```
  */
 export class PythonRandom {
   #state = new Uint32Array(N);
   #index = N + 1;
 
+  /**
+   * Seeds the generator as Python's `random.Random(seed)` does (the seed's absolute value, as 32-bit words).
+   *
+   * @param seed Any integer.
+   */
   constructor(seed: bigint | number) {
     let magnitude = BigInt(seed);
     if (magnitude < 0n) magnitude = -magnitude;
@@ -104,10 +115,17 @@ export class PythonRandom {
   /**
    * Python's `getrandbits(k)` for 1 ≤ k ≤ 32, as a number.
    *
+   * @param k How many bits, 1 to 32.
+   * @returns The next `k` random bits (the top bits of the next 32-bit output).
+   * @throws {RangeError} When `k` is not a whole number in [1, 32].
+   *
    * @example
    * ```ts
+   * import { strictEqual, throws } from "node:assert/strict";
    * import { PythonRandom } from "./mt19937.ts";
-   * console.log(new PythonRandom(1n).getrandbits(1) <= 1); // true
+   * strictEqual(new PythonRandom(0n).getrandbits(32), 3626764237); // Python: random.Random(0).getrandbits(32)
+   * strictEqual(new PythonRandom(-5n).getrandbits(32), 2675342405); // seeds by |seed|, as Python does
+   * throws(() => new PythonRandom(0n).getrandbits(33), RangeError);
    * ```
    */
   getrandbits(k: number): number {
@@ -118,10 +136,16 @@ export class PythonRandom {
   /**
    * Python's `getrandbits(k)` for any k ≥ 1: low 32-bit words first, the last word's top bits.
    *
+   * @param k How many bits, at least 1.
+   * @returns The next `k` random bits.
+   * @throws {RangeError} When `k` is not a whole number ≥ 1.
+   *
    * @example
    * ```ts
+   * import { strictEqual } from "node:assert/strict";
    * import { PythonRandom } from "./mt19937.ts";
-   * console.log(typeof new PythonRandom(1n).getrandbitsBig(70)); // "bigint"
+   * // Python: random.Random(1).getrandbits(70)
+   * strictEqual(new PythonRandom(1n).getrandbitsBig(70), 1006624138111981302261n);
    * ```
    */
   getrandbitsBig(k: number): bigint {
@@ -177,10 +201,16 @@ export class PythonRandom {
   /**
    * Python's `randrange(n)`: rejection sampling on `n.bit_length()` bits.
    *
+   * @param n The exclusive upper bound, a whole number ≥ 1.
+   * @returns A number in [0, n).
+   * @throws {RangeError} When `n` is not a safe whole number ≥ 1.
+   *
    * @example
    * ```ts
+   * import { strictEqual, throws } from "node:assert/strict";
    * import { PythonRandom } from "./mt19937.ts";
-   * console.log(new PythonRandom(0n).randrange(1000)); // 461
+   * strictEqual(new PythonRandom(0n).randrange(1000), 864); // Python: random.Random(0).randrange(1000)
+   * throws(() => new PythonRandom(0n).randrange(0), RangeError);
    * ```
    */
   randrange(n: number): number {

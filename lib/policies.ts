@@ -80,15 +80,21 @@ export interface Policy {
 
 /** A case evaluated under one policy at one capacity. */
 export interface PolicyResult {
+  /** The case evaluated. */
   prepared: PreparedCase;
   /** The policy's name. */
   policy: string;
+  /** The capacity the pool was cut to. */
   capacity: number;
+  /** The case's full pool. */
   pool: Pool;
+  /** The facts the policy kept. */
   keptFacts: Fact[];
   /** The `policy.raw.jsonl` row (Python-typed for byte-identical output). */
   row: Record<string, PyJson>;
+  /** Whether every support fact was kept. */
   supportAllRetained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
   supportRecall: number;
 }
 
@@ -96,9 +102,13 @@ export interface PolicyResult {
  * The `hybrid-v1` parameters a config pins.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { hybridParams } from "./policies.ts";
- * console.log(hybridParams(config).confidenceWeight); // 0.65
+ * const { config } = loadContracts(embeddedSources());
+ * strictEqual(hybridParams(config).confidenceWeight, 0.65);
+ * strictEqual(hybridParams(config).accessHalfLifeDays, config.policies.hybrid_v1.access_half_life_days);
  * ```
  */
 export function hybridParams(config: ProtocolConfig): HybridParams {
@@ -187,8 +197,18 @@ function selectorPolicy(policy: EvictionPolicy, params?: HybridParams): Policy {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { CONFIDENCE_POLICY } from "./policies.ts";
- * console.log(CONFIDENCE_POLICY.name); // "confidence"
+ * strictEqual(CONFIDENCE_POLICY.name, "confidence");
+ * const fact = { content: "", category: "context", createdAt: "2026-08-01T00:00:00Z", source: "chat" };
+ * const decision = CONFIDENCE_POLICY.select({
+ *   facts: [{ ...fact, id: "a", confidence: 0.2 }, { ...fact, id: "b", confidence: 0.9 }],
+ *   usage: {},
+ *   capacity: 1,
+ *   clock: "2026-08-13T00:00:00Z",
+ * });
+ * deepStrictEqual(decision.kept, ["b"]);
+ * deepStrictEqual(decision.evicted, ["a"]);
  * ```
  */
 export const CONFIDENCE_POLICY: Policy = selectorPolicy(EVICTION_POLICY_CONFIDENCE);
@@ -196,11 +216,15 @@ export const CONFIDENCE_POLICY: Policy = selectorPolicy(EVICTION_POLICY_CONFIDEN
 /**
  * `hybrid-v1` with the given parameters as an instance of the contract.
  *
+ * @param params The `hybrid-v1` weights, half-lives and correction slots.
+ * @returns The policy, named `hybrid-v1`.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { DEFAULT_HYBRID_PARAMS } from "./eviction.ts";
  * import { hybridPolicy } from "./policies.ts";
- * console.log(hybridPolicy(DEFAULT_HYBRID_PARAMS).name); // "hybrid-v1"
+ * strictEqual(hybridPolicy(DEFAULT_HYBRID_PARAMS).name, "hybrid-v1");
  * ```
  */
 export function hybridPolicy(params: HybridParams): Policy {
@@ -210,10 +234,16 @@ export function hybridPolicy(params: HybridParams): Policy {
 /**
  * The published policies under a config, in the order every output lists them: `confidence`, `hybrid-v1`.
  *
+ * @param config The protocol config; `hybrid-v1` takes its parameters from `policies.hybrid_v1`.
+ * @returns The two policies.
+ *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { builtinPolicies } from "./policies.ts";
- * console.log(builtinPolicies(config).map((policy) => policy.name)); // ["confidence", "hybrid-v1"]
+ * const { config } = loadContracts(embeddedSources());
+ * deepStrictEqual(builtinPolicies(config).map((policy) => policy.name), ["confidence", "hybrid-v1"]);
  * ```
  */
 export function builtinPolicies(config: ProtocolConfig): Policy[] {
@@ -333,7 +363,9 @@ export interface EvaluatePolicyOptions {
 
 /** The parts of a prepared protocol {@linkcode evaluatePolicy} reads. */
 export interface PolicyProtocol {
+  /** The contracts; only the config is read. */
   contracts: { config: ProtocolConfig };
+  /** The prepared cases, in protocol order. */
   cases: readonly PreparedCase[];
 }
 
@@ -360,10 +392,29 @@ function firstLine(error: unknown): string {
  * unknown fact, keeps or evicts a fact twice or not at all, keeps more than the capacity, or decides a case
  * differently when asked twice.
  *
+ * @param policy The policy to evaluate.
+ * @param protocol The prepared protocol: the config and the cases.
+ * @param options Where the policy came from (for messages) and extra row fields.
+ * @returns One result per case and capacity, cases in protocol order, capacities ascending.
+ * @throws {PolicyModuleError} When the policy breaks the contract on a case.
+ *
  * @example
- * ```ts ignore
- * import { evaluatePolicy } from "./policies.ts";
- * const results = evaluatePolicy(myPolicy, prepared); // 45 cases × 3 capacities
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { CONFIDENCE_POLICY, evaluatePolicy } from "./policies.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const results = evaluatePolicy(CONFIDENCE_POLICY, prepared);
+ * strictEqual(results.length, 45 * contracts.config.pool.capacities.length); // every case at every capacity
  * ```
  */
 export function evaluatePolicy(
@@ -458,14 +509,27 @@ function fileUrl(path: string): string {
 /**
  * Loads a policy module: its default export must be a {@linkcode Policy} (`{ name, select }`). The source is
  * hashed from the bytes read; the module is then imported (it runs with the caller's permissions, so the CLI
- * gives up network and environment first). A module that is missing, fails to load or exports something else
- * is a {@linkcode PolicyModuleError} naming it.
+ * gives up network and environment first). A module that fails to load or exports something else is a
+ * {@linkcode PolicyModuleError} naming it; a file that cannot be read is refused as any input is.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { InputError, PolicyModuleError } from "./errors.ts";
+ * import { sha256Hex } from "./hash.ts";
  * import { loadPolicyModule } from "./policies.ts";
- * const loaded = await loadPolicyModule("tests/fixtures/policies/recency.ts");
- * console.log(loaded.policy.name, loaded.sha256);
+ * const directory = await Deno.makeTempDir();
+ * const source = 'export default { name: "keep-first", select: (input) => ({ ' +
+ *   "kept: input.facts.slice(0, input.capacity).map((fact) => fact.id), " +
+ *   "evicted: input.facts.slice(input.capacity).map((fact) => fact.id), scores: {} }) };\n";
+ * await Deno.writeTextFile(`${directory}/keep_first.js`, source);
+ * const loaded = await loadPolicyModule(`${directory}/keep_first.js`);
+ * strictEqual(loaded.policy.name, "keep-first");
+ * strictEqual(loaded.sha256, sha256Hex(source));
+ * await Deno.writeTextFile(`${directory}/nothing.js`, "export default 42;\n");
+ * await rejects(loadPolicyModule(`${directory}/nothing.js`), PolicyModuleError); // not a policy
+ * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule> {

@@ -13,27 +13,41 @@ import { compareCodePoints } from "./pyjson.ts";
 
 /** A memory fact as DeerMem stores it (the fields the selector and prompt read). */
 export interface Fact {
+  /** The fact's ID. */
   id: string;
+  /** The fact's text. */
   content: string;
+  /** The fact's category (`correction` facts may take reserved slots). */
   category: string;
+  /** The stored confidence. */
   confidence: number;
+  /** When the fact was created (ISO timestamp). */
   createdAt: string;
+  /** Where the fact came from. */
   source: string;
+  /** When the fact was last confirmed (ISO timestamp), if ever. */
   lastConfirmedAt?: string;
+  /** How often the fact was confirmed. */
   confirmationCount?: number;
 }
 
 /** A usage sidecar entry. */
 export interface UsageEntry {
+  /** The access heat at `lastAccessedAt`. */
   accessHeat: number;
+  /** How often the fact was accessed. */
   accessCount: number;
+  /** When the fact was last accessed (ISO timestamp). */
   lastAccessedAt: string;
 }
 
 /** A case's pool: facts sorted by ID, the usage sidecar, and the support fact's ID. */
 export interface Pool {
+  /** The facts, sorted by ID. */
   facts: Fact[];
+  /** The usage sidecar: fact ID → usage. */
   usage: Record<string, UsageEntry>;
+  /** The IDs of the facts that answer the question. */
   supportFactIds: string[];
 }
 
@@ -94,10 +108,25 @@ function daysBefore(clock: Instant, days: number): string {
  * Builds a case's pool against the evaluation clock.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { prepareCases } from "./cases.ts";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
  * import { buildPool } from "./pool.ts";
- * const pool = buildPool(preparedCase, config.evaluation_time);
- * console.log(pool.facts.length); // 10
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const [preparedCase] = prepareCases(dataset, contracts);
+ * const pool = buildPool(preparedCase, contracts.config.evaluation_time);
+ * strictEqual(pool.facts.length, contracts.config.pool.size); // the support fact and nine distractors
+ * strictEqual(pool.supportFactIds.every((id) => pool.facts.some((fact) => fact.id === id)), true);
  * ```
  */
 export function buildPool(prepared: PreparedCase, clock: Instant): Pool {

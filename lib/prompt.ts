@@ -12,13 +12,17 @@ import { compareCodePoints, dumps, PyFloat } from "./pyjson.ts";
 
 /** A chat message. */
 export interface ChatMessage {
+  /** Who speaks. */
   role: "system" | "user";
+  /** The message text. */
   content: string;
 }
 
 /** A parsed answer prompt template. */
 export interface PromptTemplate {
+  /** The system message template. */
   system: string;
+  /** The user message template. */
   user: string;
 }
 
@@ -34,9 +38,10 @@ function trimNewlines(text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePromptTemplate } from "./prompt.ts";
  * const template = parsePromptTemplate("SYSTEM:\nBe brief.\n\nUSER:\n{{CURRENT_DATE_SECTION}}{{STORED_MEMORY}}\n{{QUESTION}}\n");
- * console.log(template.system); // "Be brief."
+ * deepStrictEqual(template.system, "Be brief.");
  * ```
  */
 export function parsePromptTemplate(text: string, path = "prompts/answer-v1.txt"): PromptTemplate {
@@ -57,7 +62,9 @@ export function parsePromptTemplate(text: string, path = "prompts/answer-v1.txt"
 
 /** A fact as the prompt shows it. */
 export interface MemoryFact {
+  /** The fact's ID. */
   id: string;
+  /** The fact's text. */
   content: string;
 }
 
@@ -65,12 +72,21 @@ export interface MemoryFact {
  * Renders the two chat messages: kept facts sorted by ID as `[{id}]\n{content}` blocks joined by a blank
  * line; `CURRENT DATE: {date}\n` only when the case has a date.
  *
+ * @param template The parsed answer prompt.
+ * @param input The question, its date (or `null`) and the kept facts.
+ * @returns The system and user messages.
+ * @throws {RangeError} When there is no fact, or two facts share an ID.
+ *
  * @example
  * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
  * import { parsePromptTemplate, renderMessages } from "./prompt.ts";
  * const template = parsePromptTemplate("SYSTEM:\nS\nUSER:\n{{CURRENT_DATE_SECTION}}{{STORED_MEMORY}}|{{QUESTION}}");
- * const [, user] = renderMessages(template, { question: "Q?", questionDate: null, facts: [{ id: "b", content: "2" }, { id: "a", content: "1" }] });
- * console.log(user.content); // "[a]\n1\n\n[b]\n2|Q?"
+ * const facts = [{ id: "b", content: "2" }, { id: "a", content: "1" }];
+ * const [system, user] = renderMessages(template, { question: "Q?", questionDate: null, facts });
+ * strictEqual(system.content, "S");
+ * strictEqual(user.content, "[a]\n1\n\n[b]\n2|Q?");
+ * throws(() => renderMessages(template, { question: "Q?", questionDate: null, facts: [] }), RangeError);
  * ```
  */
 export function renderMessages(
@@ -95,20 +111,31 @@ export function renderMessages(
 
 /** The request settings that are part of the fingerprint. */
 export interface RequestSettings {
+  /** The answer model. */
   model: string;
+  /** The sampling temperature. */
   temperature: number;
+  /** The answer's token budget. */
   maxTokens: number;
+  /** Whether the response is streamed. */
   stream: boolean;
 }
 
 /**
  * The exact JSON the fingerprint hashes (`temperature` always a float, as the reference's config holds it).
  *
+ * @param settings The model, temperature, token budget and streaming flag.
+ * @param messages The chat messages.
+ * @returns The JSON text.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { fingerprintPayload } from "./prompt.ts";
- * console.log(fingerprintPayload({ model: "m", temperature: 0, maxTokens: 5, stream: false }, []));
- * // {"max_tokens": 5, "messages": [], "model": "m", "stream": false, "temperature": 0.0}
+ * strictEqual(
+ *   fingerprintPayload({ model: "m", temperature: 0, maxTokens: 5, stream: false }, []),
+ *   '{"max_tokens": 5, "messages": [], "model": "m", "stream": false, "temperature": 0.0}',
+ * );
  * ```
  */
 export function fingerprintPayload(settings: RequestSettings, messages: readonly ChatMessage[]): string {
@@ -124,10 +151,18 @@ export function fingerprintPayload(settings: RequestSettings, messages: readonly
 /**
  * The request fingerprint: SHA-256 of {@linkcode fingerprintPayload} as UTF-8.
  *
+ * @param settings The model, temperature, token budget and streaming flag.
+ * @param messages The chat messages.
+ * @returns 64 lowercase hex digits.
+ *
  * @example
  * ```ts
+ * import { match, notStrictEqual } from "node:assert/strict";
  * import { requestFingerprint } from "./prompt.ts";
- * console.log((requestFingerprint({ model: "m", temperature: 0, maxTokens: 5, stream: false }, [])).length); // 64
+ * const settings = { model: "m", temperature: 0, maxTokens: 5, stream: false };
+ * const fingerprint = requestFingerprint(settings, []);
+ * match(fingerprint, /^[0-9a-f]{64}$/);
+ * notStrictEqual(requestFingerprint({ ...settings, maxTokens: 6 }, []), fingerprint);
  * ```
  */
 export function requestFingerprint(

@@ -55,10 +55,12 @@ function formatBytes(bytes: number): string {
  * {@linkcode ResponseTooLargeError} and the rest is cancelled, so memory stays bounded whatever the server sends.
  *
  * @example
- * ```ts ignore
- * import { cappedFetch, RESPONSE_BODY_LIMIT } from "./provider.ts";
- * const response = await cappedFetch(fetch, RESPONSE_BODY_LIMIT)("http://127.0.0.1:8080/v1/models");
- * await response.text(); // rejects with ResponseTooLargeError past 4 MiB
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { cappedFetch, ResponseTooLargeError } from "./provider.ts";
+ * const server: typeof fetch = () => Promise.resolve(new Response("x".repeat(10)));
+ * strictEqual(await (await cappedFetch(server, 10)("http://127.0.0.1/")).text(), "x".repeat(10));
+ * await rejects((await cappedFetch(server, 9)("http://127.0.0.1/")).text(), ResponseTooLargeError);
  * ```
  */
 export function cappedFetch(inner: typeof fetch, limit: number): typeof fetch {
@@ -101,9 +103,10 @@ export interface RedactedAnswer {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { redactAnswer } from "./provider.ts";
  * const { answer, fields } = redactAnswer({ prediction: "sk-1 is it", responseModel: null, usage: {} }, "sk-1");
- * console.log(answer.prediction, fields); // "[redacted] is it" ["prediction"]
+ * deepStrictEqual([answer.prediction, fields], ["[redacted] is it", ["prediction"]]);
  * ```
  */
 export function redactAnswer(answer: Answer, secret: string): RedactedAnswer {
@@ -135,13 +138,14 @@ function shorten(text: string, limit = 200): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { answerFromBody } from "./provider.ts";
  * const answer = answerFromBody({
  *   model: "m-0731",
  *   choices: [{ message: { content: "7" } }],
  *   usage: { prompt_tokens: 5, completion_tokens: 1, details: { cached: 0 } },
  * });
- * console.log(answer); // { prediction: "7", responseModel: "m-0731", usage: { prompt_tokens: 5, completion_tokens: 1 } }
+ * deepStrictEqual(answer, { prediction: "7", responseModel: "m-0731", usage: { prompt_tokens: 5, completion_tokens: 1 } });
  * ```
  */
 export function answerFromBody(body: unknown): Answer {
@@ -173,10 +177,27 @@ export function answerFromBody(body: unknown): Answer {
  * variables the config names), `maxRetries: 0`, the config's timeout, and nothing read from `OPENAI_*`.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { openAiProvider } from "./provider.ts";
- * const provider = openAiProvider({ baseUrl, apiKey, settings, timeoutSeconds: 120 });
- * const answer = await provider(messages);
+ * // A stand-in for the server: the provider takes any fetch (no network here).
+ * const server: typeof fetch = () =>
+ *   Promise.resolve(Response.json({
+ *     id: "c1",
+ *     object: "chat.completion",
+ *     created: 0,
+ *     model: "m-0731",
+ *     choices: [{ index: 0, message: { role: "assistant", content: "7" }, finish_reason: "stop" }],
+ *     usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+ *   }));
+ * const settings = { model: "m", temperature: 0, maxTokens: 5, stream: false };
+ * const provider = openAiProvider({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", settings, timeoutSeconds: 5, fetch: server });
+ * const answer = await provider([{ role: "user", content: "Q?" }]);
+ * deepStrictEqual(answer, {
+ *   prediction: "7",
+ *   responseModel: "m-0731",
+ *   usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+ * });
  * ```
  */
 export function openAiProvider(options: ProviderOptions): AnswerProvider {
@@ -276,8 +297,9 @@ export interface RetryPolicy {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { defaultBackoffMs } from "./provider.ts";
- * console.log(defaultBackoffMs(1), defaultBackoffMs(2), defaultBackoffMs(3, 4)); // 500 1000 4000
+ * deepStrictEqual([defaultBackoffMs(1), defaultBackoffMs(2), defaultBackoffMs(3, 4)], [500, 1000, 4000]);
  * ```
  */
 export function defaultBackoffMs(failedAttempts: number, retryAfterSeconds?: number): number {
@@ -316,10 +338,11 @@ export class AnswerFailedError extends Error {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { answerWithRetries } from "./provider.ts";
  * const provider = () => Promise.resolve({ prediction: "7", responseModel: null, usage: {} });
  * const { attempts } = await answerWithRetries(provider, [], { maxAttempts: 3 });
- * console.log(attempts); // 1
+ * deepStrictEqual(attempts, 1);
  * ```
  */
 export async function answerWithRetries(

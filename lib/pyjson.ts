@@ -14,11 +14,18 @@
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { dumps, PyFloat } from "./pyjson.ts";
- * console.log(dumps({ accuracy: new PyFloat(1) })); // {"accuracy": 1.0}
+ * strictEqual(dumps({ accuracy: new PyFloat(1) }), '{"accuracy": 1.0}');
+ * strictEqual(dumps({ accuracy: 1 }), '{"accuracy": 1}');
  * ```
  */
 export class PyFloat {
+  /**
+   * Wraps `value` so it serialises as a Python float.
+   *
+   * @param value The number.
+   */
   constructor(readonly value: number) {}
   /** The plain number, for arithmetic. */
   valueOf(): number {
@@ -29,10 +36,15 @@ export class PyFloat {
 /**
  * Wraps a number as a Python float.
  *
+ * @param value The number.
+ * @returns The number as a {@linkcode PyFloat}.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { dumps, pyFloat } from "./pyjson.ts";
- * console.log(dumps(pyFloat(0))); // 0.0
+ * strictEqual(dumps(pyFloat(0)), "0.0");
+ * strictEqual(pyFloat(2.5).value, 2.5);
  * ```
  */
 export function pyFloat(value: number): PyFloat {
@@ -54,11 +66,17 @@ export type PyJson =
  * Python's `repr(float)`: the shortest round-tripping digits, fixed notation when the decimal exponent is in
  * [-4, 16), scientific (`1e-05`, `1e+16`) otherwise, `.0` added to integral values.
  *
+ * @param value The number.
+ * @returns Its Python `repr`.
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { floatRepr } from "./pyjson.ts";
- * console.log(floatRepr(0.1 + 0.2)); // "0.30000000000000004"
- * console.log(floatRepr(1e16)); // "1e+16"
+ * strictEqual(floatRepr(0.1 + 0.2), "0.30000000000000004");
+ * strictEqual(floatRepr(1e16), "1e+16");
+ * strictEqual(floatRepr(0.00001), "1e-05");
+ * strictEqual(floatRepr(3), "3.0");
  * ```
  */
 export function floatRepr(value: number): string {
@@ -122,9 +140,10 @@ function unicodeEscape(code: number): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { dumpsString } from "./pyjson.ts";
- * console.log(dumpsString("café")); // "café" in quotes
- * console.log(dumpsString("café", true)); // "caf\u00e9" in quotes
+ * deepStrictEqual(dumpsString("café"), '"café"');
+ * deepStrictEqual(dumpsString("café", true), '"caf\\u00e9"');
  * ```
  */
 export function dumpsString(value: string, ensureAscii = false): string {
@@ -139,8 +158,9 @@ export function dumpsString(value: string, ensureAscii = false): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { compareCodePoints } from "./pyjson.ts";
- * console.log(["\uFF5E", "\u{1F600}"].sort(compareCodePoints)); // ["～", "😀"]
+ * deepStrictEqual(["\uFF5E", "\u{1F600}"].sort(compareCodePoints), ["～", "😀"]);
  * ```
  */
 export function compareCodePoints(a: string, b: string): number {
@@ -174,11 +194,17 @@ export interface DumpsOptions {
  * Python's `json.dumps(value, ensure_ascii=False, sort_keys=True)` (options change indent/ensure_ascii).
  * Object properties whose value is `undefined` are omitted.
  *
+ * @param value The value: numbers, bigints, {@linkcode PyFloat}s, strings, booleans, null, arrays and objects.
+ * @param options Indentation, key sorting and ASCII escaping.
+ * @returns The JSON text, byte for byte as Python writes it.
+ * @throws {RangeError} When a number is an integer beyond 2^53 (pass a bigint instead).
+ *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { dumps, pyFloat } from "./pyjson.ts";
- * console.log(dumps({ b: [1, pyFloat(2)], a: "é" })); // {"a": "é", "b": [1, 2.0]}
- * console.log(dumps({ a: 1 }, { indent: 2 })); // "{\n  \"a\": 1\n}"
+ * strictEqual(dumps({ b: [1, pyFloat(2)], a: "é" }), '{"a": "é", "b": [1, 2.0]}');
+ * strictEqual(dumps({ a: 1 }, { indent: 2 }), '{\n  "a": 1\n}');
  * ```
  */
 export function dumps(value: PyJson, options: DumpsOptions = {}): string {
@@ -252,14 +278,21 @@ const INTEGER_LIKE_KEY_IN_TEXT = /"(?:[0-9]|\\u003[0-9]){1,10}"\s*:/;
  * Parses JSON exactly as Python's `json.loads` does: `NaN`, `Infinity` and `-Infinity` are read; a number with a
  * fraction or exponent is a {@linkcode PyFloat} (`1e400` is infinity); an integer is a `number` when it fits
  * exactly and a `bigint` otherwise; duplicate keys keep the last value; an object whose key order JavaScript would
- * change carries {@linkcode PY_KEY_ORDER}. Refused with a `SyntaxError` (line and column, as Python's message
- * gives them): anything `json.loads` refuses (a leading UTF-8 BOM included), an integer over 4,300 digits (Python
- * 3.11 raises), and a lone surrogate escape (Python reads it, then cannot write it as UTF-8).
+ * change carries {@linkcode PY_KEY_ORDER}.
+ *
+ * @param text The JSON text.
+ * @returns The value, Python-typed.
+ * @throws {SyntaxError} With line and column, as Python's message gives them: for anything `json.loads`
+ * refuses (a leading UTF-8 BOM included), an integer over 4,300 digits (Python 3.11 raises), and a lone
+ * surrogate escape (Python reads it, then cannot write it as UTF-8).
  *
  * @example
  * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
  * import { dumps, parsePyJson } from "./pyjson.ts";
- * console.log(dumps(parsePyJson('{"a": 1.0, "b": 2, "c": NaN}'))); // {"a": 1.0, "b": 2, "c": NaN}
+ * strictEqual(dumps(parsePyJson('{"a": 1.0, "b": 2, "c": NaN}')), '{"a": 1.0, "b": 2, "c": NaN}');
+ * strictEqual(parsePyJson("12345678901234567890"), 12345678901234567890n);
+ * throws(() => parsePyJson("[1,]"), SyntaxError);
  * ```
  */
 export function parsePyJson(text: string): PyJson {

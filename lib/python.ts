@@ -2,6 +2,11 @@
  * Python semantics the reference relies on, reproduced exactly: `float(str)`, `str()` of JSON scalars,
  * code-point length, and Python 3.11's `datetime.fromisoformat`.
  *
+ * Follows CPython 3.11.7 (the reference's interpreter): `float()` as `Objects/floatobject.c`'s
+ * `PyFloat_FromString`, `str()` of floats as `repr` (`Python/pystrtod.c`), and `datetime.fromisoformat` as
+ * `Modules/_datetimemodule.c` of that release (the C implementation 3.11 runs; `Lib/datetime.py`'s
+ * `_parse_isoformat_date` and `_parse_isoformat_time` state the same rules in Python).
+ *
  * @module
  */
 
@@ -21,8 +26,9 @@ import {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isPyWhitespace } from "./python.ts";
- * console.log(isPyWhitespace("\x1c"), isPyWhitespace("\ufeff")); // true false
+ * deepStrictEqual([isPyWhitespace("\x1c"), isPyWhitespace("\ufeff")], [true, false]);
  * ```
  */
 export function isPyWhitespace(char: string): boolean {
@@ -34,8 +40,9 @@ export function isPyWhitespace(char: string): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyStrip } from "./python.ts";
- * console.log(pyStrip("\u3000 x \x85")); // "x"
+ * deepStrictEqual(pyStrip("\u3000 x \x85"), "x");
  * ```
  */
 export function pyStrip(text: string): string {
@@ -56,8 +63,9 @@ const PY_FLOAT_SPECIAL = /^[+-]?(?:nan|inf|infinity)$/i;
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePyFloat } from "./python.ts";
- * console.log(parsePyFloat(" 1_0 "), parsePyFloat("１"), parsePyFloat("0x10")); // 10 1 undefined
+ * deepStrictEqual([parsePyFloat(" 1_0 "), parsePyFloat("１"), parsePyFloat("0x10")], [10, 1, undefined]);
  * ```
  */
 export function parsePyFloat(text: string): number | undefined {
@@ -85,8 +93,9 @@ export function parsePyFloat(text: string): number | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyFloatOf } from "./python.ts";
- * console.log(pyFloatOf("0.5"), pyFloatOf(true), pyFloatOf([1])); // 0.5 1 undefined
+ * deepStrictEqual([pyFloatOf("0.5"), pyFloatOf(true), pyFloatOf([1])], [0.5, 1, undefined]);
  * ```
  */
 export function pyFloatOf(value: unknown): number | undefined {
@@ -104,9 +113,10 @@ export function pyFloatOf(value: unknown): number | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyStr } from "./python.ts";
  * import { PyFloat } from "./pyjson.ts";
- * console.log(pyStr(null), pyStr(17), pyStr(new PyFloat(2))); // None 17 2.0
+ * deepStrictEqual([pyStr(null), pyStr(17), pyStr(new PyFloat(2))], ["None", "17", "2.0"]);
  * ```
  */
 export function pyStr(value: unknown): string {
@@ -120,8 +130,9 @@ export function pyStr(value: unknown): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyRepr } from "./python.ts";
- * console.log(pyRepr(["a\u00a0", 1.5, null])); // ['a\xa0', 1.5, None]
+ * deepStrictEqual(pyRepr(["a\u00a0", 1.5, null]), "['a\\xa0', 1.5, None]");
  * ```
  */
 export function pyRepr(value: unknown): string {
@@ -162,8 +173,9 @@ function stringRepr(text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isPyPrintable } from "./python.ts";
- * console.log(isPyPrintable("a b"), isPyPrintable("a\u3000b")); // true false
+ * deepStrictEqual([isPyPrintable("a b"), isPyPrintable("a\u3000b")], [true, false]);
  * ```
  */
 export function isPyPrintable(text: string): boolean {
@@ -176,8 +188,9 @@ export function isPyPrintable(text: string): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyUpper } from "./python.ts";
- * console.log(pyUpper("straße"), pyUpper("\u0264")); // "STRASSE" "ɤ" (no uppercase before Unicode 16)
+ * deepStrictEqual([pyUpper("straße"), pyUpper("\u0264")], ["STRASSE", "ɤ"]); // no uppercase before Unicode 16
  * ```
  */
 export function pyUpper(text: string): string {
@@ -201,8 +214,9 @@ export function pyUpper(text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyLower } from "./python.ts";
- * console.log(pyLower("ΟΔΟΣ Σ")); // "οδος σ"
+ * deepStrictEqual(pyLower("ΟΔΟΣ Σ"), "οδος σ");
  * ```
  */
 export function pyLower(text: string): string {
@@ -232,8 +246,9 @@ function isFinalSigma(points: readonly number[], index: number): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { pyTruthy } from "./python.ts";
- * console.log(pyTruthy(0), pyTruthy({}), pyTruthy(NaN), pyTruthy("0")); // false false true true
+ * deepStrictEqual([pyTruthy(0), pyTruthy({}), pyTruthy(NaN), pyTruthy("0")], [false, false, true, true]);
  * ```
  */
 export function pyTruthy(value: unknown): boolean {
@@ -254,8 +269,9 @@ export function pyTruthy(value: unknown): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { codePointLength } from "./python.ts";
- * console.log(codePointLength("a😀")); // 2
+ * deepStrictEqual(codePointLength("a😀"), 2);
  * ```
  */
 export function codePointLength(text: string): number {

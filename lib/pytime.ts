@@ -178,9 +178,10 @@ function parseTimeFields(bytes: Uint8Array, start: number, end: number, values: 
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { fromIsoFormat, instantToEpochMicroseconds } from "./pytime.ts";
  * const instant = fromIsoFormat("2026-08-06T08:00:00+08:00")!;
- * console.log(instantToEpochMicroseconds(instant)); // 1785974400000000n
+ * deepStrictEqual(instantToEpochMicroseconds(instant), 1785974400000000n);
  * ```
  */
 export function fromIsoFormat(text: string): Instant | undefined {
@@ -237,8 +238,9 @@ export function fromIsoFormat(text: string): Instant | undefined {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { instantToEpochMicroseconds } from "./pytime.ts";
- * console.log(instantToEpochMicroseconds({ day: 1, microsecond: 0 })); // 86400000000n
+ * deepStrictEqual(instantToEpochMicroseconds({ day: 1, microsecond: 0 }), 86400000000n);
  * ```
  */
 export function instantToEpochMicroseconds(instant: Instant): bigint {
@@ -250,8 +252,9 @@ export function instantToEpochMicroseconds(instant: Instant): bigint {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { elapsedSeconds } from "./pytime.ts";
- * console.log(elapsedSeconds({ day: 1, microsecond: 500_000 }, { day: 0, microsecond: 0 })); // 86400.5
+ * deepStrictEqual(elapsedSeconds({ day: 1, microsecond: 500_000 }, { day: 0, microsecond: 0 }), 86400.5);
  * ```
  */
 export function elapsedSeconds(later: Instant, earlier: Instant): number {
@@ -352,8 +355,9 @@ export function parseCanonicalIso(text: string, out: Float64Array): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isoformatUtc } from "./pytime.ts";
- * console.log(isoformatUtc({ day: 20678, microsecond: 0 })); // "2026-08-13T00:00:00+00:00"
+ * deepStrictEqual(isoformatUtc({ day: 20678, microsecond: 0 }), "2026-08-13T00:00:00+00:00");
  * ```
  */
 export function isoformatUtc(instant: Instant): string {
@@ -365,8 +369,9 @@ export function isoformatUtc(instant: Instant): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isoformatZulu } from "./pytime.ts";
- * console.log(isoformatZulu({ day: 20498, microsecond: 0 })); // "2026-02-14T00:00:00Z"
+ * deepStrictEqual(isoformatZulu({ day: 20498, microsecond: 0 }), "2026-02-14T00:00:00Z");
  * ```
  */
 export function isoformatZulu(instant: Instant): string {

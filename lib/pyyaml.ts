@@ -5,6 +5,9 @@
  * {@linkcode YamlTimestamp}), duplicate keys (the last wins) and its refusal of a tab anywhere but inside a quoted
  * scalar, a comment or a block scalar.
  *
+ * Follows PyYAML 6.0's pure-Python loader (`yaml/resolver.py`'s implicit resolvers, `yaml/constructor.py`'s
+ * `SafeConstructor`, `yaml/scanner.py`'s tab rules), which the reference harness's `yaml.safe_load` runs.
+ *
  * @module
  */
 
@@ -161,8 +164,9 @@ function findForbiddenTab(text: string): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePyYaml } from "./pyyaml.ts";
- * console.log(parsePyYaml("a: 1e3\nb: 1.5e+3\nc: 017\nd: off\na: 2")); // { a: 2n, b: 1500, c: 15n, d: false }
+ * deepStrictEqual(parsePyYaml("a: 1e3\nb: 1.5e+3\nc: 017\nd: off\na: 2"), { a: 2n, b: 1500, c: 15n, d: false });
  * ```
  */
 export function parsePyYaml(text: string): unknown {

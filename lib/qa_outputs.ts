@@ -9,11 +9,11 @@
 import { z } from "zod";
 import type { ProtocolConfig } from "./config.ts";
 import { RowIntegrityError } from "./errors.ts";
-import { GRADE_RULES, GRADER_VERSION } from "./grading.ts";
+import { GRADE_RULES, GRADER_VERSION, type GradeRule } from "./grading.ts";
 import { POLICIES } from "./policies.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
-import { AnswerRow } from "./rows.ts";
-import { parseWith } from "./schema.ts";
+import { type AnswerRow, answerRowObject } from "./rows.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 import {
   type BootstrapResult,
   exactMcnemar,
@@ -23,7 +23,22 @@ import {
 } from "./stats.ts";
 
 /** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
-export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
+export interface GradedRow extends Omit<AnswerRow, "created_at"> {
+  /** Whether the grader accepted the prediction. */
+  grade_correct: boolean;
+  /** The grader rule that decided (a `GradeRule` of grading.ts). */
+  grade_rule: GradeRule;
+  /** The grader's version. */
+  grader_version: string;
+  /** The case's question type (`synthetic_correction` for synthetic cases). */
+  question_type: string;
+  /** Whether every support fact was kept. */
+  support_all_retained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
+  support_recall: number;
+}
+
+const gradedRowSchema = answerRowObject.omit({ created_at: true }).extend({
   grade_correct: z.boolean(),
   grade_rule: z.enum(GRADE_RULES),
   grader_version: z.string(),
@@ -32,8 +47,43 @@ export const GradedRow = AnswerRow.omit({ created_at: true }).extend({
   support_recall: z.number().min(0).max(1),
 });
 
-/** A graded row. */
-export type GradedRow = z.infer<typeof GradedRow>;
+/**
+ * The graded row schema: exactly these 19 fields (the answer row's without `created_at`, and the grade's).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { GradedRow } from "./qa_outputs.ts";
+ * const graded = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1",
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1,
+ *   source: "longmemeval",
+ *   usage: {},
+ *   grade_correct: true,
+ *   grade_rule: "exact",
+ *   grader_version: "deterministic-overlap-v1",
+ *   question_type: "single-session-user",
+ *   support_all_retained: true,
+ *   support_recall: 1,
+ * };
+ * strictEqual(GradedRow.parse(graded).grade_rule, "exact");
+ * strictEqual(GradedRow.safeParse({ ...graded, created_at: "2026-11-29T11:12:02Z" }).success, false);
+ * strictEqual(GradedRow.safeParse({ ...graded, support_recall: 1.5 }).success, false);
+ * ```
+ */
+export const GradedRow: Schema<GradedRow> = gradedRowSchema;
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameGraded: SameType<GradedRow, z.infer<typeof gradedRowSchema>> = true;
 
 /**
  * Serialises graded rows as `qa.rows.jsonl` (compact sorted-key lines; `support_recall` a float).

@@ -16,8 +16,9 @@ export const RADIX_THRESHOLD = 4096;
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { rankOrder } from "./radix.ts";
- * console.log([...rankOrder(new Float64Array([0.5, 0.9, 0.5]))]); // [1, 0, 2]
+ * deepStrictEqual([...rankOrder(new Float64Array([0.5, 0.9, 0.5]))], [1, 0, 2]);
  * ```
  */
 export function rankOrder(scores: Float64Array): Uint32Array {

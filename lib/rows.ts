@@ -11,16 +11,56 @@ import { CASE_SOURCES } from "./cases.ts";
 import { RowIntegrityError } from "./errors.ts";
 import { POLICIES } from "./policies.ts";
 import { dumps, parsePyJson, type PyJson } from "./pyjson.ts";
-import { parseWith } from "./schema.ts";
+import { parseWith, type SameType, type Schema } from "./schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
-/** The answer row schema version the reference writes and reads. */
+/**
+ * The answer row schema version the reference writes and reads.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { ANSWER_ROW_SCHEMA_VERSION } from "./rows.ts";
+ * strictEqual(ANSWER_ROW_SCHEMA_VERSION, 1);
+ * ```
+ */
 export const ANSWER_ROW_SCHEMA_VERSION = 1;
 
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
 
-/** `responses/<row_id>.json`: exactly these 14 fields. */
-export const AnswerRow = z.strictObject({
+/** A stored answer row (`responses/<row_id>.json`). */
+export interface AnswerRow {
+  /** Calls made for this row (≥ 1). */
+  attempts: number;
+  /** The capacity the memory was cut to. */
+  capacity: number;
+  /** The case answered. */
+  case_id: string;
+  /** When the row was written (Python's `isoformat` of UTC now, with `Z`). */
+  created_at: string;
+  /** The fact IDs the policy kept, in prompt order. */
+  kept_fact_ids: string[];
+  /** The policy that chose the memory. */
+  policy: "confidence" | "hybrid-v1";
+  /** The model's answer. */
+  prediction: string;
+  /** The SHA-256 of the request's non-secret payload. */
+  request_fingerprint: string;
+  /** The model the server says answered, if it said. */
+  response_model: string | null;
+  /** `<case_id>__<policy>`: the file's name without `.json`. */
+  row_id: string;
+  /** The case's scenario. */
+  scenario: string;
+  /** Always {@linkcode ANSWER_ROW_SCHEMA_VERSION}. */
+  schema_version: typeof ANSWER_ROW_SCHEMA_VERSION;
+  /** Where the case comes from. */
+  source: "longmemeval" | "synthetic";
+  /** Integer token counts the server reported. */
+  usage: Record<string, number>;
+}
+
+const answerRowShape = {
   attempts: z.number().int().min(1),
   capacity: z.number().int(),
   case_id: z.string().min(1),
@@ -35,10 +75,46 @@ export const AnswerRow = z.strictObject({
   schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
   source: z.enum(CASE_SOURCES),
   usage: z.record(z.string(), z.number().int()),
-});
+};
 
-/** A stored answer row. */
-export type AnswerRow = z.infer<typeof AnswerRow>;
+/** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */
+export type AnswerRowShape = { [K in keyof AnswerRow]-?: z.ZodType<AnswerRow[K], unknown> };
+
+/** The answer row schema's object form, for schemas derived from it (the graded row). */
+export const answerRowObject: z.ZodObject<AnswerRowShape> = z.strictObject(answerRowShape);
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameRow: SameType<AnswerRow, z.infer<z.ZodObject<typeof answerRowShape>>> = true;
+
+/**
+ * `responses/<row_id>.json`: exactly these 14 fields.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { AnswerRow } from "./rows.ts";
+ * const row = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   created_at: "2026-11-29T11:12:02.090405Z",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1" as const,
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1 as const,
+ *   source: "longmemeval" as const,
+ *   usage: { total_tokens: 12 },
+ * };
+ * strictEqual(AnswerRow.parse(row).prediction, "7 weeks");
+ * strictEqual(AnswerRow.safeParse({ ...row, extra: 1 }).success, false); // unknown keys are refused
+ * strictEqual(AnswerRow.safeParse({ ...row, attempts: 0 }).success, false);
+ * ```
+ */
+export const AnswerRow: Schema<AnswerRow> = answerRowObject;
 
 /** What a successful call returns: the prediction and the non-secret parts of the response. */
 export interface Answer {
@@ -52,9 +128,28 @@ export interface Answer {
  * The row for a task answered after `attempts` calls.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { answerRow } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
  * const row = answerRow(task, { prediction: "7", responseModel: "m", usage: {} }, 1, "2026-11-29T11:12:02.090405Z");
+ * strictEqual(row.row_id, "q1__hybrid-v1");
+ * strictEqual(row.prediction, "7");
+ * strictEqual("referenceAnswer" in row || "reference_answer" in row, false); // never the reference answer
  * ```
  */
 export function answerRow(task: AnswerTask, answer: Answer, attempts: number, createdAt: string): AnswerRow {
@@ -78,13 +173,37 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
 
 /**
  * The row file's exact text: Python's `json.dumps(row, indent=2, sort_keys=True, ensure_ascii=False)` and a
- * newline, so a run directory moves freely between this tool and the reference. Throws a
- * {@linkcode RowIntegrityError} for a lone surrogate in the prediction, the response model or a usage key.
+ * newline, so a run directory moves freely between this tool and the reference.
+ *
+ * @param row The answer row.
+ * @returns The file's text.
+ * @throws {RowIntegrityError} For a lone surrogate in the prediction, the response model or a usage key.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "./errors.ts";
  * import { answerRowJson } from "./rows.ts";
- * await Deno.writeTextFile(`responses/${row.row_id}.json`, answerRowJson(row));
+ * const row = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   created_at: "2026-11-29T11:12:02.090405Z",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1" as const,
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1 as const,
+ *   source: "longmemeval" as const,
+ *   usage: { total_tokens: 12 },
+ * };
+ * const text = answerRowJson(row);
+ * strictEqual(text.startsWith('{\n  "attempts": 1,\n  "capacity": 7,'), true);
+ * strictEqual(text.endsWith('"usage": {\n    "total_tokens": 12\n  }\n}\n'), true);
+ * throws(() => answerRowJson({ ...row, prediction: "\ud800" }), RowIntegrityError);
  * ```
  */
 export function answerRowJson(row: AnswerRow): string {
@@ -106,7 +225,17 @@ export function answerRowJson(row: AnswerRow): string {
   return dumps(row as unknown as PyJson, { indent: 2, sortKeys: true }) + "\n";
 }
 
-/** The fields that bind a row to its task, in the order they are reported. */
+/**
+ * The fields that bind a stored row to its recomputed task; {@linkcode identityMismatches} compares them.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { IDENTITY_FIELDS } from "./rows.ts";
+ * strictEqual(IDENTITY_FIELDS.includes("request_fingerprint"), true);
+ * strictEqual((IDENTITY_FIELDS as readonly string[]).includes("prediction"), false);
+ * ```
+ */
 export const IDENTITY_FIELDS = [
   "row_id",
   "case_id",
@@ -120,18 +249,52 @@ export const IDENTITY_FIELDS = [
 
 /** One identity field whose stored value differs from the recomputed task. */
 export interface IdentityMismatch {
+  /** The identity field that differs. */
   field: (typeof IDENTITY_FIELDS)[number];
+  /** The value the recomputed task has. */
   expected: unknown;
+  /** The value the stored row has. */
   actual: unknown;
 }
 
 /**
  * Compares a stored row's identity fields with the recomputed task; returns every field that differs.
  *
+ * @param row The stored row (its identity fields).
+ * @param task The task recomputed from the protocol.
+ * @returns One entry per differing field, in {@linkcode IDENTITY_FIELDS} order; empty when the row is the task's.
+ *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { identityMismatches } from "./rows.ts";
- * if (identityMismatches(row, task).length > 0) console.log("call again");
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = {
+ *   row_id: "q1__hybrid-v1",
+ *   case_id: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   kept_fact_ids: ["f1"],
+ *   request_fingerprint: "0".repeat(64),
+ * };
+ * deepStrictEqual(identityMismatches(row, task), []);
+ * deepStrictEqual(identityMismatches({ ...row, capacity: 5 }, task), [{ field: "capacity", expected: 7, actual: 5 }]);
  * ```
  */
 export function identityMismatches(
@@ -157,9 +320,28 @@ export function identityMismatches(
  * and the field.
  *
  * @example
- * ```ts ignore
- * import { parseAnswerRow } from "./rows.ts";
- * const row = parseAnswerRow(await Deno.readTextFile(path), path);
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "./errors.ts";
+ * import { answerRow, answerRowJson, parseAnswerRow } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const text = answerRowJson(answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z"));
+ * strictEqual(parseAnswerRow(text, "q1__hybrid-v1.json").prediction, "7");
+ * throws(() => parseAnswerRow(text.replace('"attempts": 1', '"attempts": 1.0'), "q1__hybrid-v1.json"), RowIntegrityError);
  * ```
  */
 export function parseAnswerRow(text: string, path: string): AnswerRow {
@@ -179,9 +361,28 @@ export function parseAnswerRow(text: string, path: string): AnswerRow {
  * first differing field, and expected vs actual.
  *
  * @example
- * ```ts ignore
- * import { checkRowIdentity } from "./rows.ts";
- * checkRowIdentity(row, task, "run/responses/x__confidence.json");
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "./errors.ts";
+ * import { answerRow, checkRowIdentity } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z");
+ * checkRowIdentity(row, task, "run/responses/q1__hybrid-v1.json"); // the task's own row
+ * throws(() => checkRowIdentity({ ...row, capacity: 5 }, task, "run/responses/q1__hybrid-v1.json"), RowIntegrityError);
  * ```
  */
 export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string): void {
@@ -202,8 +403,9 @@ export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string)
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { responsePath } from "./rows.ts";
- * console.log(responsePath("run", "05fdf179__confidence")); // "run/responses/05fdf179__confidence.json"
+ * deepStrictEqual(responsePath("run", "05fdf179__confidence"), "run/responses/05fdf179__confidence.json");
  * ```
  */
 export function responsePath(directory: string, rowId: string): string {

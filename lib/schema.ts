@@ -4,7 +4,6 @@
  * @module
  */
 
-import type { z } from "zod";
 import { ContractError, type DomainErrorOptions, type InputError } from "./errors.ts";
 
 /** Options of {@linkcode parseWith}. */
@@ -15,30 +14,87 @@ export interface ParseWithOptions {
   prefix?: string;
 }
 
+/** One failure a {@linkcode Schema} reports (zod's issue, as far as this package reads it). */
+export interface SchemaIssue {
+  /** The kind of failure, e.g. `unrecognized_keys`. */
+  readonly code: string;
+  /** Where in the input: keys and indexes from the root. */
+  readonly path: readonly PropertyKey[];
+  /** What is wrong, e.g. `must be 64 lowercase hex digits`. */
+  readonly message: string;
+  /** The unknown keys, for `unrecognized_keys`. */
+  readonly keys?: readonly string[];
+}
+
+/** The outcome of {@linkcode Schema.safeParse}. */
+export type SchemaResult<T> =
+  | { readonly success: true; readonly data: T }
+  | { readonly success: false; readonly error: { readonly issues: readonly SchemaIssue[] } };
+
+/**
+ * A schema parsing unknown input into `T`: the public face of this package's zod schemas (each is a zod
+ * `ZodType<T>`, so zod's other methods work too), stated without zod's types so the API does not hang on them.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import type { Schema } from "./schema.ts";
+ * const Port: Schema<number> = z.number().int().min(1);
+ * const result = Port.safeParse(0);
+ * if (result.success) throw new Error("0 is not a port");
+ * if (Port.parse(8080) !== 8080) throw new Error("8080 is a port");
+ * ```
+ */
+export interface Schema<T> {
+  /**
+   * Parses `data`.
+   *
+   * @param data The input.
+   * @returns The parsed value.
+   * @throws {Error} zod's error when `data` does not match.
+   */
+  parse(data: unknown): T;
+  /**
+   * Parses `data` without throwing.
+   *
+   * @param data The input.
+   * @returns The parsed value, or the issues.
+   */
+  safeParse(data: unknown): SchemaResult<T>;
+}
+
 /**
  * Parses `data` with `schema`; on failure throws a {@linkcode ContractError} (or `options.error`) for the first
  * issue, e.g. `configs/x.yaml: pool.qa_capacity: must be one of pool.capacities`.
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { z } from "zod";
  * import { parseWith } from "./schema.ts";
  * const value = parseWith(z.strictObject({ a: z.number() }), { a: 1 }, "x.json");
- * console.log(value.a); // 1
+ * deepStrictEqual(value.a, 1);
  * ```
  */
-export function parseWith<S extends z.ZodType>(
-  schema: S,
+export function parseWith<T>(
+  schema: Schema<T>,
   data: unknown,
   path: string,
   options: ParseWithOptions = {},
-): z.infer<S> {
+): T {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue.path.length === 0 ? "(root)" : issue.path.map(String).join(".");
   let message = issue.message;
-  if (issue.code === "unrecognized_keys") message = `unknown key(s): ${issue.keys.join(", ")}`;
+  if (issue.code === "unrecognized_keys") message = `unknown key(s): ${(issue.keys ?? []).join(", ")}`;
   const ErrorType = options.error ?? ContractError;
   throw new ErrorType(`${options.prefix ?? ""}${message}`, { path, field, cause: result.error });
 }
+
+/**
+ * `true` when `A` and `B` are the same type (optional and readonly members included), else `false`: binds a
+ * hand-written type to its schema's inferred type, e.g. `const _same: SameType<T, z.infer<typeof s>> = true;`.
+ */
+export type SameType<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true
+  : false;

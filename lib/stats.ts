@@ -12,10 +12,15 @@ export type Pair = readonly [first: boolean, second: boolean];
 
 /** Exact McNemar counts and p-value. */
 export interface McnemarResult {
+  /** Pairs both sides answered correctly. */
   both_correct: number;
+  /** Pairs both sides answered wrongly. */
   both_wrong: number;
+  /** Pairs only the first side answered correctly. */
   only_first_correct: number;
+  /** Pairs only the second side answered correctly. */
   only_second_correct: number;
+  /** The exact two-sided McNemar p-value. */
   p_value: number;
 }
 
@@ -29,10 +34,20 @@ function binomial(n: number, k: number): bigint {
  * Two-sided exact McNemar: exact binomial tail on the discordant pairs, `p = min(1, 2 · tail)`, 1.0 without
  * discordant pairs. The tail is an exact integer sum over 2^n, rounded once.
  *
+ * @param pairs One `[first correct, second correct]` pair per case.
+ * @returns The four cell counts and the p-value.
+ *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { exactMcnemar } from "./stats.ts";
- * console.log(exactMcnemar([[false, true], [false, true], [true, true]]).p_value); // 0.5
+ * deepStrictEqual(exactMcnemar([[false, true], [false, true], [true, true]]), {
+ *   both_correct: 1,
+ *   both_wrong: 0,
+ *   only_first_correct: 0,
+ *   only_second_correct: 2,
+ *   p_value: 0.5,
+ * });
  * ```
  */
 export function exactMcnemar(pairs: readonly Pair[]): McnemarResult {
@@ -65,15 +80,21 @@ export function exactMcnemar(pairs: readonly Pair[]): McnemarResult {
 
 /** Options of {@linkcode pairedBootstrapDifference}. */
 export interface BootstrapOptions {
+  /** The Mersenne Twister seed (Python's `random.Random(seed)`). */
   seed: bigint | number;
+  /** How many resamples to draw. */
   iterations: number;
+  /** The significance level: the interval is the central 1 − alpha. */
   alpha: number;
 }
 
 /** The bootstrap's observed mean difference and percentile interval (second minus first). */
 export interface BootstrapResult {
+  /** The observed mean of second − first correctness. */
   mean_difference: number;
+  /** The interval's lower bound. */
   lower: number;
+  /** The interval's upper bound. */
   upper: number;
 }
 
@@ -82,11 +103,19 @@ export interface BootstrapResult {
  * Python's `randrange(n)`; the interval is taken from the sorted differences at
  * `floor(alpha/2 · iterations)` and `floor((1 − alpha/2) · iterations) − 1`, clamped into range.
  *
+ * @param pairs One `[first correct, second correct]` pair per case.
+ * @param options The seed, the number of iterations and alpha.
+ * @returns The observed mean difference and the interval's bounds.
+ * @throws {RangeError} When there are no pairs, `iterations` is not a whole number ≥ 1, or alpha is not in (0, 1).
+ *
  * @example
  * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
  * import { pairedBootstrapDifference } from "./stats.ts";
  * const result = pairedBootstrapDifference([[true, true], [false, true]], { seed: 1, iterations: 100, alpha: 0.05 });
- * console.log(result.mean_difference); // 0.5
+ * strictEqual(result.mean_difference, 0.5);
+ * strictEqual(result.lower <= result.mean_difference && result.mean_difference <= result.upper, true);
+ * throws(() => pairedBootstrapDifference([], { seed: 1, iterations: 100, alpha: 0.05 }), RangeError);
  * ```
  */
 export function pairedBootstrapDifference(

@@ -133,9 +133,15 @@ function sortedUnique(values: readonly number[]): number[] {
  * 0/0.1, cap 10, capacities 1–10 — 4,158 parameter sets, 41,580 grid points.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { defaultGrid } from "./sweep.ts";
- * console.log(defaultGrid(config).weights.length); // 231
+ * const { config } = loadContracts(embeddedSources());
+ * const grid = defaultGrid(config);
+ * strictEqual(grid.weights.length, 231);
+ * deepStrictEqual([grid.confirmationHalfLifeDays, grid.accessHalfLifeDays], [[45, 90, 180], [15, 30, 60]]);
+ * deepStrictEqual(grid.capacities, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
  * ```
  */
 export function defaultGrid(config: ProtocolConfig): SweepGrid {
@@ -159,9 +165,16 @@ export function defaultGrid(config: ProtocolConfig): SweepGrid {
  * {@linkcode InputError} naming the file and the field, e.g. `grid.yaml: capacities.2: must be in [1, 10]`.
  *
  * @example
- * ```ts ignore
- * import { parseGrid } from "./sweep.ts";
+ * ```ts
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { InputError } from "./errors.ts";
+ * import { defaultGrid, parseGrid } from "./sweep.ts";
+ * const { config } = loadContracts(embeddedSources());
  * const grid = parseGrid("capacities: [5, 7, 9]\n", "grid.yaml", config);
+ * deepStrictEqual(grid.capacities, [5, 7, 9]);
+ * deepStrictEqual(grid.weights, defaultGrid(config).weights); // the rest is the default grid
+ * throws(() => parseGrid("capacities: [5, 70]\n", "grid.yaml", config), InputError);
  * ```
  */
 export function parseGrid(text: string, path: string, config: ProtocolConfig): SweepGrid {

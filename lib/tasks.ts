@@ -20,17 +20,29 @@ import type { EvictionPolicy } from "./eviction.ts";
 
 /** One answer request, fully determined by the protocol. */
 export interface AnswerTask {
+  /** `<case_id>__<policy>`: the row's file name without `.json`. */
   rowId: string;
+  /** The case's ID. */
   caseId: string;
+  /** Where the case comes from. */
   source: CaseSource;
+  /** The case's scenario. */
   scenario: string;
+  /** The question type. */
   questionType: string;
+  /** The policy that chose the memory. */
   policy: EvictionPolicy;
+  /** The capacity the memory was cut to. */
   capacity: number;
+  /** The IDs of the facts kept, in prompt order. */
   keptFactIds: string[];
+  /** Whether every support fact was kept. */
   supportAllRetained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
   supportRecall: number;
+  /** The chat messages sent. */
   messages: ChatMessage[];
+  /** The SHA-256 of the request's non-secret payload. */
   requestFingerprint: string;
   /** The reference answer, from the recomputed case — never from a stored row. */
   referenceAnswer: string;
@@ -40,9 +52,18 @@ export interface AnswerTask {
  * The request settings a config pins.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { requestSettings } from "./tasks.ts";
- * console.log(requestSettings(contracts).maxTokens); // 2048
+ * const contracts = loadContracts(embeddedSources());
+ * const { qa } = contracts.config;
+ * deepStrictEqual(requestSettings(contracts), {
+ *   model: qa.model,
+ *   temperature: qa.temperature,
+ *   maxTokens: qa.max_tokens,
+ *   stream: qa.stream,
+ * });
  * ```
  */
 export function requestSettings(contracts: Contracts): RequestSettings {
@@ -54,9 +75,24 @@ export function requestSettings(contracts: Contracts): RequestSettings {
  * Builds every answer task, case by case, confidence before hybrid-v1.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
- * const tasks = buildAnswerTasks(contracts, cases); // 90 tasks
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const tasks = buildAnswerTasks(contracts, cases);
+ * strictEqual(tasks.length, 90); // 45 cases × 2 policies
+ * strictEqual(tasks[0].rowId, `${cases[0].caseId}__confidence`);
+ * strictEqual(tasks[1].rowId, `${cases[0].caseId}__hybrid-v1`);
  * ```
  */
 export function buildAnswerTasks(

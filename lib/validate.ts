@@ -71,8 +71,11 @@ export function contractsLine(validation: ContractsValidation): string {
 
 /** A verified dataset and the cases rebuilt from it. */
 export interface PreparedProtocol {
+  /** The contracts the cases were prepared from. */
   contracts: Contracts;
+  /** The dataset the cases were drawn from. */
   dataset: Dataset;
+  /** The prepared cases, official first, in protocol order. */
   cases: PreparedCase[];
 }
 
@@ -80,10 +83,27 @@ export interface PreparedProtocol {
  * Stage 2: verifies the dataset bytes against the config's pin, recomputes the official selection and builds
  * the bank and all cases.
  *
+ * @param contracts The loaded contracts.
+ * @param datasetBytes The LongMemEval file's bytes (with their SHA-256 when already computed).
+ * @param datasetPath The file's path, for messages.
+ * @returns The contracts, the dataset and the prepared cases.
+ * @throws {DatasetIntegrityError} When the bytes do not match the pin or the dataset is malformed.
+ *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { prepareProtocol } from "./validate.ts";
- * const { cases } = await prepareProtocol(contracts, bytes, "longmemeval_oracle.json");
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * strictEqual(cases.length, 45);
  * ```
  */
 export async function prepareProtocol(

@@ -1,7 +1,8 @@
-import { type Artifact, embeddedSources, loadContracts } from "../lib/contracts.ts";
+import { type Artifact, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "../lib/contracts.ts";
 import { ContractError } from "../lib/errors.ts";
 import { sha256Hex } from "../lib/hash.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
+import { SHARED } from "./helpers/cli.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -99,5 +100,17 @@ Deno.test("a UTF-8 BOM: PyYAML skips it in the config, the reference's json.load
       ContractError,
     );
     assertEquals(error.message, "bom.txt: starts with a UTF-8 BOM, which the reference's json.load refuses");
+  }
+});
+
+Deno.test("embedded artifacts hash to the pinned values (what the binary carries)", async () => {
+  const sums = Deno.readTextFileSync(`${SHARED}/protocol/pr4789-reproduction-v1/SHA256SUMS`).trim().split(
+    "\n",
+  );
+  const pinned = sums.map((line) => line.split(/\s+/)).map(([sum, path]) => [sum, path.replace(/^\.\//, "")]);
+  const protocolFiles = pinned.filter(([, path]) => !path.startsWith("results/"));
+  assertEquals(protocolFiles.length, 4);
+  for (const [sum, path] of protocolFiles) {
+    assertEquals(await sha256Hex(EMBEDDED_ARTIFACTS[path]), sum, path);
   }
 });

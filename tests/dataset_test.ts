@@ -231,3 +231,108 @@ Deno.test("evidence length is computed without the text and equals the rendered 
   assertEquals(parsed[1].evidence.split("\n").slice(3), ["SESSION s3 AT d3", "SS: x", "UNKNOWN: 𝄞𝄞"]);
   assertEquals(parsed[2].evidence, "");
 });
+
+// deno-lint-ignore no-explicit-any
+type SourceRow = Record<string, any>;
+
+/** A LongMemEval row with one user turn of evidence (moved from stages_test.ts). */
+function sourceRow(id: string, type: string, answer: unknown, evidenceText: string): SourceRow {
+  return {
+    question_id: id,
+    question_type: type,
+    question: "Q?",
+    answer,
+    haystack_session_ids: ["s"],
+    haystack_dates: ["d"],
+    haystack_sessions: [[{ role: "user", content: evidenceText }]],
+  };
+}
+
+Deno.test("evidence: has_answer turns of any role win over user turns; empty sessions are skipped", () => {
+  const text = renderEvidence({
+    question_id: "q",
+    haystack_session_ids: ["a", 7, "c"],
+    haystack_dates: [null, "2023/01/01", "x"],
+    haystack_sessions: [
+      [{ role: "assistant", content: "yes", has_answer: true }, { role: "User", content: "plain" }],
+      [{ role: "USER", content: "only user" }, { role: "assistant", content: "no" }, "junk", {
+        role: "user",
+        content: 3,
+      }],
+      [{ role: "assistant", content: "skipped" }],
+    ],
+  });
+  assertEquals(text, "SESSION a AT None\nASSISTANT: yes\n\nSESSION 7 AT 2023/01/01\nUSER: only user");
+});
+
+Deno.test("evidence: has_answer must be exactly true; a missing role renders UNKNOWN", () => {
+  const text = renderEvidence({
+    question_id: "q",
+    haystack_session_ids: ["a"],
+    haystack_dates: ["d"],
+    haystack_sessions: [[{ role: "user", content: "u", has_answer: 1 }, { content: "x", has_answer: true }]],
+  });
+  assertEquals(text, "SESSION a AT d\nUNKNOWN: x");
+});
+
+Deno.test("evidence: malformed haystack arrays are DatasetIntegrityErrors naming the question", () => {
+  const base = {
+    question_id: "q9",
+    haystack_session_ids: ["a"],
+    haystack_dates: ["d"],
+    haystack_sessions: [[]],
+  };
+  assertThrows(
+    () => renderEvidence({ ...base, haystack_sessions: "oops" }),
+    DatasetIntegrityError,
+    "question q9",
+  );
+  assertThrows(
+    () => renderEvidence({ ...base, haystack_dates: [] }),
+    DatasetIntegrityError,
+    "different lengths",
+  );
+  assertThrows(
+    () => renderEvidence({ ...base, haystack_sessions: ["x"] }),
+    DatasetIntegrityError,
+    "invalid haystack",
+  );
+});
+
+Deno.test("dataset rows: question_id must be a unique non-empty string; non-string answers are json.dumps'd", () => {
+  assertThrows(
+    () => parseRows({}, "d.json"),
+    DatasetIntegrityError,
+    "d.json: (root): the root must be a list",
+  );
+  assertThrows(
+    () => parseRows([sourceRow("", "x", "a", "e")], "d.json"),
+    DatasetIntegrityError,
+    "[0].question_id",
+  );
+  assertThrows(
+    () => parseRows([sourceRow("a", "x", "a", "e"), sourceRow("a", "x", "b", "e")], "d.json"),
+    DatasetIntegrityError,
+    "duplicate",
+  );
+  assertEquals(
+    parseRows([sourceRow("a", "x", { b: [1, true], a: null }, "e")], "d.json").rows[0].answer,
+    '{"a": null, "b": [1, true]}',
+  );
+});
+
+Deno.test("dataset bytes: invalid UTF-8 is refused; a genuine U+FFFD is kept and a leading BOM skipped (json.loads of bytes)", async () => {
+  const encoder = new TextEncoder();
+  const rowJson = (question: string) =>
+    `[{"question_id": "q1", "question_type": "x", "question": "${question}", "answer": "a", ` +
+    `"haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]`;
+  const load = async (bytes: Uint8Array) => await loadDataset(bytes, "d.json", await sha256Hex(bytes));
+  const replacement = encoder.encode(rowJson("what \uFFFD?"));
+  assertEquals((await load(replacement)).rows[0].question, "what \uFFFD?");
+  const [before, after] = rowJson("what X?").split("X");
+  const invalid = new Uint8Array([...encoder.encode(before), 0xff, ...encoder.encode(after)]);
+  const error = await assertRejects(() => load(invalid), DatasetIntegrityError);
+  assertMatch(error.message, /^d\.json: not valid JSON/);
+  const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(rowJson("q"))]);
+  assertEquals((await load(bom)).rows[0].questionId, "q1");
+});

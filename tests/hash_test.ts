@@ -38,3 +38,8 @@ Deno.test("sha256Bytes: a string hashes as its UTF-8 encoding", () => {
   assertEquals(toHex(sha256Bytes(text)), sha256Hex(new TextEncoder().encode(text)));
   assertEquals(sha256Bytes("abc").length, 32);
 });
+
+Deno.test("toHex: two lowercase digits per byte, leading zeros kept", () => {
+  assertEquals(toHex(new Uint8Array([0, 1, 0x0f, 0x10, 0xab, 0xff])), "00010f10abff");
+  assertEquals(toHex(new Uint8Array()), "");
+});
