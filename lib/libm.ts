@@ -1,7 +1,7 @@
 /**
  * The C math library the reference runs on, reproduced bit for bit. CPython 3.11's `math.log1p` is glibc's
  * `log1p`, which on an x86_64 CPU with FMA is `__log1p_fma`: fdlibm's `s_log1p.c` compiled with fused
- * multiply-adds. V8's `Math.log1p` is a different (correctly rounded) algorithm that disagrees in the last bit
+ * multiply-adds. V8's built-in log1p is a different (correctly rounded) algorithm that disagrees in the last bit
  * on a few percent of inputs, so the selector uses {@linkcode log1p} from here. `x ** y` needs no port: V8 calls
  * the system's `pow`, which on the reference platform is the same glibc routine CPython calls.
  *
@@ -194,7 +194,7 @@ const POW2_NEGATED = Float64Array.from({ length: 1078 }, (_, index) => 2 ** (53 
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { log1p } from "./libm.ts";
- * deepStrictEqual(log1p(1.809267726692137), 1.0329238539015262); // (glibc; V8's Math.log1p is one ulp lower)
+ * deepStrictEqual(log1p(1.809267726692137), 1.0329238539015262); // (glibc; V8's built-in log1p is one ulp lower)
  * ```
  */
 export function log1p(x: number): number {
