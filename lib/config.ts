@@ -274,7 +274,7 @@ const protocolConfigSchema = z.strictObject({
  * import { ProtocolConfig } from "./config.ts";
  * import { embeddedSources } from "./contracts.ts";
  * import { parsePyYaml } from "./pyyaml.ts";
- * const data = parsePyYaml(new TextDecoder().decode(embeddedSources().config.bytes));
+ * const data = parsePyYaml(new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().config.bytes));
  * strictEqual(ProtocolConfig.parse(data).pool.qa_capacity, 7);
  * const result = ProtocolConfig.safeParse({ schema_version: 1 });
  * strictEqual(result.success, false);
@@ -295,7 +295,7 @@ const _sameConfig: SameType<ProtocolConfig, z.infer<typeof protocolConfigSchema>
  * import { parseConfig } from "./config.ts";
  * import { embeddedSources } from "./contracts.ts";
  * import { ContractError } from "./errors.ts";
- * const text = new TextDecoder().decode(embeddedSources().config.bytes);
+ * const text = new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().config.bytes);
  * strictEqual(parseConfig(text, "configs/pr4789-reproduction-v1.yaml").pool.qa_capacity, 7);
  * throws(() => parseConfig(text.replace("qa_capacity: 7", "qa_capacity: 8"), "x.yaml"), ContractError);
  * ```

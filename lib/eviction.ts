@@ -4,7 +4,7 @@
  * evaluation protocol. Dirty inputs are scored exactly as the Python does (see `python.ts`).
  *
  * Follows DeerMem's `deermem/core/eviction.py` as of PR #4789 (policy version `hybrid-v1`), run under CPython
- * 3.11.7 with Debian glibc 2.36's `log1p` (libm.ts); `../shared/golden/vectors/eviction*.jsonl` hold its outputs.
+ * 3.11.7 with Debian glibc 2.36's `log1p` (libm.ts); the golden vectors (`eviction*.jsonl`) hold its outputs.
  *
  * @module
  */

@@ -3,7 +3,7 @@
  * nothing else — so it cannot know which policy produced an answer. Any rule change needs a new version.
  *
  * Follows the reference harness (deer-flow `backend/scripts/benchmark/deermem_eviction`) grader
- * `deterministic-overlap-v1` rule for rule; `../shared/golden/vectors/grader.jsonl` holds its verdicts under CPython 3.11.7.
+ * `deterministic-overlap-v1` rule for rule; the golden vectors (`grader.jsonl`) hold its verdicts under CPython 3.11.7.
  *
  * @module
  */

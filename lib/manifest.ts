@@ -157,7 +157,7 @@ const officialManifestSchema = z.strictObject({
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
  * import { OfficialManifest } from "./manifest.ts";
- * const manifest = JSON.parse(new TextDecoder().decode(embeddedSources().official.bytes));
+ * const manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().official.bytes));
  * strictEqual(OfficialManifest.parse(manifest).scenarios.access_help.length, 10);
  * strictEqual(OfficialManifest.safeParse({ ...manifest, loss_ranks: [1] }).success, false);
  * ```
@@ -231,7 +231,7 @@ const syntheticManifestSchema = z.strictObject({
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
  * import { SyntheticManifest } from "./manifest.ts";
- * const manifest = JSON.parse(new TextDecoder().decode(embeddedSources().synthetic.bytes));
+ * const manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().synthetic.bytes));
  * strictEqual(SyntheticManifest.parse(manifest).cases.length, 5);
  * strictEqual(SyntheticManifest.safeParse({ ...manifest, cases: manifest.cases.slice(1) }).success, false);
  * ```
@@ -264,7 +264,7 @@ function parseJson(text: string, path: string): unknown {
  * import { embeddedSources } from "./contracts.ts";
  * import { ContractError } from "./errors.ts";
  * import { parseOfficialManifest } from "./manifest.ts";
- * const text = new TextDecoder().decode(embeddedSources().official.bytes);
+ * const text = new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().official.bytes);
  * strictEqual(parseOfficialManifest(text, "official.json").scenario_order.length, 4);
  * throws(() => parseOfficialManifest("\ufeff" + text, "official.json"), ContractError); // json.load refuses a BOM
  * ```
@@ -281,7 +281,7 @@ export function parseOfficialManifest(text: string, path: string): OfficialManif
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
  * import { parseSyntheticManifest } from "./manifest.ts";
- * const text = new TextDecoder().decode(embeddedSources().synthetic.bytes);
+ * const text = new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().synthetic.bytes);
  * strictEqual(parseSyntheticManifest(text, "synthetic.json").cases.length, 5);
  * ```
  */
