@@ -18,6 +18,8 @@ export const INPUT_CAP: number = 16 * MIB;
 export const DATASET_CAP: number = 2048 * MIB;
 /** The cap on a conformance vector file: 256 MiB. */
 export const VECTOR_CAP: number = 256 * MIB;
+/** The cap on a sweep's own output read back by `report`: 1 GiB (the default grid writes about 78 MB). */
+export const SWEEP_OUTPUT_CAP: number = 1024 * MIB;
 
 /** The operations the layer counts; a fault names one of them. */
 export type FsOperation = "read" | "write" | "link" | "remove" | "mkdir";

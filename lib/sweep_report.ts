@@ -9,7 +9,7 @@
 
 import { z } from "zod";
 import { InputError } from "./errors.ts";
-import { readBytes } from "./fs.ts";
+import { readBytes, SWEEP_OUTPUT_CAP } from "./fs.ts";
 import { parseWith } from "./schema.ts";
 
 const count = z.number().int("must be an integer").min(0, "must be ≥ 0");
@@ -319,7 +319,7 @@ function heatMap(all: Point[], published: SweepRow["parameters"], step: number):
 export async function readSweepReport(directory: string): Promise<SweepReport> {
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const read = async (name: string) => {
-    const bytes = await readBytes(`${directory}/${name}`, "sweep output");
+    const bytes = await readBytes(`${directory}/${name}`, "sweep output", SWEEP_OUTPUT_CAP);
     try {
       return decoder.decode(bytes);
     } catch {

@@ -304,3 +304,21 @@ Deno.test("report on a sweep directory: best and worst grid points, Markdown wit
     );
   });
 });
+
+Deno.test("report reads the default grid's sweep (tens of megabytes, past the 16 MiB cap on protocol inputs)", async () => {
+  await withTempDir(async (directory) => {
+    const out = `${directory}/sweep`;
+    const sweep = await runCli(
+      ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out],
+      CLI,
+    );
+    assertEquals(sweep.code, 0, sweep.stderr);
+    assert((await Deno.stat(`${out}/sweep.jsonl`)).size > 16 * 2 ** 20);
+    const result = await runCli(["report", out], CLI);
+    assertEquals(result.code, 0, result.stderr);
+    assertMatch(
+      result.stdout,
+      /^sweep of \S+ by deermem-eval \d+\.\d+\.\d+: 41580 grid points, 207900 rows\n/,
+    );
+  });
+});
