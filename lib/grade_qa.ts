@@ -115,9 +115,19 @@ export async function gradeRun(
  * and attempts from the row, and the grade against the task's reference answer.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { gradedRow } from "./grade_qa.ts";
- * console.log(gradedRow(task, row).grade_correct);
+ * import { answerRow } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [], requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = answerRow(task, { prediction: "Seven weeks.", responseModel: "m", usage: {} }, 1, "2026-11-29T00:00:00Z");
+ * const graded = gradedRow(task, row); // graded against the task's answer, never one the row carries
+ * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, "single-session-user", false]);
  * ```
  */
 export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
@@ -154,9 +164,14 @@ const SUPERSEDED = "superseded";
  * `superseded/`): stray or foreign files, which `grade-qa` does not grade and names in a warning.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { foreignResponseFiles } from "./grade_qa.ts";
- * console.log(await foreignResponseFiles("/tmp/qa-run", tasks)); // ["notes.txt"]
+ * const dir = await Deno.makeTempDir();
+ * deepStrictEqual(await foreignResponseFiles(dir, []), []); // no responses/ yet
+ * await Deno.mkdir(`${dir}/responses/superseded`, { recursive: true }); // run-qa's own
+ * await Deno.writeTextFile(`${dir}/responses/notes.txt`, "");
+ * deepStrictEqual(await foreignResponseFiles(dir, []), ["notes.txt"]);
  * ```
  */
 export async function foreignResponseFiles(
