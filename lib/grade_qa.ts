@@ -48,9 +48,14 @@ export interface GradedRun {
  * builds the tasks, names foreign files in `responses/`, then grades ({@linkcode gradeRun}).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { OverwriteError } from "./errors.ts";
  * import { gradeQa } from "./grade_qa.ts";
- * const { rows } = await gradeQa({ contracts: {}, dataset: "longmemeval_oracle.json", directory: "/tmp/qa-run" });
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${directory}/qa.stats.json`, "{}");
+ * // An existing output refuses the run before the contracts or the dataset are read.
+ * await rejects(gradeQa({ contracts: {}, dataset: undefined, directory }), OverwriteError);
  * ```
  */
 export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
@@ -73,9 +78,24 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * to overwrite any of them.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { gradeRun } from "./grade_qa.ts";
- * const { rows, suites } = await gradeRun("/tmp/qa-run", contracts, tasks);
+ * import { answerTasks } from "./runner.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const tasks = (["longmemeval", "synthetic"] as const).flatMap((source, index) => // both policies, both suites
+ *   (["confidence", "hybrid-v1"] as const).map((policy) => ({ ...task, source, policy, caseId: `c${index}`, rowId: `c${index}__${policy}` })));
+ * const contracts = loadContracts(embeddedSources()), dir = await Deno.makeTempDir();
+ * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} }); // offline
+ * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 1, source: { dirty: null, head: null } });
+ * const { rows } = await gradeRun(dir, contracts, tasks); // also writes qa.rows.jsonl, qa.summary.json, qa.stats.json
+ * deepStrictEqual(rows.map((row) => row.grade_correct), [true, true, true, true]);
  * ```
  */
 export async function gradeRun(

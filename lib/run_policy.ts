@@ -31,6 +31,7 @@ export interface CustomPolicyRun {
  * dropped in-process while the outputs are still to be written.
  *
  * @example
+ * It revokes the process's env, run, ffi and sys permissions for good, so it cannot run beside other examples.
  * ```ts ignore
  * import { customPolicyRun } from "./run_policy.ts";
  * const custom = await customPolicyRun("tests/fixtures/policies/recency.ts");
@@ -52,9 +53,21 @@ export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
  * policy is run (checked case by case) in place of the two published ones.
  *
  * @example
- * ```ts ignore
- * import { runPolicy } from "./run_policy.ts";
- * const results = await runPolicy(prepared, "/tmp/run", new Date(), { dirty: null, head: null });
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const dir = await Deno.makeTempDir();
+ * const results = await runPolicy(prepared, dir, new Date(0), { dirty: null, head: null });
+ * strictEqual(results.length, 45 * 3 * 2); // cases × capacities × policies
+ * deepStrictEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [...POLICY_OUTPUTS].sort());
  * ```
  */
 export async function runPolicy(
