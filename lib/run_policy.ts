@@ -31,10 +31,19 @@ export interface CustomPolicyRun {
  * dropped in-process while the outputs are still to be written.
  *
  * @example
- * It revokes the process's env, run, ffi and sys permissions for good, so it cannot run beside other examples.
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { sha256Hex } from "./hash.ts";
  * import { customPolicyRun } from "./run_policy.ts";
- * const custom = await customPolicyRun("tests/fixtures/policies/recency.ts");
+ * const path = `${await Deno.makeTempDir()}/keep_first.js`;
+ * const source = 'export default { name: "keep-first", select: (input) => ({ ' +
+ *   "kept: input.facts.slice(0, input.capacity).map((fact) => fact.id), " +
+ *   "evicted: input.facts.slice(input.capacity).map((fact) => fact.id), scores: {} }) };\n";
+ * await Deno.writeTextFile(path, source);
+ * const custom = await customPolicyRun(path); // from here on this process may not read the environment
+ * strictEqual(custom.policy.name, "keep-first");
+ * strictEqual(custom.fields.policy_module_sha256, sha256Hex(source));
+ * strictEqual(Deno.permissions.querySync({ name: "env" }).state, "prompt");
  * ```
  */
 export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
