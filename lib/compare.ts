@@ -213,9 +213,25 @@ async function compareFiles(
  * Compares two verified reports of the same kind in the aggregate, row and byte layers.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { compareRuns } from "./compare.ts";
- * const comparison = await compareRuns(fresh, published, contracts);
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { buildReport } from "./report.ts";
+ * import { runPolicy } from "./run_policy.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const dir = await Deno.makeTempDir(); // a policy run of two cases
+ * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, dir, new Date(0), { dirty: null, head: null });
+ * const again = await Deno.makeTempDir(); // the same run once more: identical in every layer
+ * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, again, new Date(0), { dirty: null, head: null });
+ * const comparison = await compareRuns(await buildReport(dir, contracts), await buildReport(again, contracts), contracts);
+ * deepStrictEqual(comparison.verdicts.map((verdict) => verdict.identical), [true, true, true]);
  * ```
  */
 export async function compareRuns(
@@ -310,9 +326,16 @@ export async function compareRuns(
  * The comparison as titled sections (for the terminal, Markdown and HTML renderers).
  *
  * @example
- * ```ts ignore
- * import { comparisonSections } from "./compare.ts";
- * console.log(sectionsText(comparisonHeading(comparison), comparisonSections(comparison)));
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { type Comparison, comparisonSections } from "./compare.ts";
+ * const comparison: Comparison = {
+ *   directory: "a", other: "b", aggregate: { rows: [] }, fieldAgreement: [], rowDifferences: [], files: [],
+ *   verdicts: (["aggregate", "row", "byte"] as const).map((layer) => ({ layer, identical: true, summary: "identical" })),
+ * };
+ * const sections = comparisonSections(comparison);
+ * deepStrictEqual(sections.map((section) => section.id), ["layers", "aggregate", "rows", "bytes"]);
+ * deepStrictEqual(sections[0].lines, ["= aggregate: identical", "= row: identical", "= byte: identical"]);
  * ```
  */
 export function comparisonSections(comparison: Comparison): Section[] {

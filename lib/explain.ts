@@ -71,9 +71,21 @@ export interface CaseExplanation {
  * Explains one case of the prepared protocol; an unknown id is an {@linkcode InputError}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { explainCase } from "./explain.ts";
- * const explanation = explainCase(prepared.cases, "1cea1afa", contracts.config);
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const explanation = explainCase(prepared.cases, "correction_language", contracts.config); // a synthetic case
+ * deepStrictEqual([explanation.source, explanation.capacities], ["synthetic", [5, 7, 9]]);
+ * deepStrictEqual(explanation.facts.filter((fact) => fact.role === "support").length, 1);
+ * deepStrictEqual(Object.keys(explanation.facts[0].policies), ["confidence", "hybrid-v1"]);
  * ```
  */
 export function explainCase(
@@ -160,9 +172,21 @@ export interface ExplainRequest {
  * directory, adds the two predictions and their grades.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { InputError } from "./errors.ts";
  * import { explain } from "./explain.ts";
- * const explanation = await explain({ contracts: {}, dataset, caseId: "1cea1afa" });
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const dir = await Deno.makeTempDir();
+ * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
+ *   await Deno.writeTextFile(`${dir}/${name}`, body);
+ * }
+ * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
+ * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
+ * const explanation = await explain({ contracts, dataset: `${dir}/data.json`, caseId: "correction_language" });
+ * strictEqual(explanation.scenario, "correction_reserve");
+ * await rejects(explain({ contracts, dataset: `${dir}/data.json`, caseId: "no-such-case" }), InputError);
  * ```
  */
 export async function explain(request: ExplainRequest): Promise<CaseExplanation> {
@@ -180,9 +204,18 @@ export async function explain(request: ExplainRequest): Promise<CaseExplanation>
  * the row files (graded here, blindly, against the recomputed reference answer).
  *
  * @example
- * ```ts ignore
- * import { explainCase, readCaseAnswers } from "./explain.ts";
- * explanation.answers = await readCaseAnswers("/tmp/qa", explanation, config);
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { InputError } from "./errors.ts";
+ * import { type CaseExplanation, readCaseAnswers } from "./explain.ts";
+ * const explanation: CaseExplanation = {
+ *   caseId: "q1", source: "longmemeval", scenario: "access_help", questionType: "t", question: "Q?", referenceAnswer: "A",
+ *   lossRank: 1, capacities: [5, 7, 9], qaCapacity: 7, facts: [], reservedSlots: {},
+ * };
+ * const { config } = loadContracts(embeddedSources());
+ * // Without qa.rows.jsonl it grades the two row files in responses/, and a missing one is bad input.
+ * await rejects(readCaseAnswers(await Deno.makeTempDir(), explanation, config), InputError);
  * ```
  */
 export async function readCaseAnswers(
@@ -241,9 +274,20 @@ function fixed(value: number | undefined): string {
  * `showText` (the dataset's text is not ours to redistribute).
  *
  * @example
- * ```ts ignore
- * import { explainText } from "./explain.ts";
- * console.log(explainText(explanation, { showText: false }));
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { explainCase, explainText } from "./explain.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const explanation = explainCase(prepared.cases, "correction_language", contracts.config);
+ * strictEqual(explainText(explanation, { showText: false }).includes(explanation.question), false); // ids and scores only
+ * strictEqual(explainText(explanation, { showText: true }).includes(explanation.question), true);
  * ```
  */
 export function explainText(explanation: CaseExplanation, options: { showText: boolean }): string {

@@ -48,9 +48,14 @@ export interface GradedRun {
  * builds the tasks, names foreign files in `responses/`, then grades ({@linkcode gradeRun}).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { OverwriteError } from "./errors.ts";
  * import { gradeQa } from "./grade_qa.ts";
- * const { rows } = await gradeQa({ contracts: {}, dataset: "longmemeval_oracle.json", directory: "/tmp/qa-run" });
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${directory}/qa.stats.json`, "{}");
+ * // An existing output refuses the run before the contracts or the dataset are read.
+ * await rejects(gradeQa({ contracts: {}, dataset: undefined, directory }), OverwriteError);
  * ```
  */
 export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
@@ -73,9 +78,24 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * to overwrite any of them.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { gradeRun } from "./grade_qa.ts";
- * const { rows, suites } = await gradeRun("/tmp/qa-run", contracts, tasks);
+ * import { answerTasks } from "./runner.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const tasks = (["longmemeval", "synthetic"] as const).flatMap((source, index) => // both policies, both suites
+ *   (["confidence", "hybrid-v1"] as const).map((policy) => ({ ...task, source, policy, caseId: `c${index}`, rowId: `c${index}__${policy}` })));
+ * const contracts = loadContracts(embeddedSources()), dir = await Deno.makeTempDir();
+ * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} }); // offline
+ * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 1, source: { dirty: null, head: null } });
+ * const { rows } = await gradeRun(dir, contracts, tasks); // also writes qa.rows.jsonl, qa.summary.json, qa.stats.json
+ * deepStrictEqual(rows.map((row) => row.grade_correct), [true, true, true, true]);
  * ```
  */
 export async function gradeRun(
@@ -115,9 +135,19 @@ export async function gradeRun(
  * and attempts from the row, and the grade against the task's reference answer.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { gradedRow } from "./grade_qa.ts";
- * console.log(gradedRow(task, row).grade_correct);
+ * import { answerRow } from "./rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [], requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = answerRow(task, { prediction: "Seven weeks.", responseModel: "m", usage: {} }, 1, "2026-11-29T00:00:00Z");
+ * const graded = gradedRow(task, row); // graded against the task's answer, never one the row carries
+ * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, "single-session-user", false]);
  * ```
  */
 export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
@@ -154,9 +184,14 @@ const SUPERSEDED = "superseded";
  * `superseded/`): stray or foreign files, which `grade-qa` does not grade and names in a warning.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { foreignResponseFiles } from "./grade_qa.ts";
- * console.log(await foreignResponseFiles("/tmp/qa-run", tasks)); // ["notes.txt"]
+ * const dir = await Deno.makeTempDir();
+ * deepStrictEqual(await foreignResponseFiles(dir, []), []); // no responses/ yet
+ * await Deno.mkdir(`${dir}/responses/superseded`, { recursive: true }); // run-qa's own
+ * await Deno.writeTextFile(`${dir}/responses/notes.txt`, "");
+ * deepStrictEqual(await foreignResponseFiles(dir, []), ["notes.txt"]);
  * ```
  */
 export async function foreignResponseFiles(

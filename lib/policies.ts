@@ -129,9 +129,15 @@ export function hybridParams(config: ProtocolConfig): HybridParams {
  * Python writes them), as `sweep` records each parameter set.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { hybridParams, hybridParamsConfig } from "./policies.ts";
- * console.log(dumps(hybridParamsConfig(hybridParams(config))));
+ * import { dumps } from "./pyjson.ts";
+ * const { config } = loadContracts(embeddedSources());
+ * const params = hybridParamsConfig({ ...hybridParams(config), confidenceWeight: 0.5 });
+ * strictEqual(dumps(params.weights), '{"access": 0.1, "confidence": 0.5, "confirmation": 0.25}');
+ * strictEqual(params.access_half_life_days, config.policies.hybrid_v1.access_half_life_days);
  * ```
  */
 export function hybridParamsConfig(params: HybridParams): { [key: string]: PyJson } {
@@ -261,9 +267,23 @@ function componentsJson(components: Readonly<Record<string, number>> | undefined
  * {@linkcode evaluatePolicy} for the checks). `extra` adds fields to the row, e.g. a module's name and hash.
  *
  * @example
- * ```ts ignore
- * import { policyResult } from "./policies.ts";
- * const result = policyResult(prepared, "hybrid-v1", 7, pool, decision);
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { CONFIDENCE_POLICY, policyInput, policyResult } from "./policies.ts";
+ * import { buildPool } from "./pool.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const pool = buildPool(cases[0], contracts.config.evaluation_time);
+ * const decision = CONFIDENCE_POLICY.select(policyInput(pool, 7, contracts.config));
+ * const result = policyResult(cases[0], "confidence", 7, pool, decision, { note: "x" });
+ * deepStrictEqual([result.keptFacts.map((fact) => fact.id), result.row.note], [[...decision.kept], "x"]);
  * ```
  */
 export function policyResult(
@@ -329,9 +349,22 @@ export function policyInput(pool: Pool, capacity: number, config: ProtocolConfig
  * {@linkcode evaluatePolicy}.
  *
  * @example
- * ```ts ignore
- * import { CONFIDENCE_POLICY, evaluateTrusted } from "./policies.ts";
- * const result = evaluateTrusted(CONFIDENCE_POLICY, prepared, 7, config, pool);
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { CONFIDENCE_POLICY, evaluateCase, evaluateTrusted } from "./policies.ts";
+ * import { buildPool } from "./pool.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const pool = buildPool(cases[0], contracts.config.evaluation_time);
+ * const result = evaluateTrusted(CONFIDENCE_POLICY, cases[0], 7, contracts.config, pool);
+ * deepStrictEqual(result.row, evaluateCase(cases[0], "confidence", 7, contracts.config).row);
  * ```
  */
 export function evaluateTrusted(
@@ -571,10 +604,21 @@ export const POLICIES: readonly [EvictionPolicy, ...EvictionPolicy[]] = [
  * Runs the production selector for one case, policy and capacity.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { evaluateCase } from "./policies.ts";
- * const result = evaluateCase(preparedCase, "hybrid-v1", 7, config);
- * console.log(result.supportAllRetained);
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const result = evaluateCase(cases[0], "hybrid-v1", 7, contracts.config);
+ * strictEqual(result.keptFacts.length, 7);
+ * strictEqual(result.supportAllRetained, result.supportRecall === 1);
  * ```
  */
 export function evaluateCase(
@@ -592,9 +636,21 @@ export function evaluateCase(
  * Every case × capacity × policy, in that nesting order (the order of `policy.raw.jsonl`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { evaluateAll } from "./policies.ts";
- * const results = evaluateAll(cases, config); // 45 × 3 × 2 = 270
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const results = evaluateAll(cases.slice(0, 2), contracts.config); // 2 cases × 3 capacities × 2 policies
+ * deepStrictEqual(results.length, 12);
+ * deepStrictEqual(results.slice(0, 3).map((result) => [result.capacity, result.policy]), [[5, "confidence"], [5, "hybrid-v1"], [7, "confidence"]]);
  * ```
  */
 export function evaluateAll(cases: readonly PreparedCase[], config: ProtocolConfig): PolicyResult[] {

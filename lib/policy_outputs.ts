@@ -20,9 +20,22 @@ import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
  * The `policy.raw.jsonl` text: one compact sorted-key line per result, in evaluation order.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { evaluateCase } from "./policies.ts";
  * import { policyRawJsonl } from "./policy_outputs.ts";
- * await Deno.writeTextFile("policy.raw.jsonl", policyRawJsonl(results));
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const line = policyRawJsonl([evaluateCase(cases[0], "hybrid-v1", 7, contracts.config)]);
+ * strictEqual(JSON.parse(line).case_id, cases[0].caseId);
+ * strictEqual(line.endsWith("}\n"), true); // one line per result
  * ```
  */
 export function policyRawJsonl(results: readonly PolicyResult[]): string {
@@ -43,9 +56,22 @@ export interface RetentionEntry {
  * The retention facts of an evaluated result.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { evaluateCase } from "./policies.ts";
  * import { retentionEntry } from "./policy_outputs.ts";
- * const entries = results.map(retentionEntry);
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const result = evaluateCase(cases[0], "confidence", 5, contracts.config);
+ * const { source, capacity, policy, supportRecall } = retentionEntry(result);
+ * deepStrictEqual([source, capacity, policy, supportRecall], ["longmemeval", 5, "confidence", result.supportRecall]);
  * ```
  */
 export function retentionEntry(result: PolicyResult): RetentionEntry {
@@ -75,9 +101,15 @@ export interface PolicySummaryGroup {
  * The groups of `summary.json` as values: one per (source, scenario, capacity, policy), sorted by those keys.
  *
  * @example
- * ```ts ignore
- * import { policySummaryGroups, retentionEntry } from "./policy_outputs.ts";
- * const groups = policySummaryGroups(results.map(retentionEntry));
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { policySummaryGroups } from "./policy_outputs.ts";
+ * const entry = { source: "longmemeval", scenario: "access_help", capacity: 7, policy: "hybrid-v1" };
+ * const groups = policySummaryGroups([
+ *   { ...entry, supportAllRetained: true, supportRecall: 1 },
+ *   { ...entry, supportAllRetained: false, supportRecall: 0.5 },
+ * ]);
+ * deepStrictEqual(groups.map((group) => [group.cases, group.support_all_retained, group.mean_support_recall]), [[2, 1, 0.75]]);
  * ```
  */
 export function policySummaryGroups(entries: readonly RetentionEntry[]): PolicySummaryGroup[] {
@@ -111,9 +143,13 @@ export function policySummaryGroups(entries: readonly RetentionEntry[]): PolicyS
  * `summary.json` from retention entries (see {@linkcode policySummary}).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { policySummaryOf } from "./policy_outputs.ts";
- * const text = policySummaryOf(entries, "deermem-hybrid-v1-pr4789-reproduction-v1");
+ * const entry = { source: "synthetic", scenario: "correction", capacity: 5, policy: "confidence" };
+ * const text = policySummaryOf([{ ...entry, supportAllRetained: true, supportRecall: 1 }], "demo-v1");
+ * strictEqual(text.includes('"support_all_retained_rate": 1.0'), true); // Python's float spelling
+ * strictEqual(JSON.parse(text).protocol_id, "demo-v1");
  * ```
  */
 export function policySummaryOf(entries: readonly RetentionEntry[], protocolId: string): string {
@@ -158,9 +194,17 @@ export type PolicyRawRow = z.infer<typeof PolicyRawRow>;
  * line and the field.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "./errors.ts";
  * import { parsePolicyRawRows } from "./policy_outputs.ts";
- * const rows = parsePolicyRawRows(text, "run/policy.raw.jsonl");
+ * const row = {
+ *   capacity: 7, case_id: "q1", evicted: [], kept_fact_ids: ["f1"], policy: "hybrid-v1", question_type: "t",
+ *   reserved_correction_slots: 1, scenario: "access_help", schema_version: 1, scores: {}, source: "longmemeval",
+ *   support_all_retained: true, support_fact_ids: ["f1"], support_recall: 1,
+ * };
+ * strictEqual(parsePolicyRawRows(JSON.stringify(row) + "\n", "p.jsonl")[0].case_id, "q1");
+ * throws(() => parsePolicyRawRows("{}\n", "p.jsonl"), RowIntegrityError);
  * ```
  */
 export function parsePolicyRawRows(text: string, path: string): PolicyRawRow[] {
@@ -184,9 +228,18 @@ export function parsePolicyRawRows(text: string, path: string): PolicyRawRow[] {
  * The retention facts of a `policy.raw.jsonl` line.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePolicyRawRows, rawRowEntry } from "./policy_outputs.ts";
- * const entries = parsePolicyRawRows(text, path).map(rawRowEntry);
+ * const row = {
+ *   capacity: 7, case_id: "q1", evicted: [], kept_fact_ids: ["f1"], policy: "hybrid-v1", question_type: "t",
+ *   reserved_correction_slots: 1, scenario: "access_help", schema_version: 1, scores: {}, source: "longmemeval",
+ *   support_all_retained: true, support_fact_ids: ["f1"], support_recall: 1,
+ * };
+ * const [entry] = parsePolicyRawRows(JSON.stringify(row), "p.jsonl").map(rawRowEntry);
+ * deepStrictEqual(entry, {
+ *   source: "longmemeval", scenario: "access_help", capacity: 7, policy: "hybrid-v1", supportAllRetained: true, supportRecall: 1,
+ * });
  * ```
  */
 export function rawRowEntry(row: PolicyRawRow): RetentionEntry {
@@ -204,9 +257,21 @@ export function rawRowEntry(row: PolicyRawRow): RetentionEntry {
  * `summary.json`: one group per (source, scenario, capacity, policy), sorted by those keys.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { evaluateAll } from "./policies.ts";
  * import { policySummary } from "./policy_outputs.ts";
- * const text = policySummary(results, contracts.config.protocol_id);
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const summary = JSON.parse(policySummary(evaluateAll(cases.slice(0, 2), contracts.config), "demo"));
+ * strictEqual(summary.groups.length, 3 * 2); // one scenario and source, 3 capacities × 2 policies
  * ```
  */
 export function policySummary(results: readonly PolicyResult[], protocolId: string): string {
@@ -219,9 +284,16 @@ export function policySummary(results: readonly PolicyResult[], protocolId: stri
  * module's name and SHA-256).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { runRecord } from "./policy_outputs.ts";
- * const text = runRecord(contracts, datasetSha256, new Date(), { dirty: null, head: null, tool: "deermem-eval 0.1.0" });
+ * const contracts = loadContracts(embeddedSources());
+ * const text = runRecord(contracts, "0".repeat(64), new Date(0), { dirty: false, head: null });
+ * const record = JSON.parse(text);
+ * strictEqual(record.created_at, "1970-01-01T00:00:00Z");
+ * strictEqual(record.evaluation_time, "2026-08-13T00:00:00+00:00");
+ * strictEqual(record.artifacts.config_sha256, contracts.hashes.config);
  * ```
  */
 export function runRecord(
@@ -261,9 +333,21 @@ export function runRecord(
  * The retention table for the terminal: support kept per capacity × scenario × policy, and totals.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { evaluateAll } from "./policies.ts";
  * import { retentionTable } from "./policy_outputs.ts";
- * console.log(retentionTable(results)); // … "all 45 cases   27/45   45/45" at capacity 7
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const lines = retentionTable(evaluateAll(cases.slice(0, 1), contracts.config)).split("\n");
+ * deepStrictEqual([lines[1], lines.length], ["capacity 5", 1 + 3 * 3]); // per capacity: scenario line, total line
  * ```
  */
 export function retentionTable(
@@ -278,9 +362,15 @@ export function retentionTable(
  * `policy.raw.jsonl`).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { retentionTableOf } from "./policy_outputs.ts";
- * console.log(retentionTableOf(entries));
+ * const entry = { source: "longmemeval", scenario: "access_help", capacity: 7, supportRecall: 1 };
+ * const table = retentionTableOf([
+ *   { ...entry, policy: "confidence", supportAllRetained: false },
+ *   { ...entry, policy: "hybrid-v1", supportAllRetained: true },
+ * ]);
+ * strictEqual(table.split("\n")[2], "  access_help        0/1       1/1");
  * ```
  */
 export function retentionTableOf(

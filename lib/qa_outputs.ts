@@ -89,9 +89,18 @@ const _sameGraded: SameType<GradedRow, z.infer<typeof gradedRowSchema>> = true;
  * Serialises graded rows as `qa.rows.jsonl` (compact sorted-key lines; `support_recall` a float).
  *
  * @example
- * ```ts ignore
- * import { gradedRowsJsonl } from "./qa_outputs.ts";
- * await Deno.writeTextFile("qa.rows.jsonl", gradedRowsJsonl(rows));
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { type GradedRow, gradedRowsJsonl } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const text = gradedRowsJsonl([graded("q1", "hybrid-v1", true, "longmemeval")]);
+ * strictEqual(text.includes('"support_recall": 1.0'), true); // a float, as Python writes it
+ * strictEqual(text.split("\n").length, 2); // one line, newline-terminated
  * ```
  */
 export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
@@ -105,9 +114,21 @@ export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
  * grader's version, and every case must have both policies exactly once.
  *
  * @example
- * ```ts ignore
- * import { parseGradedRows } from "./qa_outputs.ts";
- * const rows = parseGradedRows(text, "results/qa.rows.jsonl", config);
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { RowIntegrityError } from "./errors.ts";
+ * import { type GradedRow, gradedRowsJsonl, parseGradedRows } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const { config } = loadContracts(embeddedSources()); // qa_capacity 7
+ * const text = gradedRowsJsonl([graded("q1", "confidence", false, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval")]);
+ * strictEqual(parseGradedRows(text, "qa.rows.jsonl", config).length, 2);
+ * throws(() => parseGradedRows(text.split("\n")[0], "qa.rows.jsonl", config), RowIntegrityError); // one policy missing
  * ```
  */
 export function parseGradedRows(text: string, path: string, config: ProtocolConfig): GradedRow[] {
@@ -171,9 +192,17 @@ export interface QaSummaryGroup {
  * The groups of `qa.summary.json` as values: accuracy per (source, scenario, policy), sorted by those keys.
  *
  * @example
- * ```ts ignore
- * import { qaSummaryGroups } from "./qa_outputs.ts";
- * const groups = qaSummaryGroups(rows); // [{ source: "longmemeval", scenario: "access_help", ... }, ...]
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { type GradedRow, qaSummaryGroups } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const groups = qaSummaryGroups([graded("q1", "hybrid-v1", true, "longmemeval"), graded("q2", "hybrid-v1", false, "longmemeval")]);
+ * deepStrictEqual(groups, [{ accuracy: 0.5, cases: 2, correct: 1, policy: "hybrid-v1", scenario: "access_help", source: "longmemeval" }]);
  * ```
  */
 export function qaSummaryGroups(rows: readonly GradedRow[]): QaSummaryGroup[] {
@@ -202,9 +231,20 @@ export function qaSummaryGroups(rows: readonly GradedRow[]): QaSummaryGroup[] {
  * `qa.summary.json`: accuracy per (source, scenario, policy), sorted by those keys.
  *
  * @example
- * ```ts ignore
- * import { qaSummary } from "./qa_outputs.ts";
- * const text = qaSummary(rows, config);
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { type GradedRow, qaSummary } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const { config } = loadContracts(embeddedSources());
+ * const summary = JSON.parse(qaSummary([graded("q1", "confidence", true, "synthetic")], config));
+ * strictEqual(summary.qa_capacity, 7);
+ * strictEqual(summary.groups[0].accuracy, 1);
  * ```
  */
 export function qaSummary(rows: readonly GradedRow[], config: ProtocolConfig): string {
@@ -265,9 +305,21 @@ function suiteJson(stats: QaSuiteStats): PyJson {
  * The suites of `qa.stats.json` as values: `official`, `synthetic` and `overall`, pairs by case id.
  *
  * @example
- * ```ts ignore
- * import { qaStatsSuites } from "./qa_outputs.ts";
- * console.log(qaStatsSuites(rows, config).official.mcnemar.p_value);
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { type GradedRow, qaStatsSuites } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const { config } = loadContracts(embeddedSources());
+ * const rows = ["q1", "q2"].flatMap((id) => [graded(id, "confidence", false, "longmemeval"), graded(id, "hybrid-v1", true, "longmemeval")]);
+ * const suites = qaStatsSuites([...rows, graded("s1", "confidence", true, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")], config);
+ * strictEqual(suites.official.mcnemar.p_value, 0.5); // two discordant pairs, both for hybrid-v1
+ * strictEqual(suites.overall.cases, 3);
  * ```
  */
 export function qaStatsSuites(rows: readonly GradedRow[], config: ProtocolConfig): QaStatsSuites {
@@ -282,9 +334,22 @@ export function qaStatsSuites(rows: readonly GradedRow[], config: ProtocolConfig
  * `qa.stats.json`: suites `official`, `synthetic` and `overall` (hybrid-v1 minus confidence), pairs by case id.
  *
  * @example
- * ```ts ignore
- * import { qaStats } from "./qa_outputs.ts";
- * const text = qaStats(rows, config);
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { type GradedRow, qaStats } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const { config } = loadContracts(embeddedSources());
+ * const rows = [graded("q1", "confidence", false, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval"),
+ *   graded("s1", "confidence", false, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")];
+ * const stats = JSON.parse(qaStats(rows, config));
+ * strictEqual(stats.suites.overall.mcnemar.p_value, 0.5);
+ * strictEqual(stats.suites.official.cases, 1);
  * ```
  */
 export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): string {
@@ -295,9 +360,20 @@ export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): str
  * `qa.stats.json` from its suites as values (see {@linkcode qaStats}).
  *
  * @example
- * ```ts ignore
- * import { qaStatsOf, qaStatsSuites } from "./qa_outputs.ts";
- * const text = qaStatsOf(qaStatsSuites(rows, config), config);
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { type GradedRow, qaStats, qaStatsOf, qaStatsSuites } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const { config } = loadContracts(embeddedSources());
+ * const rows = [graded("q1", "confidence", true, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval"),
+ *   graded("s1", "confidence", false, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")];
+ * strictEqual(qaStatsOf(qaStatsSuites(rows, config), config), qaStats(rows, config));
  * ```
  */
 export function qaStatsOf(suites: QaStatsSuites, config: ProtocolConfig): string {
@@ -319,9 +395,20 @@ export function qaStatsOf(suites: QaStatsSuites, config: ProtocolConfig): string
  * from the rows and the suites' values (as `qa.stats.json` holds them).
  *
  * @example
- * ```ts ignore
- * import { qaStatsSuites, suiteLines } from "./qa_outputs.ts";
- * console.log(suiteLines(rows, qaStatsSuites(rows, config)).join("\n"));
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { type GradedRow, qaStatsSuites, suiteLines } from "./qa_outputs.ts";
+ * const graded = (case_id: string, policy: GradedRow["policy"], grade_correct: boolean, source: GradedRow["source"]): GradedRow => ({
+ *   attempts: 1, capacity: 7, case_id, kept_fact_ids: [], policy, prediction: "x", request_fingerprint: "0".repeat(64),
+ *   response_model: null, row_id: `${case_id}__${policy}`, scenario: "access_help", schema_version: 1, source, usage: {},
+ *   grade_correct, grade_rule: "exact", grader_version: "deterministic-overlap-v1", question_type: "t",
+ *   support_all_retained: true, support_recall: 1,
+ * });
+ * const { config } = loadContracts(embeddedSources());
+ * const rows = [graded("q1", "confidence", false, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval"),
+ *   graded("s1", "confidence", false, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")];
+ * strictEqual(suiteLines(rows, qaStatsSuites(rows, config))[0], "official: confidence 0/1, hybrid-v1 1/1, exact McNemar p=1.0000");
  * ```
  */
 export function suiteLines(rows: readonly GradedRow[], suites: QaStatsSuites): string[] {

@@ -50,9 +50,14 @@ export const RUN_FILES: Record<RunKind, readonly string[]> = {
  * policy run; neither is an {@linkcode InputError}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { InputError } from "./errors.ts";
  * import { detectRunKind } from "./report.ts";
- * console.log(await detectRunKind("results/pr4789-reproduction-v1")); // "qa"
+ * const dir = await Deno.makeTempDir();
+ * await rejects(detectRunKind(dir), InputError); // neither kind of run
+ * await Deno.writeTextFile(`${dir}/policy.raw.jsonl`, "");
+ * strictEqual(await detectRunKind(dir), "policy");
  * ```
  */
 export async function detectRunKind(directory: string): Promise<RunKind> {
@@ -91,9 +96,23 @@ export interface Recomputed {
  * A QA directory without `qa_run.json` is accepted (the report then says the run is not bound to artifacts).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { verifyRun } from "./report.ts";
- * const verification = await verifyRun("qa", "results/pr4789-reproduction-v1", contracts);
+ * import { runPolicy } from "./run_policy.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const dir = await Deno.makeTempDir(); // a policy run of two cases
+ * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, dir, new Date(0), { dirty: null, head: null });
+ * const verification = await verifyRun("policy", dir, contracts);
+ * strictEqual(verification.ok, true);
+ * strictEqual(verification.checks.length, 3); // the rows' own consistency, summary.json, run.json
  * ```
  */
 export async function verifyRun(
@@ -316,10 +335,23 @@ function qaProvenance(
  * {@linkcode verifyRun}); the rows are parsed again here with the same library function `verify` uses.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { gradeRun } from "./grade_qa.ts";
  * import { qaReport, verifyRun } from "./report.ts";
- * const verification = await verifyRun("qa", dir, contracts);
- * const report = await qaReport(dir, contracts, verification);
+ * import { answerTasks } from "./runner.ts";
+ * const task = { source: "longmemeval" as const, scenario: "access_help", questionType: "t", capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [], requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks" };
+ * const tasks = (["longmemeval", "synthetic"] as const).flatMap((source, index) => // both policies, both suites
+ *   (["confidence", "hybrid-v1"] as const).map((policy) => ({ ...task, source, policy, caseId: `c${index}`, rowId: `c${index}__${policy}` })));
+ * const contracts = loadContracts(embeddedSources()), dir = await Deno.makeTempDir(), source = { dirty: null, head: null };
+ * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} });
+ * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 1, source }); // offline
+ * await gradeRun(dir, contracts, tasks);
+ * const report = await qaReport(dir, contracts, await verifyRun("qa", dir, contracts));
+ * strictEqual(report.bill.total.rows, 4);
+ * strictEqual(report.suites.find((suite) => suite.name === "overall")!.correct["hybrid-v1"], 2);
  * ```
  */
 export async function qaReport(
@@ -404,10 +436,24 @@ export async function qaReport(
  * Collects a policy run directory's report from its verified rows.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { parsePolicyRawRows } from "./policy_outputs.ts";
  * import { policyReport, verifyRun } from "./report.ts";
- * const verification = await verifyRun("policy", dir, contracts);
- * const report = await policyReport(dir, rows, verification);
+ * import { runPolicy } from "./run_policy.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const dir = await Deno.makeTempDir(); // a policy run of two cases
+ * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, dir, new Date(0), { dirty: null, head: null });
+ * const rows = parsePolicyRawRows(await Deno.readTextFile(`${dir}/policy.raw.jsonl`), "policy.raw.jsonl");
+ * const report = await policyReport(dir, rows, await verifyRun("policy", dir, contracts));
+ * deepStrictEqual([report.entries.length, report.groups.length], [12, 6]); // 2 cases × 3 capacities × 2 policies
  * ```
  */
 export async function policyReport(
@@ -469,9 +515,22 @@ export async function policyReport(
  * check fails.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { buildReport } from "./report.ts";
- * const report = await buildReport("results/pr4789-reproduction-v1", contracts);
+ * import { runPolicy } from "./run_policy.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const dir = await Deno.makeTempDir(); // a policy run of two cases
+ * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, dir, new Date(0), { dirty: null, head: null });
+ * const report = await buildReport(dir, contracts); // detected, verified, collected
+ * strictEqual(report.kind === "policy" && report.entries.length, 12);
  * ```
  */
 export async function buildReport(
@@ -512,9 +571,23 @@ export type ReportResult =
  * each re-derived from the dataset when one is given; throws {@linkcode NotVerifiedError} when a check fails.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { report } from "./report.ts";
- * const { report: run } = await report({ contracts: {}, directory: "results/pr4789-reproduction-v1" });
+ * import { runPolicy } from "./run_policy.ts";
+ * import { validate } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const dir = await Deno.makeTempDir();
+ * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
+ *   await Deno.writeTextFile(`${dir}/${name}`, body);
+ * }
+ * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
+ * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
+ * const run = await Deno.makeTempDir();
+ * await runPolicy(await validate(contracts, `${dir}/data.json`), run, new Date(0), { dirty: null, head: null });
+ * const result = await report({ contracts, directory: run }); // the contracts from the same files
+ * strictEqual(result.kind === "run" && result.report.kind, "policy");
  * ```
  */
 export async function report(request: ReportRequest): Promise<ReportResult> {
@@ -889,9 +962,19 @@ function policySections(report: PolicyReport): Section[] {
  * The report laid out as titled sections of tables, shared by every renderer.
  *
  * @example
- * ```ts ignore
- * import { reportSections } from "./report.ts";
- * for (const section of reportSections(report)) console.log(section.title);
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { policySummaryGroups } from "./policy_outputs.ts";
+ * import { type PolicyReport, reportSections } from "./report.ts";
+ * const entries = ["confidence", "hybrid-v1"].map((policy, index) => ({
+ *   source: "longmemeval", scenario: "access_help", capacity: 7, policy, supportAllRetained: index === 1, supportRecall: index,
+ * }));
+ * const report: PolicyReport = {
+ *   kind: "policy", directory: "run", verification: { checks: [], ok: true, proved: "demo" }, entries,
+ *   groups: policySummaryGroups(entries), provenance: { entries: [["protocol", "demo-v1"]] },
+ *   differences: [{ caseId: "q1", source: "longmemeval", scenario: "access_help", capacity: 7, keptBy: "hybrid-v1" }],
+ * };
+ * deepStrictEqual(reportSections(report).map((section) => section.id), ["verification", "retention", "differences", "provenance"]);
  * ```
  */
 export function reportSections(report: RunReport): Section[] {
@@ -930,9 +1013,12 @@ export function tableLines(table: Table): string[] {
  * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { sectionsText } from "./report.ts";
- * console.log(sectionsText("comparison", sections));
+ * const table = { headers: ["policy", "kept"], rows: [["hybrid-v1", "35/40"]], numeric: [false, true] };
+ * const text = sectionsText("heading", [{ id: "a", title: "Retention", lines: ["at capacity 7"], tables: [table] }]);
+ * strictEqual(text, "heading\n\nRETENTION\n  at capacity 7\n  policy      kept\n  hybrid-v1  35/40");
  * ```
  */
 export function sectionsText(
@@ -955,9 +1041,21 @@ export function sectionsText(
  * The report for the terminal. A policy run's retention is the same table `run-policy` and `demo` print.
  *
  * @example
- * ```ts ignore
- * import { reportText } from "./report.ts";
- * console.log(reportText(report));
+ * ```ts
+ * import { match } from "node:assert/strict";
+ * import { policySummaryGroups } from "./policy_outputs.ts";
+ * import { type PolicyReport, reportText } from "./report.ts";
+ * const entries = ["confidence", "hybrid-v1"].map((policy, index) => ({
+ *   source: "longmemeval", scenario: "access_help", capacity: 7, policy, supportAllRetained: index === 1, supportRecall: index,
+ * }));
+ * const report: PolicyReport = {
+ *   kind: "policy", directory: "run", verification: { checks: [], ok: true, proved: "demo" }, entries,
+ *   groups: policySummaryGroups(entries), provenance: { entries: [["protocol", "demo-v1"]] },
+ *   differences: [{ caseId: "q1", source: "longmemeval", scenario: "access_help", capacity: 7, keptBy: "hybrid-v1" }],
+ * };
+ * const text = reportText(report);
+ * match(text, /^deermem-eval report: run \(policy run\)\n/);
+ * match(text, /\n {2}all 1 cases +0\/1 +1\/1\n/); // the retention table as run-policy prints it
  * ```
  */
 export function reportText(report: RunReport): string {

@@ -396,9 +396,14 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
  * Sections (e.g. a comparison's) as a self-contained HTML page of tables.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { sectionsHtml } from "./report_html.ts";
- * const page = sectionsHtml("comparison", sections);
+ * const table = { headers: ["policy", "kept"], rows: [["hybrid-v1", "35/40"]], numeric: [false, true] };
+ * const page = sectionsHtml("a <b>", [{ id: "a", title: "Retention", lines: ["at capacity 7"], tables: [table] }]);
+ * strictEqual(page.startsWith("<!DOCTYPE html>"), true);
+ * strictEqual(page.includes("<h1>a &lt;b&gt;</h1>"), true); // escaped
+ * strictEqual(/<(script|link)\b|src=/.test(page), false); // self-contained
  * ```
  */
 export function sectionsHtml(
@@ -436,9 +441,12 @@ ${body}
  * A sweep's report as one self-contained HTML page: the terminal table and the heat map.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { sweepHtml } from "./report_html.ts";
- * await writeFileAtomic("sweep.html", sweepHtml("/tmp/sweep", await readSweepReport("/tmp/sweep")));
+ * const page = sweepHtml("/tmp/sweep", { lines: ["best: 3 < 5"], svg: "<svg></svg>" });
+ * strictEqual(page.includes("<pre>best: 3 &lt; 5</pre>"), true);
+ * strictEqual(page.includes("<figure><svg></svg>"), true);
  * ```
  */
 export function sweepHtml(directory: string, sweep: SweepReport): string {
@@ -454,9 +462,22 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
  * The report as one self-contained HTML page.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { policySummaryGroups } from "./policy_outputs.ts";
+ * import type { PolicyReport } from "./report.ts";
  * import { reportHtml } from "./report_html.ts";
- * await writeFileAtomic("report.html", reportHtml(report));
+ * const entries = ["confidence", "hybrid-v1"].map((policy, index) => ({
+ *   source: "longmemeval", scenario: "access_help", capacity: 7, policy, supportAllRetained: index === 1, supportRecall: index,
+ * }));
+ * const report: PolicyReport = {
+ *   kind: "policy", directory: "run", verification: { checks: [], ok: true, proved: "demo" }, entries,
+ *   groups: policySummaryGroups(entries), provenance: { entries: [["protocol", "demo-v1"]] },
+ *   differences: [{ caseId: "q1", source: "longmemeval", scenario: "access_help", capacity: 7, keptBy: "hybrid-v1" }],
+ * };
+ * const page = reportHtml(report);
+ * strictEqual(page.includes("<title>deermem-eval report: run (policy run)</title>"), true);
+ * strictEqual(page.includes("<svg"), true); // the retention chart, inline
  * ```
  */
 export function reportHtml(report: RunReport): string {

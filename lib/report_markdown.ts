@@ -58,9 +58,22 @@ function sectionMarkdown(section: Section): string[] {
  * The whole report as Markdown text (ends with one newline).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { match } from "node:assert/strict";
+ * import { policySummaryGroups } from "./policy_outputs.ts";
+ * import type { PolicyReport } from "./report.ts";
  * import { reportMarkdown } from "./report_markdown.ts";
- * await writeFileAtomic("report.md", reportMarkdown(report));
+ * const entries = ["confidence", "hybrid-v1"].map((policy, index) => ({
+ *   source: "longmemeval", scenario: "access_help", capacity: 7, policy, supportAllRetained: index === 1, supportRecall: index,
+ * }));
+ * const report: PolicyReport = {
+ *   kind: "policy", directory: "run", verification: { checks: [], ok: true, proved: "demo" }, entries,
+ *   groups: policySummaryGroups(entries), provenance: { entries: [["protocol", "demo-v1"]] },
+ *   differences: [{ caseId: "q1", source: "longmemeval", scenario: "access_help", capacity: 7, keptBy: "hybrid-v1" }],
+ * };
+ * const markdown = reportMarkdown(report);
+ * match(markdown, /^# deermem-eval report: run \(policy run\)\n/);
+ * match(markdown, /\n\| 7 \| longmemeval \| access\\_help \| 0\/1 \| 1\/1 \|\n/); // a GFM table, text escaped
  * ```
  */
 export function reportMarkdown(report: RunReport): string {
@@ -71,9 +84,12 @@ export function reportMarkdown(report: RunReport): string {
  * Sections (e.g. a comparison's) as Markdown under a heading.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { sectionsMarkdown } from "./report_markdown.ts";
- * const text = sectionsMarkdown("comparison", sections);
+ * const table = { headers: ["policy", "kept"], rows: [["hybrid-v1", "35/40"]], numeric: [false, true] };
+ * const markdown = sectionsMarkdown("heading", [{ id: "a", title: "Retention", lines: ["at capacity 7"], tables: [table] }]);
+ * strictEqual(markdown, "# heading\n\n## Retention\n\nat capacity 7\n\n| policy | kept |\n| --- | ---: |\n| hybrid-v1 | 35/40 |\n");
  * ```
  */
 export function sectionsMarkdown(heading: string, sections: readonly Section[]): string {
@@ -87,9 +103,12 @@ export function sectionsMarkdown(heading: string, sections: readonly Section[]):
  * report).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { sweepMarkdown } from "./report_markdown.ts";
- * await writeFileAtomic("sweep.md", sweepMarkdown("/tmp/sweep", await readSweepReport("/tmp/sweep")));
+ * const markdown = sweepMarkdown("/tmp/sweep", { lines: ["best: 3 of 5"], svg: "<svg/>" }); // the terminal lines only
+ * const fence = "\u0060".repeat(3); // three backticks
+ * strictEqual(markdown, `# Sweep /tmp/sweep\n\n${fence}text\nbest: 3 of 5\n${fence}\n`);
  * ```
  */
 export function sweepMarkdown(directory: string, sweep: SweepReport): string {

@@ -31,9 +31,19 @@ export interface CustomPolicyRun {
  * dropped in-process while the outputs are still to be written.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { sha256Hex } from "./hash.ts";
  * import { customPolicyRun } from "./run_policy.ts";
- * const custom = await customPolicyRun("tests/fixtures/policies/recency.ts");
+ * const path = `${await Deno.makeTempDir()}/keep_first.js`;
+ * const source = 'export default { name: "keep-first", select: (input) => ({ ' +
+ *   "kept: input.facts.slice(0, input.capacity).map((fact) => fact.id), " +
+ *   "evicted: input.facts.slice(input.capacity).map((fact) => fact.id), scores: {} }) };\n";
+ * await Deno.writeTextFile(path, source);
+ * const custom = await customPolicyRun(path); // from here on this process may not read the environment
+ * strictEqual(custom.policy.name, "keep-first");
+ * strictEqual(custom.fields.policy_module_sha256, sha256Hex(source));
+ * strictEqual(Deno.permissions.querySync({ name: "env" }).state, "prompt");
  * ```
  */
 export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
@@ -52,9 +62,21 @@ export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
  * policy is run (checked case by case) in place of the two published ones.
  *
  * @example
- * ```ts ignore
- * import { runPolicy } from "./run_policy.ts";
- * const results = await runPolicy(prepared, "/tmp/run", new Date(), { dirty: null, head: null });
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const dir = await Deno.makeTempDir();
+ * const results = await runPolicy(prepared, dir, new Date(0), { dirty: null, head: null });
+ * strictEqual(results.length, 45 * 3 * 2); // cases × capacities × policies
+ * deepStrictEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [...POLICY_OUTPUTS].sort());
  * ```
  */
 export async function runPolicy(

@@ -93,9 +93,21 @@ function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_u
  * either the dry run's lines or the calls (resuming stored rows).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { runQa } from "./run_qa.ts";
- * const outcome = await runQa({ contracts: {}, dataset, directory, dryRun: true, env: Deno.env.get, source });
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const dir = await Deno.makeTempDir();
+ * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
+ *   await Deno.writeTextFile(`${dir}/${name}`, body);
+ * }
+ * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
+ * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
+ * const outcome = await runQa({ // a dry run: no key, no call, nothing written
+ *   contracts, dataset: `${dir}/data.json`, directory: undefined, dryRun: true, env: () => undefined, source: { dirty: null, head: null },
+ * });
+ * strictEqual(outcome.kind === "dry-run" && outcome.lines.at(-1)?.startsWith("dry run: 90 tasks, "), true);
  * ```
  */
 export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {

@@ -48,9 +48,15 @@ export interface Credentials {
  * empty one is an {@linkcode InputError} naming the variable (never a value); the base URL must be http(s).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { InputError } from "./errors.ts";
  * import { resolveCredentials } from "./runner.ts";
- * const credentials = resolveCredentials(contracts.config, (name) => Deno.env.get(name));
+ * const { config } = loadContracts(embeddedSources());
+ * const env: Record<string, string> = { [config.qa.api_key_env]: "sk-test", [config.qa.base_url_env]: "https://llm.test/v1" };
+ * deepStrictEqual(resolveCredentials(config, (name) => env[name]), { apiKey: "sk-test", baseUrl: "https://llm.test/v1" });
+ * throws(() => resolveCredentials(config, () => undefined), InputError); // names the variable, never a value
  * ```
  */
 export function resolveCredentials(
@@ -91,9 +97,15 @@ export function resolveCredentials(
  * Checks the config's QA settings are ones this runner can honour (non-streaming answers).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { doesNotThrow, throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
  * import { checkQaSettings } from "./runner.ts";
- * checkQaSettings(contracts);
+ * const contracts = loadContracts(embeddedSources());
+ * doesNotThrow(() => checkQaSettings(contracts));
+ * const streaming = { ...contracts, config: { ...contracts.config, qa: { ...contracts.config.qa, stream: true } } };
+ * throws(() => checkQaSettings(streaming), ContractError);
  * ```
  */
 export function checkQaSettings(contracts: Contracts): void {
@@ -111,9 +123,16 @@ export function checkQaSettings(contracts: Contracts): void {
  * unreadable marker, or answer rows without a marker refuse the directory.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { ContractError } from "./errors.ts";
  * import { checkRunDirectory } from "./runner.ts";
- * console.log(await checkRunDirectory("/tmp/qa-run", contracts)); // "new"
+ * const contracts = loadContracts(embeddedSources());
+ * const dir = await Deno.makeTempDir();
+ * strictEqual(await checkRunDirectory(dir, contracts), "new");
+ * await Deno.mkdir(`${dir}/responses`); // answer rows without qa_run.json
+ * await rejects(checkRunDirectory(dir, contracts), ContractError);
  * ```
  */
 export async function checkRunDirectory(directory: string, contracts: Contracts): Promise<"new" | "resume"> {
@@ -148,10 +167,22 @@ export interface RowPlan {
  * facts and fingerprint.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { answerRow, answerRowJson, responsePath } from "./rows.ts";
  * import { planRows } from "./runner.ts";
- * const plans = await planRows("/tmp/qa-run", tasks);
- * console.log(plans.filter((plan) => plan.state === "reuse").length);
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const dir = await Deno.makeTempDir();
+ * deepStrictEqual((await planRows(dir, [task])).map((plan) => plan.state), ["missing"]);
+ * await Deno.mkdir(`${dir}/responses`);
+ * const row = answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T00:00:00Z");
+ * await Deno.writeTextFile(responsePath(dir, task.rowId), answerRowJson(row));
+ * deepStrictEqual((await planRows(dir, [task])).map((plan) => plan.state), ["reuse"]);
  * ```
  */
 export async function planRows(directory: string, tasks: readonly AnswerTask[]): Promise<RowPlan[]> {
@@ -188,9 +219,19 @@ export async function planRows(directory: string, tasks: readonly AnswerTask[]):
  * (with `plans`, whether its stored row would be reused), then a total. Never a key, never message text.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { dryRunLines } from "./runner.ts";
- * console.log(dryRunLines(tasks).at(-1)); // "dry run: 90 tasks, … characters of messages, 90 call(s) needed; nothing called"
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * deepStrictEqual(dryRunLines([task]), [
+ *   `q1__hybrid-v1  ${"0".repeat(64)}  9 chars`,
+ *   "dry run: 1 tasks, 9 characters of messages, 1 call(s) needed; nothing called",
+ * ]);
  * ```
  */
 export function dryRunLines(tasks: readonly AnswerTask[], plans?: readonly RowPlan[]): string[] {
@@ -263,10 +304,22 @@ function totalTokens(usage: Record<string, number>): number {
  * reported in `credentialsRejected`. The lock is released however the run ends.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { answerTasks } from "./runner.ts";
- * const summary = await answerTasks(contracts, tasks, "/tmp/qa-run", { provider, retry: { maxAttempts: 3 }, workers: 3, source });
- * console.log(`${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: { total_tokens: 5 } });
+ * const dir = await Deno.makeTempDir();
+ * const options = { provider, retry: { maxAttempts: 1 }, workers: 1, source: { dirty: null, head: null } };
+ * const summary = await answerTasks(loadContracts(embeddedSources()), [task], dir, options); // an offline provider
+ * strictEqual([summary.called, summary.tokens, summary.failed.length].join(), "1,5,0");
+ * strictEqual((await answerTasks(loadContracts(embeddedSources()), [task], dir, options)).reused, 1); // resumed
  * ```
  */
 export async function answerTasks(

@@ -315,9 +315,22 @@ export interface SweepProtocol {
  * counts against one selector call per grid point and case. Pools must have distinct fact ids (as built).
  *
  * @example
- * ```ts ignore
- * import { defaultGrid, runSweep } from "./sweep.ts";
- * const result = runSweep(prepared, defaultGrid(prepared.contracts.config));
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * import { parseGrid, runSweep } from "./sweep.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
+ * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
+ * strictEqual(result.parameterSets, 231 * 2);
+ * strictEqual(result.hybrid.length, result.parameterSets * 3 * result.groups.length); // per set, capacity, scenario
+ * strictEqual(result.published >= 0, true); // the published parameters are on this grid
  * ```
  */
 export function runSweep(protocol: SweepProtocol, grid: SweepGrid): SweepResult {
@@ -464,9 +477,22 @@ function parametersJson(params: HybridParams): string {
  * second on this machine).
  *
  * @example
- * ```ts ignore
- * import { sweepJsonlChunks } from "./sweep.ts";
- * const text = [...sweepJsonlChunks(result)].join("");
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * import { parseGrid, runSweep, sweepJsonlChunks } from "./sweep.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
+ * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
+ * const chunks = [...sweepJsonlChunks(result)]; // one chunk per parameter set
+ * strictEqual(chunks.length, result.parameterSets);
+ * strictEqual(JSON.parse(chunks[0].split("\n")[0]).capacity, 5);
  * ```
  */
 export function* sweepJsonlChunks(result: SweepResult): Generator<string> {
@@ -503,9 +529,21 @@ export function* sweepJsonlChunks(result: SweepResult): Generator<string> {
  * `sweep.jsonl` as one string (see {@linkcode sweepJsonlChunks}).
  *
  * @example
- * ```ts ignore
- * import { sweepJsonl } from "./sweep.ts";
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * import { parseGrid, runSweep, sweepJsonl } from "./sweep.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
+ * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
  * const lines = sweepJsonl(result).trimEnd().split("\n");
+ * strictEqual(lines.length, result.parameterSets * 3 * result.groups.length);
  * ```
  */
 export function sweepJsonl(result: SweepResult): string {
@@ -606,9 +644,22 @@ export interface SweepPlacement {
  * fewer in any, nearest first.
  *
  * @example
- * ```ts ignore
- * import { placePublished } from "./sweep.ts";
- * console.log(placePublished(result).neighbourhood.length);
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * import { parseGrid, placePublished, runSweep } from "./sweep.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
+ * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
+ * const placement = placePublished(result, [5, 7, 9]);
+ * strictEqual(placement.published.length, 3); // the published parameters at each protocol capacity
+ * strictEqual(placement.neighbourhood.length >= 3, true);
  * ```
  */
 export function placePublished(result: SweepResult, protocolCapacities: readonly number[]): SweepPlacement {
@@ -697,9 +748,22 @@ function span(values: readonly number[]): string {
  * supports than `confidence` in some scenario, nearest first (at most `nearest` of them).
  *
  * @example
- * ```ts ignore
- * import { sweepSummaryLines } from "./sweep.ts";
- * for (const line of sweepSummaryLines(result, config.pool.capacities)) console.log(line);
+ * ```ts
+ * import { match } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * import { parseGrid, runSweep, sweepSummaryLines } from "./sweep.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
+ * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
+ * const [first, second] = sweepSummaryLines(result, contracts.config.pool.capacities);
+ * match(first, /^sweep: 462 parameter sets × 3 capacities \(5–9\) = 1386 grid points, × \d+ scenarios on 45 cases$/);
+ * match(second, /^published hybrid-v1: /);
  * ```
  */
 export function sweepSummaryLines(
@@ -796,9 +860,22 @@ export function sweepSummaryLines(
  * hashes, the evaluation clock and the tool.
  *
  * @example
- * ```ts ignore
- * import { sweepRecord } from "./sweep.ts";
- * const text = sweepRecord(result, contracts, datasetSha256, "deermem-eval 0.1.0");
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * import { parseGrid, runSweep, sweepRecord } from "./sweep.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
+ * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
+ * const record = JSON.parse(sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval 0.1.0"));
+ * strictEqual(record.grid.parameter_sets, 462);
+ * strictEqual(record.placement.published_grid_points, 3);
  * ```
  */
 export function sweepRecord(
@@ -865,9 +942,14 @@ export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;
  * Writes the sweep's files into `directory` (created if missing), all or nothing and never over an existing file.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { OverwriteError } from "./errors.ts";
  * import { writeSweepFiles } from "./sweep.ts";
- * await writeSweepFiles("/tmp/sweep", { "sweep.jsonl": sweepJsonlChunks(result), "sweep.json": record });
+ * const dir = `${await Deno.makeTempDir()}/sweep`; // created if missing
+ * await writeSweepFiles(dir, { "sweep.jsonl": ["{}\n", "{}\n"], "sweep.json": "{}\n" });
+ * strictEqual(await Deno.readTextFile(`${dir}/sweep.jsonl`), "{}\n{}\n");
+ * await rejects(writeSweepFiles(dir, { "sweep.jsonl": "", "sweep.json": "" }), OverwriteError); // never over a file
  * ```
  */
 export async function writeSweepFiles(
@@ -895,9 +977,21 @@ export interface SweepRequest {
  * {@linkcode sweepSummaryLines}).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol } from "./demo.ts";
  * import { sweep } from "./sweep.ts";
- * const { result } = await sweep({ contracts: {}, dataset, directory: "/tmp/sweep", tool: "deermem-eval 0.1.0" });
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const dir = await Deno.makeTempDir();
+ * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
+ *   await Deno.writeTextFile(`${dir}/${name}`, body);
+ * }
+ * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
+ * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
+ * await Deno.writeTextFile(`${dir}/grid.yaml`, "weights_step: 0.5\ncapacities: [7]\n");
+ * const request = { contracts, dataset: `${dir}/data.json`, directory: `${dir}/sweep`, grid: `${dir}/grid.yaml` };
+ * const { capacities } = await sweep({ ...request, tool: "deermem-eval 0.1.0" });
+ * deepStrictEqual([capacities, Deno.readDirSync(`${dir}/sweep`).toArray().length], [[5, 7, 9], 2]);
  * ```
  */
 export async function sweep(

@@ -101,9 +101,24 @@ function signed(value: number): string {
  * record that does not match is an {@linkcode InputError} naming the file, the line and the field.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./validate.ts";
+ * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "./sweep.ts";
  * import { sweepReport } from "./sweep_report.ts";
- * const { lines, svg } = sweepReport(recordText, rowsText, "/tmp/sweep");
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
+ * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
+ * const record = sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval 0.1.0");
+ * const { lines, svg } = sweepReport(record, sweepJsonl(result), "/tmp/sweep");
+ * strictEqual(lines[0], "sweep of deermem-demo-synthetic-v1 by deermem-eval 0.1.0: 1386 grid points, 6930 rows");
+ * strictEqual(svg.startsWith("<svg"), true);
  * ```
  */
 export function sweepReport(recordText: string, rowsText: string, directory: string, top = 5): SweepReport {
@@ -311,9 +326,24 @@ function heatMap(all: Point[], published: SweepRow["parameters"], step: number):
  * Reads a sweep directory's `sweep.json` and `sweep.jsonl` (strict UTF-8) and builds the report.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { sweep } from "./sweep.ts";
  * import { readSweepReport } from "./sweep_report.ts";
- * const { lines, svg } = await readSweepReport("/tmp/sweep");
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const dir = await Deno.makeTempDir();
+ * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
+ *   await Deno.writeTextFile(`${dir}/${name}`, body);
+ * }
+ * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
+ * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
+ * await Deno.writeTextFile(`${dir}/grid.yaml`, "weights_step: 0.5\ncapacities: [7]\n");
+ * const request = { contracts, dataset: `${dir}/data.json`, directory: `${dir}/sweep`, grid: `${dir}/grid.yaml` };
+ * await sweep({ ...request, tool: "deermem-eval 0.1.0" });
+ * const { lines, svg } = await readSweepReport(`${dir}/sweep`); // from sweep.json and sweep.jsonl alone
+ * strictEqual(lines[0], "sweep of deermem-demo-synthetic-v1 by deermem-eval 0.1.0: 108 grid points, 540 rows");
+ * strictEqual(svg.includes("<script"), false);
  * ```
  */
 export async function readSweepReport(directory: string): Promise<SweepReport> {

@@ -23,9 +23,17 @@ export interface ContractPaths {
  * Reads the contracts from `paths` (the embedded artifact for each one not given) and checks they agree.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { InputError } from "./errors.ts";
  * import { readContracts } from "./validate.ts";
- * const contracts = await readContracts({ config: "configs/pr4789-reproduction-v1.yaml" });
+ * const path = `${await Deno.makeTempDir()}/config.yaml`;
+ * await rejects(readContracts({ config: path }), InputError); // not found: bad input, exit 2
+ * await Deno.writeFile(path, embeddedSources().config.bytes);
+ * const contracts = await readContracts({ config: path }); // the manifests stay embedded
+ * strictEqual(contracts.sources.config, path);
+ * strictEqual(contracts.hashes.config, (await readContracts()).hashes.config);
  * ```
  */
 export async function readContracts(paths: ContractPaths = {}): Promise<Contracts> {
@@ -50,9 +58,12 @@ export interface ContractsValidation {
  * Stage 1: loads the contracts and counts their cases.
  *
  * @example
- * ```ts ignore
- * import { validateContracts } from "./validate.ts";
- * const { official, synthetic } = await validateContracts(); // 40, 5
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { contractsLine, validateContracts } from "./validate.ts";
+ * const validation = await validateContracts(); // the embedded contracts
+ * deepStrictEqual([validation.official, validation.synthetic], [40, 5]);
+ * deepStrictEqual(contractsLine(validation), "validated 40 official and 5 synthetic cases");
  * ```
  */
 export async function validateContracts(paths: ContractPaths = {}): Promise<ContractsValidation> {
@@ -124,9 +135,21 @@ export const DATASET_ENV = "LONGMEMEVAL_ORACLE_PATH";
  * CLI never downloads the dataset).
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { InputError } from "./errors.ts";
  * import { prepareDataset } from "./validate.ts";
- * const prepared = await prepareDataset(contracts, "longmemeval_oracle.json");
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * await rejects(prepareDataset(contracts, undefined), InputError); // needs --dataset PATH
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeFile(path, demo.dataset);
+ * strictEqual((await prepareDataset(contracts, path)).cases.length, 45);
  * ```
  */
 export async function prepareDataset(
@@ -144,9 +167,19 @@ export async function prepareDataset(
  * Stage 2 from files: loads the contracts, then prepares the dataset at `datasetPath`.
  *
  * @example
- * ```ts ignore
- * import { validate } from "./validate.ts";
- * const prepared = await validate({}, "longmemeval_oracle.json"); // 45 cases
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { validate, validatedLine } from "./validate.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const dir = await Deno.makeTempDir();
+ * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
+ *   await Deno.writeTextFile(`${dir}/${name}`, body);
+ * }
+ * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
+ * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
+ * const prepared = await validate(contracts, `${dir}/data.json`);
+ * strictEqual(validatedLine(prepared).endsWith(" and prepared 45 cases"), true);
  * ```
  */
 export async function validate(

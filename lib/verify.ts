@@ -68,9 +68,21 @@ const ROWS_FILE = "qa.rows.jsonl";
  * recomputed reference answer. Returns one message per disagreement.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual, match } from "node:assert/strict";
+ * import { gradedRow } from "./grade_qa.ts";
+ * import { answerRow } from "./rows.ts";
  * import { checkRowsAgainstTasks } from "./verify.ts";
- * const problems = checkRowsAgainstTasks(rows, tasks);
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const row = gradedRow(task, answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T00:00:00Z"));
+ * deepStrictEqual(checkRowsAgainstTasks([row], [task]), []);
+ * const [problem] = checkRowsAgainstTasks([{ ...row, grade_correct: !row.grade_correct }], [task]);
+ * match(problem, /^q1__hybrid-v1: grade .* but re-grading gives /);
  * ```
  */
 export function checkRowsAgainstTasks(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
@@ -143,9 +155,21 @@ function gradeProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[])
  * row ids of the form `CASE__POLICY`, and exactly the QA capacity's number of kept facts, without duplicates.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { gradedRow } from "./grade_qa.ts";
+ * import { answerRow } from "./rows.ts";
  * import { structureProblems } from "./verify.ts";
- * console.log(structureProblems(rows, 7)); // [] for a well-formed file
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const other = { ...task, rowId: "q1__confidence", policy: "confidence" as const };
+ * const rows = [task, other].map((t) => gradedRow(t, answerRow(t, { prediction: "7", responseModel: null, usage: {} }, 1, "")));
+ * deepStrictEqual(structureProblems(rows, 1), []); // one kept fact each at capacity 1
+ * deepStrictEqual(structureProblems(rows.slice(1), 1), ["case q1 has confidence, expected one row per policy"]);
  * ```
  */
 export function structureProblems(rows: readonly GradedRow[], capacity: number): string[] {
@@ -178,9 +202,21 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
  * Where `text` first departs from the canonical serialisation of its rows, or `undefined` when it is identical.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { gradedRow } from "./grade_qa.ts";
+ * import { gradedRowsJsonl } from "./qa_outputs.ts";
+ * import { answerRow } from "./rows.ts";
  * import { canonicalDifference } from "./verify.ts";
- * console.log(canonicalDifference(text, rows)); // undefined for a canonical file
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const rows = [gradedRow(task, answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, ""))];
+ * strictEqual(canonicalDifference(gradedRowsJsonl(rows), rows), undefined);
+ * strictEqual(canonicalDifference(gradedRowsJsonl(rows).replace("\n", "\r\n"), rows), "line 1: ends with CR (expected \\n line ends)");
  * ```
  */
 export function canonicalDifference(text: string, rows: readonly GradedRow[]): string | undefined {
@@ -227,10 +263,14 @@ function describe(error: unknown): string {
  * (an `IoError`) are thrown.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { verifyResults } from "./verify.ts";
- * const result = await verifyResults("results/pr4789-reproduction-v1", contracts);
- * console.log(result.ok, result.scope, result.conclusion);
+ * const result = await verifyResults(await Deno.makeTempDir(), loadContracts(embeddedSources())); // an empty directory
+ * strictEqual(result.ok, false);
+ * deepStrictEqual(result.checks.map((check) => check.verdict[0]).join(""), "ffffffnnn"); // six fail, three need the dataset
+ * strictEqual(result.conclusion, "NOT verified: 6 of 9 checks failed");
  * ```
  */
 export async function verifyResults(
@@ -366,9 +406,15 @@ export interface VerifyRequest {
  * runs {@linkcode verifyResults}.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { InputError } from "./errors.ts";
  * import { verify } from "./verify.ts";
- * const result = await verify({ contracts: {}, directory: "results/pr4789-reproduction-v1" });
+ * const directory = await Deno.makeTempDir();
+ * await rejects(verify({ contracts: {}, directory: `${directory}/absent` }), InputError); // results directory not found
+ * const result = await verify({ contracts: {}, directory }); // the embedded contracts; no dataset
+ * strictEqual(result.scope, "structure-and-statistics");
+ * strictEqual(result.ok, false); // nothing to verify in an empty directory
  * ```
  */
 export async function verify(request: VerifyRequest): Promise<VerifyResult> {

@@ -94,9 +94,22 @@ function runRecordProblems(record: Record<string, unknown>, contracts: Contracts
  * recomputation of every row.
  *
  * @example
- * ```ts ignore
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { runPolicy } from "./run_policy.ts";
+ * import { prepareProtocol } from "./validate.ts";
  * import { verifyPolicyRun } from "./verify_policy.ts";
- * const { checks, proved } = await verifyPolicyRun("/tmp/deermem-policy", contracts);
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
+ *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
+ * const contracts = loadContracts({ config, official, synthetic });
+ * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const dir = await Deno.makeTempDir();
+ * await runPolicy(prepared, dir, new Date(), { dirty: null, head: null });
+ * const { checks } = await verifyPolicyRun(dir, contracts, prepared.cases); // with the cases: every row recomputed
+ * deepStrictEqual(checks.map((check) => check.verdict), ["pass", "pass", "pass", "pass"]);
  * ```
  */
 export async function verifyPolicyRun(

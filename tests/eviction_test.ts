@@ -1,5 +1,4 @@
 import { boundedNumber, parseTimestamp, selectFactsForCapacity } from "../lib/eviction.ts";
-import { rankOrder } from "../lib/radix.ts";
 import { fromIsoFormat } from "../lib/pytime.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
 
@@ -97,26 +96,6 @@ function random(seed: number) {
     return state / 2 ** 32;
   };
 }
-
-Deno.test("rankOrder: the radix path orders exactly as the comparison sort (ties by position, -0 equal to +0)", () => {
-  for (
-    const [seed, size, distinct] of [[1, 10, 3], [2, 300, 7], [3, 5000, 11], [4, 70_000, 1000], [
-      5,
-      20_000,
-      0,
-    ]]
-  ) {
-    const next = random(seed);
-    const scores = Float64Array.from({ length: size }, () => {
-      if (distinct === 0) return next() * 4 - 2; // all distinct, negative values included
-      const value = Math.floor(next() * distinct) / distinct;
-      return value === 0 && next() < 0.5 ? -0 : value;
-    });
-    const expected = Array.from({ length: size }, (_, index) => index)
-      .sort((a, b) => scores[b] - scores[a] || a - b);
-    assertEquals([...rankOrder(scores)], expected, `seed ${seed}`);
-  }
-});
 
 /** The selection as the reference states it, with a plain sort and the result's own scores. */
 function referenceSelection(
