@@ -5,6 +5,7 @@
  * @module
  */
 
+import { groupBy } from "./group.ts";
 import { z } from "zod";
 import { CASE_SOURCES } from "./cases.ts";
 import type { Contracts } from "./contracts.ts";
@@ -113,12 +114,8 @@ export interface PolicySummaryGroup {
  * ```
  */
 export function policySummaryGroups(entries: readonly RetentionEntry[]): PolicySummaryGroup[] {
-  const groups = new Map<string, RetentionEntry[]>();
-  for (const entry of entries) {
-    const key = JSON.stringify([entry.source, entry.scenario, entry.capacity, entry.policy]);
-    groups.set(key, [...(groups.get(key) ?? []), entry]);
-  }
-  return [...groups.values()].map((members) => {
+  const groups = groupBy(entries, (entry) => [entry.source, entry.scenario, entry.capacity, entry.policy]);
+  return groups.map((members) => {
     const first = members[0];
     const retained = members.filter((member) => member.supportAllRetained).length;
     const recall = members.reduce((sum, member) => sum + member.supportRecall, 0);

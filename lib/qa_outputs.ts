@@ -6,6 +6,7 @@
  * @module
  */
 
+import { groupBy } from "./group.ts";
 import { z } from "zod";
 import type { ProtocolConfig } from "./config.ts";
 import { RowIntegrityError } from "./errors.ts";
@@ -206,12 +207,8 @@ export interface QaSummaryGroup {
  * ```
  */
 export function qaSummaryGroups(rows: readonly GradedRow[]): QaSummaryGroup[] {
-  const groups = new Map<string, GradedRow[]>();
-  for (const row of rows) {
-    const key = JSON.stringify([row.source, row.scenario, row.policy]);
-    groups.set(key, [...(groups.get(key) ?? []), row]);
-  }
-  return [...groups.values()].map((members) => {
+  const groups = groupBy(rows, (row) => [row.source, row.scenario, row.policy]);
+  return groups.map((members) => {
     const correct = members.filter((member) => member.grade_correct).length;
     return {
       accuracy: correct / members.length,
