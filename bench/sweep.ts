@@ -4,9 +4,7 @@
 // and median of several runs after a warm-up. Target: the whole sweep
 // under 10 s on this 2-core machine.
 // Run: deno task bench:sweep
-import { loadContracts } from "../lib/contracts.ts";
-import { buildDemoProtocol } from "../lib/demo.ts";
-import { prepareProtocol } from "../lib/validate.ts";
+import { buildDemoProtocol, prepareDemoProtocol } from "../lib/demo.ts";
 import {
   defaultGrid,
   runSweep,
@@ -16,14 +14,8 @@ import {
   writeSweepFiles,
 } from "../lib/sweep.ts";
 
-const demo = await buildDemoProtocol();
-const encoder = new TextEncoder();
-const contracts = loadContracts({
-  config: { source: "demo:config.yaml", bytes: encoder.encode(demo.config) },
-  official: { source: "demo:official.json", bytes: encoder.encode(demo.official) },
-  synthetic: { source: "demo:synthetic.json", bytes: encoder.encode(demo.synthetic) },
-});
-const prepared = await prepareProtocol(contracts, demo.dataset, "demo:dataset.json");
+const prepared = await prepareDemoProtocol(await buildDemoProtocol());
+const { contracts } = prepared;
 const grid = defaultGrid(contracts.config);
 
 const runs = 5;

@@ -12,7 +12,7 @@ import type { Contracts } from "./contracts.ts";
 import type { SourceState } from "./provenance.ts";
 import { createdAtStamp, isoformatUtc } from "./pytime.ts";
 import { RowIntegrityError } from "./errors.ts";
-import { parseWith } from "./schema.ts";
+import { parseJsonLines } from "./schema.ts";
 import type { PolicyResult } from "./policies.ts";
 import { POLICIES } from "./policies.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
@@ -205,20 +205,7 @@ export type PolicyRawRow = z.infer<typeof PolicyRawRow>;
  * ```
  */
 export function parsePolicyRawRows(text: string, path: string): PolicyRawRow[] {
-  const rows: PolicyRawRow[] = [];
-  text.split("\n").forEach((line, index) => {
-    if (line.trim() === "") return;
-    let data: unknown;
-    try {
-      data = JSON.parse(line);
-    } catch (error) {
-      throw new RowIntegrityError(`line ${index + 1}: not valid JSON`, { path, cause: error });
-    }
-    rows.push(
-      parseWith(PolicyRawRow, data, path, { error: RowIntegrityError, prefix: `line ${index + 1}: ` }),
-    );
-  });
-  return rows;
+  return parseJsonLines(text, path, PolicyRawRow, { error: RowIntegrityError }).map(({ value }) => value);
 }
 
 /**

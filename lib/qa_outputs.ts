@@ -14,7 +14,7 @@ import { GRADE_RULES, GRADER_VERSION, type GradeRule } from "./grading.ts";
 import { POLICIES } from "./policies.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "./pyjson.ts";
 import { type AnswerRow, answerRowObject } from "./rows.ts";
-import { parseWith, type SameType, type Schema } from "./schema.ts";
+import { parseJsonLines, type SameType, type Schema } from "./schema.ts";
 import {
   type BootstrapResult,
   exactMcnemar,
@@ -134,18 +134,10 @@ export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
  */
 export function parseGradedRows(text: string, path: string, config: ProtocolConfig): GradedRow[] {
   const rows: GradedRow[] = [];
-  text.split("\n").forEach((line, index) => {
-    if (line.trim() === "") return;
-    let data: unknown;
-    try {
-      data = JSON.parse(line);
-    } catch (error) {
-      throw new RowIntegrityError(`line ${index + 1}: not valid JSON`, { path, cause: error });
-    }
-    const row = parseWith(GradedRow, data, path, { error: RowIntegrityError, prefix: `line ${index + 1}: ` });
+  for (const { value: row, line } of parseJsonLines(text, path, GradedRow, { error: RowIntegrityError })) {
     if (row.capacity !== config.pool.qa_capacity) {
       throw new RowIntegrityError(
-        `line ${index + 1}: expected capacity ${config.pool.qa_capacity}, got ${row.capacity}`,
+        `line ${line}: expected capacity ${config.pool.qa_capacity}, got ${row.capacity}`,
         {
           path,
           field: "capacity",
@@ -154,7 +146,7 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
     }
     if (row.grader_version !== GRADER_VERSION) {
       throw new RowIntegrityError(
-        `line ${index + 1}: expected ${GRADER_VERSION}, got ${row.grader_version}`,
+        `line ${line}: expected ${GRADER_VERSION}, got ${row.grader_version}`,
         {
           path,
           field: "grader_version",
@@ -162,7 +154,7 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
       );
     }
     rows.push(row);
-  });
+  }
   const byCase = new Map<string, string[]>();
   for (const row of rows) byCase.set(row.case_id, [...(byCase.get(row.case_id) ?? []), row.policy]);
   for (const [caseId, policies] of byCase) {

@@ -92,6 +92,60 @@ export function parseWith<T>(
   throw new ErrorType(`${options.prefix ?? ""}${message}`, { path, field, cause: result.error });
 }
 
+/** One parsed line of a JSON Lines file, with its 1-based line number. */
+export interface JsonLine<T> {
+  /** The line's value, checked against the schema. */
+  value: T;
+  /** Its line number in the file (from 1). */
+  line: number;
+}
+
+/**
+ * Parses JSON Lines text against `schema`: blank lines are skipped; a line that is not JSON, or not of the
+ * schema, throws `options.error` naming the file, the line and (for the schema) the field.
+ *
+ * @param text The file's text.
+ * @param path The file, for messages.
+ * @param schema Each line's schema.
+ * @param options The error to throw (default {@linkcode ContractError}).
+ * @returns Each non-blank line's value and line number, in order.
+ * @throws {InputError} The first line that is not valid JSON or fails the schema.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, throws } from "node:assert/strict";
+ * import { z } from "zod";
+ * import { ContractError } from "./errors.ts";
+ * import { parseJsonLines } from "./schema.ts";
+ * const rows = parseJsonLines('{"a": 1}\n\n{"a": 2}\n', "x.jsonl", z.strictObject({ a: z.number() }));
+ * deepStrictEqual(rows, [{ value: { a: 1 }, line: 1 }, { value: { a: 2 }, line: 3 }]);
+ * throws(() => parseJsonLines("{\n", "x.jsonl", z.object({})), ContractError);
+ * ```
+ */
+export function parseJsonLines<T>(
+  text: string,
+  path: string,
+  schema: Schema<T>,
+  options: Pick<ParseWithOptions, "error"> = {},
+): JsonLine<T>[] {
+  const ErrorType = options.error ?? ContractError;
+  const rows: JsonLine<T>[] = [];
+  text.split("\n").forEach((source, index) => {
+    if (source.trim() === "") return;
+    let data: unknown;
+    try {
+      data = JSON.parse(source);
+    } catch (error) {
+      throw new ErrorType(`line ${index + 1}: not valid JSON`, { path, cause: error });
+    }
+    rows.push({
+      value: parseWith(schema, data, path, { ...options, prefix: `line ${index + 1}: ` }),
+      line: index + 1,
+    });
+  });
+  return rows;
+}
+
 /**
  * `true` when `A` and `B` are the same type (optional and readonly members included), else `false`: binds a
  * hand-written type to its schema's inferred type, e.g. `const _same: SameType<T, z.infer<typeof s>> = true;`.

@@ -1,8 +1,8 @@
 /** parseWith: zod failures as one-line contract errors naming the file and the field path. */
 import { z } from "zod";
 import { ContractError, RowIntegrityError } from "../lib/errors.ts";
-import { parseWith, type SameType } from "../lib/schema.ts";
-import { assertEquals, assertThrows } from "./helpers/assert.ts";
+import { parseJsonLines, parseWith, type SameType } from "../lib/schema.ts";
+import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
 
 const Point = z.strictObject({ x: z.number(), tags: z.array(z.string().min(1, "must be non-empty")) });
 
@@ -41,4 +41,20 @@ Deno.test("SameType tells equal types from near ones (checked when the file type
   const readonly: SameType<{ a: number }, { readonly a: number }> = false;
   const literal: SameType<1, number> = false;
   assertEquals([same, optional, readonly, literal], [true, false, false, false]);
+});
+
+Deno.test("parseJsonLines: blank lines skipped, line numbers kept, a bad line named with its number and field", () => {
+  const schema = z.strictObject({ a: z.number() });
+  assertEquals(parseJsonLines('{"a": 1}\n\n{"a": 2}\n', "x.jsonl", schema), [
+    { value: { a: 1 }, line: 1 },
+    { value: { a: 2 }, line: 3 },
+  ]);
+  const notJson = assertThrows(() =>
+    parseJsonLines('{"a": 1}\n{', "x.jsonl", schema, { error: RowIntegrityError })
+  );
+  assert(notJson instanceof RowIntegrityError);
+  assertEquals(notJson.message, "x.jsonl: line 2: not valid JSON");
+  const wrong = assertThrows(() => parseJsonLines('\n{"a": "one"}\n', "x.jsonl", schema));
+  assert(wrong instanceof ContractError);
+  assertMatch(wrong.message, /^x\.jsonl: a: line 2: /);
 });
