@@ -5,6 +5,7 @@ import { generateDemoDataset } from "../lib/demo.ts";
 import { ContractError, DatasetIntegrityError } from "../lib/errors.ts";
 import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
+import { type SourceRow, sourceRow } from "./helpers/generate.ts";
 
 const contracts = await fixtureContracts();
 const dataset = await loadDataset(
@@ -36,22 +37,6 @@ Deno.test("a distractor bank smaller than the draws is refused, naming both numb
 
 const embedded = loadContracts(embeddedSources());
 const selectionRule = embedded.official;
-
-// deno-lint-ignore no-explicit-any
-type SourceRow = Record<string, any>;
-
-/** A LongMemEval row with one user turn of evidence (moved from stages_test.ts). */
-function sourceRow(id: string, type: string, answer: unknown, evidenceText: string): SourceRow {
-  return {
-    question_id: id,
-    question_type: type,
-    question: "Q?",
-    answer,
-    haystack_session_ids: ["s"],
-    haystack_dates: ["d"],
-    haystack_sessions: [[{ role: "user", content: evidenceText }]],
-  };
-}
 
 function selectionRows(type: string, prefix: string, count: number): SourceRow[] {
   return Array.from(

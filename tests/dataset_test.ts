@@ -11,6 +11,7 @@ import { dumps, parsePyJson, type PyJson } from "../lib/pyjson.ts";
 import { codePointLength } from "../lib/python.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
+import { sourceRow } from "./helpers/generate.ts";
 
 const EDGE_ROW =
   `{"question_id": "q1", "haystack_session_ids": [{"b": 1, "1": ["\\u3000", 1e400]}, ["s\\u00a0", 2.50]],
@@ -231,22 +232,6 @@ Deno.test("evidence length is computed without the text and equals the rendered 
   assertEquals(parsed[1].evidence.split("\n").slice(3), ["SESSION s3 AT d3", "SS: x", "UNKNOWN: 𝄞𝄞"]);
   assertEquals(parsed[2].evidence, "");
 });
-
-// deno-lint-ignore no-explicit-any
-type SourceRow = Record<string, any>;
-
-/** A LongMemEval row with one user turn of evidence (moved from stages_test.ts). */
-function sourceRow(id: string, type: string, answer: unknown, evidenceText: string): SourceRow {
-  return {
-    question_id: id,
-    question_type: type,
-    question: "Q?",
-    answer,
-    haystack_session_ids: ["s"],
-    haystack_dates: ["d"],
-    haystack_sessions: [[{ role: "user", content: evidenceText }]],
-  };
-}
 
 Deno.test("evidence: has_answer turns of any role win over user turns; empty sessions are skipped", () => {
   const text = renderEvidence({

@@ -1,6 +1,7 @@
 import { boundedNumber, parseTimestamp, selectFactsForCapacity } from "../lib/eviction.ts";
 import { fromIsoFormat } from "../lib/pytime.ts";
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
+import { random, randomIsoTimestamp } from "./helpers/generate.ts";
 
 const NOW = "2026-08-13T00:00:00Z";
 
@@ -88,15 +89,6 @@ Deno.test("invalid arguments are RangeErrors", () => {
   );
 });
 
-/** A seeded generator, so a failing case can be replayed. */
-function random(seed: number) {
-  let state = seed >>> 0;
-  return () => {
-    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
-}
-
 /** The selection as the reference states it, with a plain sort and the result's own scores. */
 function referenceSelection(
   facts: { id: string; category?: string }[],
@@ -146,15 +138,8 @@ Deno.test("large snapshots with duplicate ids and tied scores select exactly as 
 
 Deno.test("the timestamp fast path gives the full parser's instant for every canonical spelling", () => {
   const next = random(11);
-  const pad = (value: number, width: number) => String(value).padStart(width, "0");
   for (let trial = 0; trial < 3000; trial++) {
-    const fraction = [".123", ".123456", "", ".5", ".1234567"][Math.floor(next() * 5)];
-    const zone = ["", "Z", "+05:30", "-11:59", "+24:00", "+00:60"][Math.floor(next() * 6)];
-    const text = `${pad(Math.floor(next() * 3000), 4)}-${pad(Math.floor(next() * 14), 2)}-${
-      pad(Math.floor(next() * 32), 2)
-    }T${pad(Math.floor(next() * 25), 2)}:${pad(Math.floor(next() * 61), 2)}:${
-      pad(Math.floor(next() * 61), 2)
-    }${fraction}${zone}`;
+    const text = randomIsoTimestamp(next);
     const full = fromIsoFormat(text.replaceAll("Z", "+00:00"));
     assertEquals(parseTimestamp(text), full, text);
   }
