@@ -1,13 +1,13 @@
 /**
- * The answer provider — the only code that touches the network. One call is one chat completion through the
- * `openai` client (its own retries off, timeout from the config, every response body read through a 4 MiB cap);
- * {@linkcode answerWithRetries} adds our retry policy: retry on 429, 5xx and network errors with a back-off, fail
- * at once on anything else.
+ * The answer provider — the only code that touches the network. One call is one chat completion: a POST over
+ * `fetch` (our own client: the URL and error messages as the `openai` SDK makes them), the config's timeout, the
+ * response body read through a 4 MiB cap. {@linkcode answerWithRetries} adds our retry policy: retry on 429, 5xx,
+ * network errors and timeouts with a back-off, fail at once on anything else.
  *
  * @module
  */
 
-import type OpenAI from "openai";
+import denoConfig from "../deno.json" with { type: "json" };
 import { ProviderError } from "./errors.ts";
 import type { ChatMessage, RequestSettings } from "./prompt.ts";
 import type { Answer } from "./rows.ts";
@@ -172,9 +172,104 @@ export function answerFromBody(body: unknown): Answer {
   };
 }
 
+/** The `User-Agent` of every request: this program and its version. */
+export const USER_AGENT: string = `deermem-eval/${denoConfig.version}`;
+
+const CHAT_COMPLETIONS = "/chat/completions";
+
 /**
- * An {@linkcode AnswerProvider} over the `openai` client: base URL and key as given (from the two environment
- * variables the config names), `maxRetries: 0`, the config's timeout, and nothing read from `OPENAI_*`.
+ * The chat completions URL of a base URL, joined as the `openai` SDK (7.59) joins them: exactly one slash
+ * between the base and `chat/completions`, and a query on the base kept after the path (one value per name,
+ * strictly percent-encoded; a name given more than once keeps all its values, moved to the end).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { chatCompletionsUrl } from "./provider.ts";
+ * deepStrictEqual(
+ *   ["https://llm.test/v1", "https://llm.test/v1/", "https://llm.test/v1?api-version=2"].map(chatCompletionsUrl),
+ *   [
+ *     "https://llm.test/v1/chat/completions",
+ *     "https://llm.test/v1/chat/completions",
+ *     "https://llm.test/v1/chat/completions?api-version=2",
+ *   ],
+ * );
+ * ```
+ */
+export function chatCompletionsUrl(baseUrl: string): string {
+  const join = (base: string, basePath: string) =>
+    new URL(base + (basePath.endsWith("/") ? CHAT_COMPLETIONS.slice(1) : CHAT_COMPLETIONS));
+  if (!baseUrl.includes("?")) return join(baseUrl, baseUrl).toString();
+  const base = new URL(baseUrl);
+  const baseParams = new URLSearchParams(base.search);
+  base.search = "";
+  base.hash = "";
+  const url = join(base.toString(), base.pathname);
+  // The SDK goes through an object (one value per name, in property order), then puts repeated names back.
+  const query = Object.entries(Object.fromEntries(baseParams));
+  if (query.length === 0) return url.toString();
+  url.search = query.map(([name, value]) => `${encodeStrictly(name)}=${encodeStrictly(value)}`).join("&");
+  const names = [...baseParams.keys()];
+  const repeated = new Set(names.filter((name, index) => names.indexOf(name) !== index));
+  if (repeated.size > 0) {
+    const merged = new URLSearchParams();
+    for (const [name, value] of url.searchParams) if (!repeated.has(name)) merged.append(name, value);
+    for (const [name, value] of baseParams) if (repeated.has(name)) merged.append(name, value);
+    url.search = merged.toString();
+  }
+  return url.toString();
+}
+
+/** RFC 3986 percent-encoding of all but `A–Z a–z 0–9 - . _ ~`, as the SDK's query encoder does. */
+function encodeStrictly(text: string): string {
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+}
+
+/**
+ * The message of a failed HTTP status as the `openai` SDK (7.59) words it from the error body: the status, then
+ * the body's `error.message` (JSON-encoded unless a string), else its `error` or the whole JSON body,
+ * JSON-encoded; a body that is not JSON as it is; `status code (no body)` when that leaves nothing.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { httpErrorMessage } from "./provider.ts";
+ * deepStrictEqual(
+ *   [httpErrorMessage(401, '{"error":{"message":"Incorrect API key"}}'), httpErrorMessage(502, "Bad gateway")],
+ *   ["401 Incorrect API key", "502 Bad gateway"],
+ * );
+ * deepStrictEqual(
+ *   [httpErrorMessage(422, '{"detail":"no model"}'), httpErrorMessage(503, "")],
+ *   ['422 {"detail":"no model"}', "503 status code (no body)"],
+ * );
+ * ```
+ */
+export function httpErrorMessage(status: number, bodyText: string): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(bodyText);
+  } catch {
+    json = undefined;
+  }
+  // The SDK's rules, to the letter: a body parsing to a falsy value (0, "", false, null) counts as text.
+  let error: unknown;
+  if (json && typeof json === "object" && (json as { error?: unknown }).error == null) error = json;
+  else if (json) error = (json as { error?: unknown }).error;
+  const inner = (error as { message?: unknown } | null | undefined)?.message;
+  let detail: string | undefined;
+  if (inner) detail = typeof inner === "string" ? inner : JSON.stringify(inner);
+  else if (error) detail = JSON.stringify(error);
+  else if (!json) detail = bodyText;
+  return detail ? `${status} ${detail}` : `${status} status code (no body)`;
+}
+
+/**
+ * An {@linkcode AnswerProvider} for an OpenAI-compatible endpoint, over `fetch`: one POST of `model`, `messages`,
+ * `max_tokens`, `stream: false` and `temperature` to {@linkcode chatCompletionsUrl} of the base URL, the key as a
+ * bearer token; no retries of its own; the config's timeout over the whole exchange, body included.
  *
  * @example
  * ```ts
@@ -201,82 +296,127 @@ export function answerFromBody(body: unknown): Answer {
  * ```
  */
 export function openAiProvider(options: ProviderOptions): AnswerProvider {
-  // Loaded on first use: the offline commands never pay for the client's start-up time and memory.
-  let client: Promise<[typeof OpenAI, OpenAI]> | undefined;
-  const connect = async (): Promise<[typeof OpenAI, OpenAI]> => {
-    const { default: OpenAIClient } = await import("openai");
-    return [
-      OpenAIClient,
-      new OpenAIClient({
-        apiKey: options.apiKey,
-        baseURL: options.baseUrl,
-        organization: null,
-        project: null,
-        maxRetries: 0,
-        timeout: options.timeoutSeconds * 1000,
-        logLevel: "off",
-        fetch: cappedFetch(options.fetch ?? fetch, options.maxResponseBytes ?? RESPONSE_BODY_LIMIT),
-      }),
-    ];
+  const send = cappedFetch(options.fetch ?? fetch, options.maxResponseBytes ?? RESPONSE_BODY_LIMIT);
+  const { apiKey, settings, timeoutSeconds } = options;
+  const headers = {
+    "Accept": "application/json",
+    "Authorization": `Bearer ${apiKey}`,
+    "Content-Type": "application/json",
+    "User-Agent": USER_AGENT,
   };
-  const { settings } = options;
   return async (messages, signal) => {
-    const [OpenAIClient, openai] = await (client ??= connect());
-    let body: unknown;
+    if (signal?.aborted) throw new CallAbortedError();
+    const body = JSON.stringify({
+      model: settings.model,
+      messages: messages.map((message) => ({ role: message.role, content: message.content })),
+      max_tokens: settings.maxTokens,
+      stream: false,
+      temperature: settings.temperature,
+    });
+    const exchange = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      exchange.abort();
+    }, timeoutSeconds * 1000);
+    const stop = () => exchange.abort();
+    signal?.addEventListener("abort", stop, { once: true });
+    let completion: unknown;
     try {
-      body = await openai.chat.completions.create({
-        model: settings.model,
-        messages: messages.map((message) => ({ role: message.role, content: message.content })),
-        max_tokens: settings.maxTokens,
-        stream: false,
-        temperature: settings.temperature,
-      }, { signal });
+      completion = await post(send, options.baseUrl, {
+        method: "POST",
+        headers,
+        body,
+        signal: exchange.signal,
+      }, apiKey);
     } catch (error) {
-      throw classify(OpenAIClient, error, options, signal);
+      // Whatever the failure looked like, an abort decides what it was: the caller's, or our timer's.
+      if (signal?.aborted) throw new CallAbortedError();
+      if (timedOut) throw new ProviderError(`timed out after ${timeoutSeconds} s`, { retryable: true });
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", stop);
     }
-    return answerFromBody(body);
+    return answerFromBody(completion);
   };
 }
 
-function classify(
-  OpenAIClient: typeof OpenAI,
-  error: unknown,
-  options: ProviderOptions,
-  signal?: AbortSignal,
-): Error {
-  if (signal?.aborted || error instanceof OpenAIClient.APIUserAbortError) return new CallAbortedError();
-  const tooLarge = findCause(error, ResponseTooLargeError);
-  if (tooLarge !== undefined) return new ProviderError(tooLarge.message, { retryable: false });
-  if (error instanceof OpenAIClient.APIConnectionTimeoutError) {
-    return new ProviderError(`timed out after ${options.timeoutSeconds} s`, { retryable: true });
+/** One POST and its whole body: a 2xx's JSON (or text, if not typed JSON), else a {@linkcode ProviderError}. */
+async function post(
+  send: typeof fetch,
+  baseUrl: string,
+  request: RequestInit,
+  apiKey: string,
+): Promise<unknown> {
+  const clean = (text: string) => shorten(redact(text, apiKey));
+  let url: string;
+  try {
+    url = chatCompletionsUrl(baseUrl);
+  } catch (error) {
+    throw new ProviderError(`invalid base URL: ${clean(messageOf(error))}`, { retryable: false });
   }
-  if (error instanceof OpenAIClient.APIConnectionError) {
-    const cause = (error as { cause?: unknown }).cause;
-    const detail = cause instanceof Error ? cause.message : error.message;
-    return new ProviderError(`network error: ${shorten(redact(detail, options.apiKey))}`, {
-      retryable: true,
+  let response: Response;
+  try {
+    response = await send(url, request);
+  } catch (error) {
+    throw new ProviderError(`network error: ${clean(messageOf(error))}`, { retryable: true });
+  }
+  const text = await readText(response);
+  if (!response.ok) {
+    // As the SDK did: an error body that cannot be read is described by the reason it could not.
+    const message = httpErrorMessage(response.status, typeof text === "string" ? text : text.message);
+    const status = response.status;
+    throw new ProviderError(`HTTP ${status}: ${clean(message)}`, {
+      retryable: status === 429 || status >= 500,
+      status,
+      retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
     });
   }
-  if (error instanceof OpenAIClient.APIError && typeof error.status === "number") {
-    const status = error.status;
-    const retryAfter = error.headers?.get("retry-after") ?? null;
-    return new ProviderError(
-      `HTTP ${status}${error.message ? `: ${shorten(redact(error.message, options.apiKey))}` : ""}`,
-      { retryable: status === 429 || status >= 500, status, retryAfterSeconds: parseRetryAfter(retryAfter) },
-    );
+  if (text instanceof ResponseTooLargeError) throw new ProviderError(text.message, { retryable: false });
+  if (text instanceof NotUtf8Error) {
+    throw new ProviderError(`malformed response: ${text.message}`, { retryable: false });
   }
-  // Anything else happened after the server answered (e.g. an unreadable body): calling again will not help.
-  const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError(`malformed response: ${shorten(redact(message, options.apiKey))}`, {
-    retryable: false,
-  });
+  // The connection broke while the body came: calling again may help.
+  if (text instanceof Error) {
+    throw new ProviderError(`network error: ${clean(text.message)}`, { retryable: true });
+  }
+  const mediaType = response.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
+  // A body not typed as JSON is passed on as text, which is no chat completion (answerFromBody says so).
+  if (!mediaType.includes("application/json") && !mediaType.endsWith("+json")) return text;
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ProviderError(`malformed response: ${clean(messageOf(error))}`, { retryable: false });
+  }
 }
 
-function findCause<T extends Error>(error: unknown, type: new (...args: never[]) => T): T | undefined {
-  for (let at = error, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth++) {
-    if (at instanceof type) return at;
+/** A body that is not UTF-8: refused, never decoded with replacement characters. */
+class NotUtf8Error extends Error {
+  constructor() {
+    super("the body is not valid UTF-8");
+    this.name = "NotUtf8Error";
   }
-  return undefined;
+}
+
+/** The whole body as text, or why it could not be had (the cap, a broken connection, an abort, not UTF-8). */
+async function readText(response: Response): Promise<string | Error> {
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await response.arrayBuffer();
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return new NotUtf8Error();
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function parseRetryAfter(value: string | null): number | undefined {

@@ -1,10 +1,13 @@
+import denoConfig from "../deno.json" with { type: "json" };
 import { ProviderError } from "../lib/errors.ts";
 import {
   AnswerFailedError,
   answerFromBody,
   answerWithRetries,
   CallAbortedError,
+  chatCompletionsUrl,
   defaultBackoffMs,
+  httpErrorMessage,
   openAiProvider,
   redact,
   redactAnswer,
@@ -18,8 +21,18 @@ const SETTINGS = { model: "deepseek-v4-flash", temperature: 0, maxTokens: 2048, 
 const MESSAGES: ChatMessage[] = [{ role: "system", content: "S" }, { role: "user", content: "Q?" }];
 const FAST = { backoffMs: () => 1 };
 
-function provider(url: string, timeoutSeconds = 5) {
-  return openAiProvider({ baseUrl: url, apiKey: KEY, settings: SETTINGS, timeoutSeconds });
+function provider(url: string, timeoutSeconds = 5, fetch?: typeof globalThis.fetch) {
+  return openAiProvider({ baseUrl: url, apiKey: KEY, settings: SETTINGS, timeoutSeconds, fetch });
+}
+
+/** What one call of `call` threw (the test fails if it answered). */
+async function failureOf(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("the call answered");
 }
 
 Deno.test("answerFromBody keeps the prediction, the model and integer usage counts only", () => {
@@ -53,8 +66,16 @@ Deno.test("the client sends the pinned settings to <base>/chat/completions with 
     assertEquals(answer.prediction, "7");
     assertEquals(answer.responseModel, "served-0731");
     const [request] = server.requests;
+    assertEquals(request.method, "POST");
     assertEquals(request.path, "/v1/chat/completions");
+    assertEquals(request.query, "");
     assertEquals(request.authorization, `Bearer ${KEY}`);
+    assertEquals(request.headers.get("content-type"), "application/json");
+    assertEquals(request.headers.get("accept"), "application/json");
+    assertEquals(request.headers.get("user-agent"), `deermem-eval/${denoConfig.version}`);
+    // Nothing of the SDK's own (its X-Stainless-* platform headers) and no organisation or project.
+    const names = [...request.headers.keys()];
+    assertEquals(names.filter((name) => /^(x-stainless|openai-)/.test(name)), []);
     assertEquals(request.body, {
       model: "deepseek-v4-flash",
       messages: MESSAGES,
@@ -264,4 +285,172 @@ Deno.test("redactAnswer replaces the key in the prediction, the model and usage 
   assertEquals(fields, ["prediction", "response_model", "usage"]);
   const plain = { prediction: "7", responseModel: null, usage: {} };
   assertEquals(redactAnswer(plain, KEY), { answer: plain, fields: [] });
+});
+
+Deno.test("the URL is joined from the base as the openai SDK joins it: one slash, the base's query after the path", () => {
+  // Expected values printed by openai@7.59.0's own buildURL("/chat/completions") for each base URL.
+  const cases: [string, string][] = [
+    ["https://llm.test/v1", "https://llm.test/v1/chat/completions"],
+    ["https://llm.test/v1/", "https://llm.test/v1/chat/completions"],
+    ["https://llm.test/v1//", "https://llm.test/v1//chat/completions"],
+    ["https://llm.test", "https://llm.test/chat/completions"],
+    ["https://llm.test/", "https://llm.test/chat/completions"],
+    [
+      "http://127.0.0.1:8080/openai/deployments/d",
+      "http://127.0.0.1:8080/openai/deployments/d/chat/completions",
+    ],
+    [
+      "https://llm.test/v1?api-version=2024-10-21",
+      "https://llm.test/v1/chat/completions?api-version=2024-10-21",
+    ],
+    ["https://llm.test/v1/?b=2&a=1", "https://llm.test/v1/chat/completions?b=2&a=1"],
+    ["https://llm.test/v1?a=1&a=2&b=3", "https://llm.test/v1/chat/completions?b=3&a=1&a=2"],
+    [
+      "https://llm.test/v1?x=a%20b+c&y=%21*'()~",
+      "https://llm.test/v1/chat/completions?x=a%20b%20c&y=%21%2A%27%28%29~",
+    ],
+    ["https://llm.test/v1?", "https://llm.test/v1/chat/completions"],
+    ["https://llm.test/v1?q=1#part", "https://llm.test/v1/chat/completions?q=1"],
+  ];
+  for (const [base, expected] of cases) assertEquals(chatCompletionsUrl(base), expected, base);
+});
+
+Deno.test("a base URL with a trailing slash or a query reaches the same path, the query kept", async () => {
+  const server = startAnswerServer(() => completion("7"));
+  try {
+    await provider(`${server.url}/`)(MESSAGES);
+    await provider(`${server.url}?api-version=2`)(MESSAGES);
+    assertEquals(server.requests.map((request) => request.path + request.query), [
+      "/v1/chat/completions",
+      "/v1/chat/completions?api-version=2",
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("an error status is worded from its body as the openai SDK worded it", () => {
+  // Expected values printed by openai@7.59.0 (the message of the APIError it made from each 400 body).
+  const cases: [string, string][] = [
+    ['{"error":{"message":"m","type":"t"}}', "400 m"],
+    ['{"error":{"message":{"a":1}}}', '400 {"a":1}'],
+    ['{"error":{"message":""}}', '400 {"message":""}'],
+    ['{"error":{"code":"c"}}', '400 {"code":"c"}'],
+    ['{"error":"str"}', '400 "str"'],
+    ['{"detail":"x"}', '400 {"detail":"x"}'],
+    ["[1,2]", "400 [1,2]"],
+    ["bad gateway", "400 bad gateway"],
+    ["", "400 status code (no body)"],
+    ["0", "400 0"],
+    ["null", "400 null"],
+    ["5", "400 status code (no body)"],
+    ['"str"', "400 status code (no body)"],
+  ];
+  for (const [body, expected] of cases) assertEquals(httpErrorMessage(400, body), expected, body);
+});
+
+Deno.test("an HTTP failure says the status and the server's message, retryable for 429 and 5xx only", async () => {
+  const responses = [
+    () => errorResponse(422, "model not found"),
+    () => new Response("Bad gateway", { status: 502, headers: { "retry-after": "2" } }),
+    () => new Response("", { status: 503 }),
+    () => Response.json({ detail: "slow down" }, { status: 429, headers: { "retry-after": "soon" } }),
+  ];
+  const server = startAnswerServer((_request, index) => responses[index]());
+  try {
+    const failures = [];
+    for (const _ of responses) {
+      const error = await failureOf(() => provider(server.url)(MESSAGES));
+      assert(error instanceof ProviderError, String(error));
+      failures.push([error.message, error.retryable, error.status, error.retryAfterSeconds]);
+    }
+    assertEquals(failures, [
+      ["HTTP 422: 422 model not found", false, 422, undefined],
+      ["HTTP 502: 502 Bad gateway", true, 502, 2],
+      ["HTTP 503: 503 status code (no body)", true, 503, undefined],
+      ['HTTP 429: 429 {"detail":"slow down"}', true, 429, undefined],
+    ]);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a body that is not UTF-8 is refused, never decoded with replacement characters", async () => {
+  const bytes = new Uint8Array([0x7b, 0xff, 0x7d]);
+  const server = startAnswerServer((_request, index) =>
+    new Response(bytes, { status: index === 0 ? 200 : 400, headers: { "content-type": "application/json" } })
+  );
+  try {
+    const answered = await failureOf(() => provider(server.url)(MESSAGES));
+    assert(answered instanceof ProviderError && !answered.retryable, String(answered));
+    assertEquals(answered.message, "malformed response: the body is not valid UTF-8");
+    const rejected = await failureOf(() => provider(server.url)(MESSAGES));
+    assert(rejected instanceof ProviderError, String(rejected));
+    assertEquals(rejected.message, "HTTP 400: 400 the body is not valid UTF-8");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a 2xx typed +json is read as JSON; a connection broken mid-body is a retryable network error", async () => {
+  const typed: typeof fetch = () =>
+    Promise.resolve(
+      new Response(JSON.stringify({ choices: [{ message: { content: "7" } }] }), {
+        headers: { "content-type": "application/vnd.llm+json; charset=utf-8" },
+      }),
+    );
+  assertEquals((await provider("http://127.0.0.1:9/v1", 5, typed)(MESSAGES)).prediction, "7");
+  const broken: typeof fetch = () => {
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(new TypeError(`connection reset while sending ${KEY}`));
+        sent = true;
+        controller.enqueue(new TextEncoder().encode('{"choices":'));
+      },
+    });
+    return Promise.resolve(new Response(body, { headers: { "content-type": "application/json" } }));
+  };
+  const error = await failureOf(() => provider("http://127.0.0.1:9/v1", 5, broken)(MESSAGES));
+  assert(error instanceof ProviderError && error.retryable, String(error));
+  assertEquals(error.message, "network error: connection reset while sending [redacted]");
+});
+
+/** A 200 whose body starts and then never ends (until the client lets go). */
+function stalledBody(): Response {
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode('{"choices":'));
+    },
+  });
+  return new Response(body, { headers: { "content-type": "application/json" } });
+}
+
+Deno.test("the timeout covers the body too, and is told apart from the caller's abort", async () => {
+  const server = startAnswerServer(() => stalledBody());
+  try {
+    const timedOut = await failureOf(() => provider(server.url, 0.2)(MESSAGES));
+    assert(timedOut instanceof ProviderError && timedOut.retryable, String(timedOut));
+    assertEquals(timedOut.message, "timed out after 0.2 s");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const started = performance.now();
+    const aborted = await failureOf(() => provider(server.url, 30)(MESSAGES, controller.signal));
+    assert(aborted instanceof CallAbortedError, String(aborted));
+    assert(performance.now() - started < 10_000, "the abort did not wait for the timeout");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a call whose signal is already aborted sends nothing", async () => {
+  const server = startAnswerServer(() => completion("7"));
+  try {
+    const controller = new AbortController();
+    controller.abort();
+    await assertRejects(() => provider(server.url)(MESSAGES, controller.signal), CallAbortedError);
+    assertEquals(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
 });

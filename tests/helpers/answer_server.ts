@@ -1,8 +1,13 @@
 /** A local OpenAI-compatible chat completions server for the run-qa tests, on 127.0.0.1 and a free port. */
 
 export interface ReceivedRequest {
+  method: string;
   path: string;
+  /** The query string, `?` included (`""` when none). */
+  query: string;
   authorization: string | null;
+  /** Every header as received. */
+  headers: Headers;
   // deno-lint-ignore no-explicit-any
   body: any;
 }
@@ -37,9 +42,13 @@ export function startAnswerServer(handler: Handler): AnswerServer {
         } catch {
           return new Response("bad json", { status: 400 });
         }
+        const url = new URL(request.url);
         const received: ReceivedRequest = {
-          path: new URL(request.url).pathname,
+          method: request.method,
+          path: url.pathname,
+          query: url.search,
           authorization: request.headers.get("authorization"),
+          headers: request.headers,
           body,
         };
         requests.push(received);
