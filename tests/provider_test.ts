@@ -315,6 +315,18 @@ Deno.test("the URL is joined from the base as the openai SDK joins it: one slash
   for (const [base, expected] of cases) assertEquals(chatCompletionsUrl(base), expected, base);
 });
 
+Deno.test("a base URL that is no URL fails the call at once, sending nothing", async () => {
+  let sent = 0;
+  const counting: typeof fetch = () => {
+    sent++;
+    return Promise.resolve(completion("7"));
+  };
+  const error = await failureOf(() => provider("llm.test/v1", 5, counting)(MESSAGES));
+  assert(error instanceof ProviderError && !error.retryable, String(error));
+  assertMatch(error.message, /^invalid base URL: /);
+  assertEquals(sent, 0);
+});
+
 Deno.test("a base URL with a trailing slash or a query reaches the same path, the query kept", async () => {
   const server = startAnswerServer(() => completion("7"));
   try {
