@@ -7,41 +7,13 @@
 
 import { z } from "zod";
 import denoConfig from "./deno.json" with { type: "json" };
-import { formatConformance, runConformance } from "./lib/conformance.ts";
 import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
 import { type FlagValues, parseFlags } from "./lib/flags.ts";
-import { runDemo } from "./lib/demo.ts";
-import { refuseExisting, writeFileAtomic } from "./lib/fs.ts";
-import { retentionTable } from "./lib/policy_outputs.ts";
-import { formatVerifyResult, verify } from "./lib/verify.ts";
-import { sweep, SWEEP_OUTPUTS, sweepSummaryLines } from "./lib/sweep.ts";
-import {
-  type ContractPaths,
-  contractsLine,
-  DATASET_ENV,
-  type PreparedProtocol,
-  validate,
-  validateContracts,
-  validatedLine,
-} from "./lib/validate.ts";
-import { type CustomPolicyRun, customPolicyRun, POLICY_OUTPUTS, runPolicy } from "./lib/run_policy.ts";
-import { gradeQa, QA_OUTPUTS } from "./lib/grade_qa.ts";
-import { runQa } from "./lib/run_qa.ts";
-import { redact } from "./lib/provider.ts";
-import { compareRuns, comparisonHeading, comparisonSections } from "./lib/compare.ts";
-import { explain, explainText } from "./lib/explain.ts";
-import {
-  NotVerifiedError,
-  type Prices,
-  report as reportStage,
-  reportText,
-  sectionsText,
-  verificationLines,
-} from "./lib/report.ts";
-import { reportMarkdown, sectionsMarkdown, sweepMarkdown } from "./lib/report_markdown.ts";
-import { reportHtml, sectionsHtml, sweepHtml } from "./lib/report_html.ts";
-import { suiteLines } from "./lib/qa_outputs.ts";
-import { interruptHandler, type RunEvent } from "./lib/runner.ts";
+// Only types at the top: each command loads its own modules when it runs, so a start evaluates just those.
+import type { ContractPaths, PreparedProtocol } from "./lib/validate.ts";
+import type { CustomPolicyRun } from "./lib/run_policy.ts";
+import type { Prices } from "./lib/report.ts";
+import type { RunEvent } from "./lib/runner.ts";
 
 /** The program's version (from `deno.json`). */
 export const VERSION: string = denoConfig.version;
@@ -104,7 +76,8 @@ function contractPaths(flags: Flags): ContractPaths {
   };
 }
 
-function datasetPath(flags: Flags, io: Io): string | undefined {
+async function datasetPath(flags: Flags, io: Io): Promise<string | undefined> {
+  const { DATASET_ENV } = await import("./lib/validate.ts");
   return flags.dataset ?? io.env(DATASET_ENV);
 }
 
@@ -122,6 +95,8 @@ async function writePolicyRun(
   options: { table?: boolean; custom?: CustomPolicyRun } = {},
 ): Promise<void> {
   const { custom } = options;
+  const { POLICY_OUTPUTS, runPolicy } = await import("./lib/run_policy.ts");
+  const { retentionTable } = await import("./lib/policy_outputs.ts");
   const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);
   if (options.table ?? true) io.out(retentionTable(results, custom && [custom.policy.name]));
   io.out(wroteLine(directory, POLICY_OUTPUTS));
@@ -153,6 +128,7 @@ function price(flags: Flags): Prices | undefined {
 async function writeReportFiles(files: [path: string, content: () => string][], io: Io): Promise<void> {
   const paths = files.map(([path]) => path);
   if (new Set(paths).size !== paths.length) throw new InputError("--markdown and --html name the same file");
+  const { refuseExisting, writeFileAtomic } = await import("./lib/fs.ts");
   await refuseExisting(paths);
   const written: string[] = [];
   try {
@@ -189,6 +165,7 @@ const COMMANDS: Record<string, Command> = {
 the grader version and policy version this program implements, and the answer prompt's pinned SHA-256.
 Writes nothing.${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
+      const { contractsLine, validateContracts } = await import("./lib/validate.ts");
       io.out(contractsLine(await validateContracts(contractPaths(flags))));
       return 0;
     },
@@ -202,7 +179,8 @@ IDs from the selection rule and compares them with the manifest, builds the dist
 Writes nothing; no network.
   --dataset PATH   longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
-      io.out(validatedLine(await validate(contractPaths(flags), datasetPath(flags, io))));
+      const { validate, validatedLine } = await import("./lib/validate.ts");
+      io.out(validatedLine(await validate(contractPaths(flags), await datasetPath(flags, io))));
       return 0;
     },
   },
@@ -226,7 +204,9 @@ differently when asked twice is refused, naming the module and the case.
   --policy-module FILE.ts  a policy module to judge instead of the published policies${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const prepared = await validate(contractPaths(flags), datasetPath(flags, io));
+      const { validate } = await import("./lib/validate.ts");
+      const { customPolicyRun } = await import("./lib/run_policy.ts");
+      const prepared = await validate(contractPaths(flags), await datasetPath(flags, io));
       const module = flags["policy-module"];
       const custom = module === undefined ? undefined : await customPolicyRun(module);
       await writePolicyRun(prepared, directory, io, { custom });
@@ -260,9 +240,10 @@ the parameter sets that keep fewer in any, nearest first. No network.
   --grid FILE        the grid (YAML); default as above${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
+      const { sweep, SWEEP_OUTPUTS, sweepSummaryLines } = await import("./lib/sweep.ts");
       const { result, capacities } = await sweep({
         contracts: contractPaths(flags),
-        dataset: datasetPath(flags, io),
+        dataset: await datasetPath(flags, io),
         directory,
         grid: flags.grid,
         tool: SOURCE_STATE.tool,
@@ -298,6 +279,9 @@ failed.
     run: async (flags, _positionals, io) => {
       const dryRun = flags["dry-run"] ?? false;
       const directory = dryRun ? flags["output-dir"] : outputDir(flags);
+      const { runQa } = await import("./lib/run_qa.ts");
+      const { interruptHandler } = await import("./lib/runner.ts");
+      const { redact } = await import("./lib/provider.ts");
       const interrupt = new AbortController();
       // Until the key is known nothing printed can carry it; from then on every line is redacted.
       let say = io;
@@ -307,14 +291,14 @@ failed.
       try {
         outcome = await runQa({
           contracts: contractPaths(flags),
-          dataset: datasetPath(flags, io),
+          dataset: await datasetPath(flags, io),
           directory,
           dryRun,
           env: io.env,
           source: SOURCE_STATE,
           signal: interrupt.signal,
           onStart: (secret) => {
-            say = redactingIo(io, secret);
+            say = redactingIo(io, secret, redact);
             progress = progressReporter(say);
             onInterrupt = interruptHandler({
               stop: () => {
@@ -374,9 +358,11 @@ Refuses to overwrite any of them. No network.
   --output-dir DIR   the run-qa directory${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
+      const { gradeQa, QA_OUTPUTS } = await import("./lib/grade_qa.ts");
+      const { suiteLines } = await import("./lib/qa_outputs.ts");
       const { rows, suites } = await gradeQa({
         contracts: contractPaths(flags),
-        dataset: datasetPath(flags, io),
+        dataset: await datasetPath(flags, io),
         directory,
         onForeignFiles: (foreign) =>
           io.err(
@@ -407,6 +393,7 @@ check run holds.
     run: async (flags, positionals, io) => {
       const directory = positionals[0];
       if (directory === undefined) throw new InputError("verify needs a results directory");
+      const { formatVerifyResult, verify } = await import("./lib/verify.ts");
       const result = await verify({ contracts: contractPaths(flags), directory, dataset: flags.dataset });
       io.out(formatVerifyResult(result));
       return result.ok ? 0 : 1;
@@ -423,6 +410,7 @@ and runs both policies into a fresh temporary directory (or --output-dir DIR); e
 that run (as \`report\` prints it, every row recomputed). No network.`,
     run: async (flags, _positionals, io) => {
       const directory = flags["output-dir"] ?? await Deno.makeTempDir({ prefix: "deermem-eval-demo-" });
+      const { runDemo } = await import("./lib/demo.ts");
       await runDemo(directory, SOURCE_STATE, io.out);
       return 0;
     },
@@ -452,6 +440,12 @@ Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
     run: async (flags, positionals, io) => {
       const directory = onlyPositional(positionals, "run directory", "report");
       const prices = price(flags);
+      const { NotVerifiedError, report: reportStage, reportText, sectionsText, verificationLines } =
+        await import(
+          "./lib/report.ts"
+        );
+      const { reportMarkdown, sectionsMarkdown, sweepMarkdown } = await import("./lib/report_markdown.ts");
+      const { reportHtml, sectionsHtml, sweepHtml } = await import("./lib/report_html.ts");
       let result;
       try {
         result = await reportStage({
@@ -483,6 +477,7 @@ Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
         if (flags.markdown !== undefined) files.push([flags.markdown, () => reportMarkdown(report)]);
         if (flags.html !== undefined) files.push([flags.html, () => reportHtml(report)]);
       } else {
+        const { compareRuns, comparisonHeading, comparisonSections } = await import("./lib/compare.ts");
         const comparison = await compareRuns(report, other, contracts);
         const heading = comparisonHeading(comparison);
         const sections = comparisonSections(comparison);
@@ -514,9 +509,10 @@ network.
       if (flags.markdown !== undefined || flags.html !== undefined) {
         throw new InputError("explain writes no files (the dataset's text is not ours to redistribute)");
       }
+      const { explain, explainText } = await import("./lib/explain.ts");
       const explanation = await explain({
         contracts: contractPaths(flags),
-        dataset: datasetPath(flags, io),
+        dataset: await datasetPath(flags, io),
         caseId,
         directory: flags["output-dir"],
       });
@@ -549,6 +545,7 @@ listed as skipped; each file is read up to 256 MiB. Reads only DIR; writes nothi
           field: "--tolerate-ulps",
         });
       }
+      const { formatConformance, runConformance } = await import("./lib/conformance.ts");
       const report = await runConformance(directory, {
         strict: flags.strict,
         only: flags.only?.split(",").map((name) => name.trim()).filter((name) => name !== ""),
@@ -561,7 +558,7 @@ listed as skipped; each file is read up to 256 MiB. Reads only DIR; writes nothi
 };
 
 /** The same io with the key's text replaced by `[redacted]` in every line. */
-function redactingIo(io: Io, secret: string): Io {
+function redactingIo(io: Io, secret: string, redact: (text: string, secret: string) => string): Io {
   return {
     ...io,
     out: (line) => io.out(redact(line, secret)),

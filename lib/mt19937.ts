@@ -8,8 +8,12 @@
  * @module
  */
 
+import { drawKernel, STATE_BYTES } from "./mt19937_kernel.ts";
+
 const N = 624;
 const M = 397;
+// Resamples per call into the kernel: short calls let V8 switch to its optimised code soon after the first.
+const KERNEL_RESAMPLES = 512;
 
 /**
  * A Mersenne Twister that reproduces CPython's `random.Random(seed)` stream.
@@ -195,6 +199,58 @@ export class PythonRandom {
       const value = (y >>> 0) >>> shift;
       if (value < n) out[slot++] = value;
     }
+    this.#index = index;
+  }
+
+  /**
+   * The bootstrap's draws, summed: for each resample `r`, draws `codes.length` values as `randrange(codes.length)`
+   * would (the same words as {@linkcode PythonRandom.fillRandrange}) and sets `firsts[r]` to how many drawn codes
+   * have bit 0 set and `seconds[r]` to how many have bit 1 set. Runs in WebAssembly (lib/mt19937_kernel.ts); the
+   * generator continues after the last word used, as if the draws had been made one by one.
+   *
+   * @param codes One code per item (bit 0: first, bit 1: second); at least one.
+   * @param firsts Receives the first totals, one per resample.
+   * @param seconds Receives the second totals; as long as `firsts`.
+   * @throws {RangeError} When `codes` is empty or the two outputs differ in length.
+   *
+   * @example
+   * ```ts
+   * import { deepStrictEqual } from "node:assert/strict";
+   * import { PythonRandom } from "./mt19937.ts";
+   * const codes = Uint8Array.of(0, 1, 2, 3); // neither, first only, second only, both
+   * const [firsts, seconds] = [new Int32Array(2), new Int32Array(2)];
+   * new PythonRandom(7n).sumDraws(codes, firsts, seconds);
+   * const draws = new Uint32Array(8);
+   * new PythonRandom(7n).fillRandrange(4, draws); // the same eight draws, one by one
+   * const count = (from: number, bit: number) => [...draws.slice(from, from + 4)].filter((v) => codes[v] & bit).length;
+   * deepStrictEqual([...firsts, ...seconds], [count(0, 1), count(4, 1), count(0, 2), count(4, 2)]);
+   * ```
+   */
+  sumDraws(codes: Uint8Array, firsts: Int32Array, seconds: Int32Array): void {
+    const n = codes.length;
+    if (n < 1) throw new RangeError("sumDraws needs at least one code");
+    if (firsts.length !== seconds.length) throw new RangeError("firsts and seconds differ in length");
+    const kernel = drawKernel();
+    const totalsAt = (STATE_BYTES + n + 7) & ~7;
+    const needed = totalsAt + KERNEL_RESAMPLES * 8;
+    const { memory } = kernel;
+    if (memory.buffer.byteLength < needed) {
+      memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
+    }
+    new Uint32Array(memory.buffer, 0, N).set(this.#state);
+    new Uint8Array(memory.buffer, STATE_BYTES, n).set(codes);
+    const totals = new Int32Array(memory.buffer, totalsAt, KERNEL_RESAMPLES * 2);
+    const shift = Math.clz32(n);
+    let index = this.#index;
+    for (let start = 0; start < firsts.length; start += KERNEL_RESAMPLES) {
+      const count = Math.min(KERNEL_RESAMPLES, firsts.length - start);
+      index = kernel.draw(n, shift, count, index, STATE_BYTES, totalsAt);
+      for (let at = 0; at < count; at++) {
+        firsts[start + at] = totals[2 * at];
+        seconds[start + at] = totals[2 * at + 1];
+      }
+    }
+    this.#state.set(new Uint32Array(memory.buffer, 0, N));
     this.#index = index;
   }
 

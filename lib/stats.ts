@@ -7,6 +7,9 @@
 
 import { PythonRandom } from "./mt19937.ts";
 
+// Resamples summed per pass: bounds the totals' memory whatever the iteration count (up to 10^7).
+const BOOTSTRAP_CHUNK = 65536;
+
 /** One case's outcome under the first (`confidence`) and second (`hybrid-v1`) policy. */
 export type Pair = readonly [first: boolean, second: boolean];
 
@@ -127,26 +130,27 @@ export function pairedBootstrapDifference(
   const { iterations, alpha } = options;
   if (!Number.isInteger(iterations) || iterations < 1) throw new RangeError("iterations must be ≥ 1");
   if (!(alpha > 0 && alpha < 1)) throw new RangeError("alpha must be in (0, 1)");
-  const firsts = pairs.map(([first]) => Number(first));
-  const seconds = pairs.map(([, second]) => Number(second));
   // Each accuracy is its own mean, then subtracted — not the mean of per-case differences (rounding differs).
-  const accuracyDifference = (indices: ArrayLike<number>) => {
-    let firstTotal = 0;
-    let secondTotal = 0;
-    for (let draw = 0; draw < n; draw++) {
-      firstTotal += firsts[indices[draw]];
-      secondTotal += seconds[indices[draw]];
-    }
-    return secondTotal / n - firstTotal / n;
-  };
+  const accuracyDifference = (firstTotal: number, secondTotal: number) => secondTotal / n - firstTotal / n;
+  const codes = Uint8Array.from(pairs, ([first, second]) => Number(first) | (Number(second) << 1));
   const random = new PythonRandom(BigInt(options.seed));
   const samples = new Float64Array(iterations);
-  const indices = new Uint32Array(n);
-  for (let iteration = 0; iteration < iterations; iteration++) {
-    random.fillRandrange(n, indices);
-    samples[iteration] = accuracyDifference(indices);
+  const chunk = Math.min(iterations, BOOTSTRAP_CHUNK);
+  const [firstTotals, secondTotals] = [new Int32Array(chunk), new Int32Array(chunk)];
+  for (let start = 0; start < iterations; start += chunk) {
+    const count = Math.min(chunk, iterations - start);
+    random.sumDraws(codes, firstTotals.subarray(0, count), secondTotals.subarray(0, count));
+    for (let at = 0; at < count; at++) {
+      samples[start + at] = accuracyDifference(firstTotals[at], secondTotals[at]);
+    }
   }
-  const observed = accuracyDifference(Uint32Array.from({ length: n }, (_, index) => index));
+  let firstCorrect = 0;
+  let secondCorrect = 0;
+  for (const code of codes) {
+    firstCorrect += code & 1;
+    secondCorrect += code >> 1;
+  }
+  const observed = accuracyDifference(firstCorrect, secondCorrect);
   samples.sort();
   const clamp = (index: number) => Math.min(iterations - 1, Math.max(0, index));
   return {

@@ -51,6 +51,9 @@ Deno.test("two builds are byte-identical, executable, and start with the permiss
     // Linux reads at most 255 bytes of a shebang line (since 5.1); a longer one would lose its last flags.
     assert(new TextEncoder().encode(shebang).length <= 255, `${shebang.length} bytes`);
     assert(!/--allow-all|-A\b/.test(shebang), shebang);
+    // The environment grant: our own prefix and the dataset variable — every variable run-qa's task grants, no more.
+    assertMatch(shebang, / --allow-env=DEERMEM_EVAL_\*,LONGMEMEVAL_ORACLE_PATH --ignore-env /);
+    assertMatch(shebang, / --v8-flags=--no-enable-lazy-source-positions$/);
     // No Node-compatibility module is imported or required when the program loads; no CommonJS interop.
     const program = decoder.decode(one);
     assert(!/\bfrom\s*["']node:|\brequire\s*\(\s*["']node:/.test(program), "a node: import");

@@ -173,3 +173,14 @@ Deno.test("demo: synthetic data, labelled as such, 27/45 vs 45/45 at capacity 7"
     assertEquals(run.protocol_id, "deermem-demo-synthetic-v1");
   });
 });
+
+Deno.test("cli.ts imports no stage at load: each command loads its modules when it runs", async () => {
+  // A start evaluates only what cli.ts imports by value; a stage imported here would be built on every start.
+  const source = await Deno.readTextFile(`${ROOT}cli.ts`);
+  const valueImports = [...source.matchAll(/^import\s+(?!type\b)[^;]*?from\s+"([^"]+)"/gms)].map((match) =>
+    match[1]
+  );
+  assertEquals(valueImports.sort(), ["./deno.json", "./lib/errors.ts", "./lib/flags.ts", "zod"]);
+  const loaded = [...source.matchAll(/await import\("([^"]+)"\)/g)].map((match) => match[1]);
+  assert(loaded.includes("./lib/verify.ts") && loaded.includes("./lib/validate.ts"), loaded.join(", "));
+});

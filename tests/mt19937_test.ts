@@ -3,7 +3,8 @@
  * CPython 3.11.7's `random.Random(seed)`.
  */
 import { PythonRandom } from "../lib/mt19937.ts";
-import { assertEquals } from "./helpers/assert.ts";
+import { assertEquals, assertThrows } from "./helpers/assert.ts";
+import { random } from "./helpers/generate.ts";
 
 Deno.test("seeds beyond 2^53 use every 32-bit word, as CPython's init_by_array does", () => {
   const first = (seed: bigint) => new PythonRandom(seed).getrandbits(32);
@@ -25,4 +26,41 @@ Deno.test("fillRandrange draws exactly what randrange draws, across twists and f
     assertEquals(Array.from(draws), expected);
     assertEquals(batch.nextUint32(), single.nextUint32());
   }
+});
+
+Deno.test("sumDraws (WebAssembly) sums exactly the draws randrange makes, and the stream continues alike", () => {
+  const next = random(20260513);
+  // Resample counts across the kernel's 512-resample calls; n across bit widths, the 8-byte alignment and twists.
+  for (const [n, resamples] of [[1, 3], [2, 700], [5, 512], [40, 1025], [45, 2000], [257, 9], [3001, 5]]) {
+    const codes = Uint8Array.from({ length: n }, () => Math.floor(next() * 4));
+    const [firsts, seconds] = [new Int32Array(resamples), new Int32Array(resamples)];
+    const summed = new PythonRandom(4789n);
+    summed.nextUint32(); // start mid-block
+    summed.sumDraws(codes, firsts, seconds);
+    const single = new PythonRandom(4789n);
+    single.nextUint32();
+    const expected: number[][] = [[], []];
+    for (let resample = 0; resample < resamples; resample++) {
+      let [first, second] = [0, 0];
+      for (let draw = 0; draw < n; draw++) {
+        const code = codes[single.randrange(n)];
+        first += code & 1;
+        second += code >> 1;
+      }
+      expected[0].push(first);
+      expected[1].push(second);
+    }
+    assertEquals([Array.from(firsts), Array.from(seconds)], expected, `n ${n}, ${resamples} resamples`);
+    assertEquals(
+      summed.nextUint32(),
+      single.nextUint32(),
+      `n ${n}: the generator continues where randrange would`,
+    );
+  }
+});
+
+Deno.test("sumDraws refuses no codes and outputs of different lengths", () => {
+  const random = new PythonRandom(1n);
+  assertThrows(() => random.sumDraws(new Uint8Array(0), new Int32Array(1), new Int32Array(1)), RangeError);
+  assertThrows(() => random.sumDraws(Uint8Array.of(1), new Int32Array(2), new Int32Array(1)), RangeError);
 });
