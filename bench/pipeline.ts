@@ -10,8 +10,8 @@
 // - when python3 is on PATH, the ratio to Python's floor — read, SHA-256 and `json.loads` of the same file, the
 //   least the reference harness does — measured side by side: runs alternate, the figure is the median of the
 //   pairwise ratios.
-// Targets: run-policy ≤ 1.3× and validate ≤ 1.1× the Python floor, peak ≤ 150 MB, validate-contracts and verify
-// under 100 ms of wall time. Run: deno task bench:pipeline
+// `--version` shows the start-up alone. Targets: run-policy ≤ 1.3× and validate ≤ 1.1× the Python floor, peak
+// ≤ 150 MB, validate-contracts and verify under 100 ms of wall time. Run: deno task bench:pipeline
 import denoConfig from "../deno.json" with { type: "json" };
 import { buildDemoProtocol } from "../lib/demo.ts";
 import { sha256Hex } from "../lib/hash.ts";
@@ -19,7 +19,7 @@ import { buildBundle } from "../tests/helpers/bundle.ts";
 
 const COLD = 5;
 const WARM_REPEAT = 6;
-const PAIRS = 7;
+const PAIRS = 11;
 const ROOT = new URL("../", import.meta.url).pathname;
 const PYTHON_FLOOR = "import hashlib, json, sys\n" +
   "data = open(sys.argv[1], 'rb').read()\n" +
@@ -104,9 +104,9 @@ try {
   const python = await pythonExecutable();
   console.log(
     `dataset: ${data.megabytes.toFixed(1)} MB, ${data.rows} rows (${data.nonAscii} with non-ASCII text; ` +
-      `synthetic, LongMemEval-shaped); bundle ${bundleSha256.slice(0, 12)}…; ${
-        python ? `Python floor (${python}) measured side by side` : "python3 not on PATH: no ratio"
-      }`,
+      `synthetic, LongMemEval-shaped); bundle ${bundleSha256.slice(0, 12)}…, ${
+        ((await Deno.stat(bundle)).size / 1024).toFixed(0)
+      } KB; ${python ? `Python floor (${python}) measured side by side` : "python3 not on PATH: no ratio"}`,
   );
   const cliTask = denoConfig.tasks.cli.split(/\s+/);
   const cliFlags = cliTask.slice(cliTask.indexOf("run") + 1, cliTask.indexOf("cli.ts"));
@@ -130,6 +130,8 @@ try {
   ];
   let outputs = 0;
   const commands: [string, () => string[], boolean][] = [
+    // Start-up alone: loading the program and printing one line.
+    ["--version", () => ["--version"], false],
     ["validate-contracts", () => ["validate-contracts"], false],
     ["verify", () => ["verify", `${ROOT}results/pr4789-reproduction-v1`], false],
     ["validate", () => ["validate", ...protocol], true],
