@@ -5,7 +5,6 @@
  * @module
  */
 
-import { z } from "zod";
 import denoConfig from "./deno.json" with { type: "json" };
 import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
 import { type FlagValues, parseFlags } from "./lib/flags.ts";
@@ -631,8 +630,6 @@ Exit codes: 0 success, 1 runtime failure, 2 bad usage or invalid input, 130 inte
  * ```
  */
 export async function main(args: string[], io: Io = defaultIo()): Promise<number> {
-  // Each schema parses a handful of documents per run: compiling a fast path for them costs more than it saves.
-  z.config({ jitless: true });
   let parsed;
   try {
     parsed = parseFlags(args, OPTIONS);

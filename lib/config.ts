@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "./zod.ts";
 import { parseEvaluationTime } from "./datetime_lax.ts";
 import { ContractError } from "./errors.ts";
 import { laxBigInt, laxBool, laxFloat, laxInt, laxIntLiteral } from "./lax.ts";
@@ -14,11 +14,11 @@ import { parsePyYaml } from "./pyyaml.ts";
 import { parseWith, type SameType, type Schema } from "./schema.ts";
 import type { Instant } from "./pytime.ts";
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (SHA-256)");
-const revision = z.string().regex(/^[0-9a-f]{40}$/, "must be 40 lowercase hex digits");
-const nonEmpty = z.string().min(1, "must be a non-empty string");
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name");
-const unit = laxFloat().refine((value) => value >= 0 && value <= 1, "must be in [0, 1]");
+const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (SHA-256)"));
+const revision = z.string().check(z.regex(/^[0-9a-f]{40}$/, "must be 40 lowercase hex digits"));
+const nonEmpty = z.string().check(z.minLength(1, "must be a non-empty string"));
+const envName = z.string().check(z.regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name"));
+const unit = laxFloat().check(z.refine((value) => value >= 0 && value <= 1, "must be in [0, 1]"));
 
 /** Deliberate bounds where the reference would hang or crash (README: known differences). */
 export const QA_LIMITS = Object.freeze({
@@ -182,22 +182,26 @@ const protocolConfigSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   required_policy_version: nonEmpty,
-  evaluation_time: z.unknown().transform((value, context) => {
+  evaluation_time: z.transform((value: unknown, context) => {
     const instant = parseEvaluationTime(value);
-    if (typeof instant === "string") {
-      context.addIssue({ code: "custom", message: instant });
-      return z.NEVER;
-    }
-    return instant;
+    if (typeof instant !== "string") return instant;
+    context.issues.push({ code: "custom", message: instant, input: value });
+    return z.NEVER;
   }),
   dataset: z.strictObject({ repository: nonEmpty, revision, filename: z.string(), sha256 }),
   pool: z.strictObject({
     size: laxInt({ min: 2 }),
-    capacities: z.array(laxInt()).min(1, "must not be empty").refine(unique, "must be unique"),
+    capacities: z.array(laxInt()).check(
+      z.minLength(1, "must not be empty"),
+      z.refine(unique, "must be unique"),
+    ),
     qa_capacity: laxInt({ min: 1 }),
     distractors: laxInt({ min: 1 }),
     distractor_bank_size: laxInt({ min: 1 }),
-    distractor_types: z.array(nonEmpty).min(1, "must not be empty").refine(unique, "must be unique"),
+    distractor_types: z.array(nonEmpty).check(
+      z.minLength(1, "must not be empty"),
+      z.refine(unique, "must be unique"),
+    ),
     distractor_min_evidence_chars: laxInt({ min: 0 }),
     distractor_max_evidence_chars: laxInt({ min: 1 }),
     offset_namespace: nonEmpty,
@@ -206,10 +210,10 @@ const protocolConfigSchema = z.strictObject({
   policies: z.strictObject({
     // The reference's models default each policy name, so the key may be left out.
     confidence: z.strictObject({
-      policy: z.literal("confidence", "must be confidence").default("confidence"),
+      policy: z._default(z.literal("confidence", "must be confidence"), "confidence"),
     }),
     hybrid_v1: z.strictObject({
-      policy: z.literal("hybrid-v1", "must be hybrid-v1").default("hybrid-v1"),
+      policy: z._default(z.literal("hybrid-v1", "must be hybrid-v1"), "hybrid-v1"),
       weights: hybridWeightsSchema,
       confirmation_half_life_days: laxInt({ min: 1 }),
       access_half_life_days: laxInt({ min: 1 }),
@@ -224,9 +228,8 @@ const protocolConfigSchema = z.strictObject({
     api_key_env: envName,
     base_url_env: envName,
     model: nonEmpty,
-    temperature: laxFloat().refine(
-      (value) => Number.isFinite(value) && value >= 0,
-      "must be a finite number ≥ 0",
+    temperature: laxFloat().check(
+      z.refine((value) => Number.isFinite(value) && value >= 0, "must be a finite number ≥ 0"),
     ),
     max_tokens: laxInt({ min: 1, max: QA_LIMITS.maxTokens }),
     stream: laxBool(),
@@ -237,9 +240,9 @@ const protocolConfigSchema = z.strictObject({
   statistics: z.strictObject({
     bootstrap_seed: laxBigInt(),
     bootstrap_iterations: laxInt({ min: 1, max: QA_LIMITS.bootstrapIterations }),
-    alpha: laxFloat().refine((value) => value > 0 && value < 1, "must be in (0, 1)"),
+    alpha: laxFloat().check(z.refine((value) => value > 0 && value < 1, "must be in (0, 1)")),
   }),
-}).superRefine((config, context) => {
+}).check(z.superRefine((config, context) => {
   const { pool, policies } = config;
   const issue = (path: (string | number)[], message: string) =>
     context.addIssue({ code: "custom", path, message });
@@ -263,7 +266,7 @@ const protocolConfigSchema = z.strictObject({
   if (!(Math.abs(confidence + confirmation + access - 1) <= 1e-9)) {
     issue(["policies", "hybrid_v1", "weights"], "must sum to 1");
   }
-});
+}));
 
 /**
  * The config schema (unknown keys rejected at every level), applied to YAML already parsed.

@@ -12,7 +12,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "./zod.ts";
 import { PyFloat } from "./pyjson.ts";
 import { parsePyFloat, pyStrip } from "./python.ts";
 
@@ -69,6 +69,20 @@ export function laxBoolValue(value: unknown): boolean | string {
   return "must be a boolean";
 }
 
+/** Reports `message` as the field's issue (zod/mini's transforms have no `addIssue`). */
+function fail(context: z.core.ParsePayload, message: string): never {
+  context.issues.push({ code: "custom", message, input: context.value });
+  return z.NEVER;
+}
+
+/** A field that `convert` turns into its value, or into a message saying why not. */
+function converted<T, I = unknown>(convert: (value: I) => T | string): z.ZodMiniType<T, I> {
+  return z.transform((value: I, context) => {
+    const result = convert(value);
+    return typeof result === "string" ? fail(context, result) : result;
+  }) as z.ZodMiniType<T, I>;
+}
+
 /** Options of {@linkcode laxInt}. */
 export interface IntBounds {
   min?: number;
@@ -87,23 +101,21 @@ export interface IntBounds {
  * deepStrictEqual([laxInt({ min: 1 }).parse(" 7 "), laxInt().parse(7.0), laxInt().parse(true)], [7, 7, 1]);
  * ```
  */
-export function laxInt(bounds: IntBounds = {}): z.ZodType<number, unknown> {
-  return laxBigInt().transform((value, context) => {
-    const { min, max } = bounds;
-    const below = min !== undefined && value < BigInt(min);
-    if (below || (max !== undefined && value > BigInt(max))) {
-      context.addIssue({
-        code: "custom",
-        message: bounds.message ?? (below ? `must be ≥ ${min}` : `must be ≤ ${max}`),
-      });
-      return z.NEVER;
-    }
-    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
-      context.addIssue({ code: "custom", message: "is too large (beyond 2^53)" });
-      return z.NEVER;
-    }
-    return Number(value);
-  }) as unknown as z.ZodType<number, unknown>;
+export function laxInt(bounds: IntBounds = {}): z.ZodMiniType<number, unknown> {
+  const { min, max } = bounds;
+  return z.pipe(
+    laxBigInt(),
+    converted((value: bigint) => {
+      const below = min !== undefined && value < BigInt(min);
+      if (below || (max !== undefined && value > BigInt(max))) {
+        return bounds.message ?? (below ? `must be ≥ ${min}` : `must be ≤ ${max}`);
+      }
+      if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
+        return "is too large (beyond 2^53)";
+      }
+      return Number(value);
+    }),
+  );
 }
 
 /**
@@ -116,15 +128,8 @@ export function laxInt(bounds: IntBounds = {}): z.ZodType<number, unknown> {
  * deepStrictEqual(laxBigInt().parse("18446744073709551621"), 18446744073709551621n);
  * ```
  */
-export function laxBigInt(): z.ZodType<bigint, unknown> {
-  return z.unknown().transform((value, context) => {
-    const result = laxIntValue(value);
-    if (typeof result === "string") {
-      context.addIssue({ code: "custom", message: result });
-      return z.NEVER;
-    }
-    return result;
-  }) as unknown as z.ZodType<bigint, unknown>;
+export function laxBigInt(): z.ZodMiniType<bigint, unknown> {
+  return converted(laxIntValue);
 }
 
 /**
@@ -137,15 +142,8 @@ export function laxBigInt(): z.ZodType<bigint, unknown> {
  * deepStrictEqual([laxFloat().parse("0.05"), laxFloat().parse(false)], [0.05, 0]);
  * ```
  */
-export function laxFloat(): z.ZodType<number, unknown> {
-  return z.unknown().transform((value, context) => {
-    const result = laxFloatValue(value);
-    if (typeof result === "string") {
-      context.addIssue({ code: "custom", message: result });
-      return z.NEVER;
-    }
-    return result;
-  }) as unknown as z.ZodType<number, unknown>;
+export function laxFloat(): z.ZodMiniType<number, unknown> {
+  return converted(laxFloatValue);
 }
 
 /**
@@ -158,15 +156,8 @@ export function laxFloat(): z.ZodType<number, unknown> {
  * deepStrictEqual([laxBool().parse("off"), laxBool().parse(1n)], [false, true]);
  * ```
  */
-export function laxBool(): z.ZodType<boolean, unknown> {
-  return z.unknown().transform((value, context) => {
-    const result = laxBoolValue(value);
-    if (typeof result === "string") {
-      context.addIssue({ code: "custom", message: result });
-      return z.NEVER;
-    }
-    return result;
-  }) as unknown as z.ZodType<boolean, unknown>;
+export function laxBool(): z.ZodMiniType<boolean, unknown> {
+  return converted(laxBoolValue);
 }
 
 /**
@@ -179,8 +170,8 @@ export function laxBool(): z.ZodType<boolean, unknown> {
  * deepStrictEqual(laxIntLiteral(1).parse(true), 1);
  * ```
  */
-export function laxIntLiteral<N extends number>(literal: N): z.ZodType<N, unknown> {
-  return z.unknown().transform((value, context) => {
+export function laxIntLiteral<N extends number>(literal: N): z.ZodMiniType<N, unknown> {
+  return converted((value) => {
     const number = typeof value === "bigint"
       ? Number(value)
       : typeof value === "boolean"
@@ -188,10 +179,6 @@ export function laxIntLiteral<N extends number>(literal: N): z.ZodType<N, unknow
       : value instanceof PyFloat
       ? value.value
       : value;
-    if (number !== literal) {
-      context.addIssue({ code: "custom", message: `must be ${literal}` });
-      return z.NEVER;
-    }
-    return literal;
-  }) as unknown as z.ZodType<N, unknown>;
+    return number === literal ? literal : `must be ${literal}`;
+  });
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "./zod.ts";
 import { ContractError } from "./errors.ts";
 import { laxInt, laxIntLiteral } from "./lax.ts";
 import { parsePyJson } from "./pyjson.ts";
@@ -43,16 +43,18 @@ export type OfficialScenario = typeof OFFICIAL_SCENARIOS[number];
  */
 export const SYNTHETIC_SCENARIO = "correction_reserve";
 
-const nonEmpty = z.string().min(1, "must be a non-empty string");
+const nonEmpty = z.string().check(z.minLength(1, "must be a non-empty string"));
 const lossRank = laxInt({ min: 1, max: 10, message: "must be in [1, 10]" });
 /** A case id names its row files (`responses/<id>__<policy>.json`), so it must be a safe file name. */
-const caseId = nonEmpty.refine(
-  (id) => !/[/\\\0]/.test(id) && !id.startsWith("."),
-  "must be usable as a file name (no /, \\ or NUL, not starting with .)",
+const caseId = nonEmpty.check(
+  z.refine(
+    (id) => !/[/\\\0]/.test(id) && !id.startsWith("."),
+    "must be usable as a file name (no /, \\ or NUL, not starting with .)",
+  ),
 );
-const tenUniqueIds = z.array(caseId).length(10, "must hold exactly ten IDs").refine(
-  (ids) => new Set(ids).size === ids.length,
-  "IDs must be unique",
+const tenUniqueIds = z.array(caseId).check(
+  z.length(10, "must hold exactly ten IDs"),
+  z.refine((ids) => new Set(ids).size === ids.length, "IDs must be unique"),
 );
 
 /** A validated official manifest: how the 40 LongMemEval cases were selected, and which they are. */
@@ -96,7 +98,7 @@ const officialManifestSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   selection: z.strictObject({
-    eligible_question_types: z.array(nonEmpty).min(1, "must not be empty"),
+    eligible_question_types: z.array(nonEmpty).check(z.minLength(1, "must not be empty")),
     excluded_pilot_ids: z.array(z.string()),
     exclude_abstention_suffix: nonEmpty,
     answer_min_chars: laxInt({ min: 0 }),
@@ -107,18 +109,18 @@ const officialManifestSchema = z.strictObject({
     take_per_question_type: laxInt({ min: 1 }),
     cases_per_type_per_scenario: laxInt({ min: 1 }),
   }),
-  scenario_order: z.array(z.enum(OFFICIAL_SCENARIOS, "must be a registered scenario")).length(
-    4,
-    "must list the four scenarios",
-  ).refine((order) => new Set(order).size === 4, "must be a permutation of the four scenarios"),
-  loss_ranks: z.array(lossRank).length(10, "must hold exactly ten ranks"),
+  scenario_order: z.array(z.enum(OFFICIAL_SCENARIOS, "must be a registered scenario")).check(
+    z.length(4, "must list the four scenarios"),
+    z.refine((order) => new Set(order).size === 4, "must be a permutation of the four scenarios"),
+  ),
+  loss_ranks: z.array(lossRank).check(z.length(10, "must hold exactly ten ranks")),
   scenarios: z.strictObject({
     confirmation_help: tenUniqueIds,
     access_help: tenUniqueIds,
     confidence_control: tenUniqueIds,
     noisy_signal_control: tenUniqueIds,
   }),
-}).superRefine((manifest, context) => {
+}).check(z.superRefine((manifest, context) => {
   const { selection } = manifest;
   if (selection.answer_min_chars > selection.answer_max_chars) {
     context.addIssue({
@@ -147,7 +149,7 @@ const officialManifestSchema = z.strictObject({
       seen.add(id);
     }
   }
-});
+}));
 
 /**
  * The official manifest schema.
@@ -217,9 +219,12 @@ const syntheticManifestSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
   scenario: z.literal(SYNTHETIC_SCENARIO, `must be ${SYNTHETIC_SCENARIO}`),
-  cases: z.array(syntheticCaseSchema).length(5, "must hold exactly five cases").refine(
-    (cases) => new Set(cases.map((item) => item.case_id)).size === cases.length,
-    "case_id values must be unique",
+  cases: z.array(syntheticCaseSchema).check(
+    z.length(5, "must hold exactly five cases"),
+    z.refine(
+      (cases) => new Set(cases.map((item) => item.case_id)).size === cases.length,
+      "case_id values must be unique",
+    ),
   ),
 });
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "./zod.ts";
 import type { Contracts } from "./contracts.ts";
 import { ContractError } from "./errors.ts";
 import { readTextIfExists } from "./fs.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "./zod.ts";
 import type { ProtocolConfig } from "./config.ts";
 import { isoformatZulu } from "./pytime.ts";
 import type { PreparedCase } from "./cases.ts";
@@ -382,8 +382,8 @@ const Decision = z.object({
   kept: z.array(z.string()),
   evicted: z.array(z.string()),
   scores: z.record(z.string(), z.number()),
-  components: z.record(z.string(), z.record(z.string(), z.number())).optional(),
-  reservedCorrectionSlots: z.number().int().min(0).optional(),
+  components: z.optional(z.record(z.string(), z.record(z.string(), z.number()))),
+  reservedCorrectionSlots: z.optional(z.number().check(z.int(), z.minimum(0))),
 });
 
 /** Options of {@linkcode evaluatePolicy}. */

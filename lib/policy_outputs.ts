@@ -6,7 +6,7 @@
  */
 
 import { groupBy } from "./group.ts";
-import { z } from "zod";
+import * as z from "./zod.ts";
 import { CASE_SOURCES } from "./cases.ts";
 import type { Contracts } from "./contracts.ts";
 import type { SourceState } from "./provenance.ts";
@@ -162,8 +162,8 @@ const Components = z.record(z.string(), z.number());
 
 /** A `policy.raw.jsonl` line as read back: IDs, scores and support retention (metadata only). */
 export const PolicyRawRow = z.strictObject({
-  capacity: z.number().int().min(0),
-  case_id: z.string().min(1),
+  capacity: z.number().check(z.int(), z.minimum(0)),
+  case_id: z.string().check(z.minLength(1)),
   evicted: z.array(z.strictObject({
     category: z.unknown(),
     components: Components,
@@ -173,14 +173,14 @@ export const PolicyRawRow = z.strictObject({
   kept_fact_ids: z.array(z.string()),
   policy: z.enum(POLICIES),
   question_type: z.string(),
-  reserved_correction_slots: z.number().int().min(0),
+  reserved_correction_slots: z.number().check(z.int(), z.minimum(0)),
   scenario: z.string(),
   schema_version: z.literal(1),
   scores: z.record(z.string(), z.strictObject({ components: Components, value: z.number() })),
   source: z.enum(CASE_SOURCES),
   support_all_retained: z.boolean(),
   support_fact_ids: z.array(z.string()),
-  support_recall: z.number().min(0).max(1),
+  support_recall: z.number().check(z.minimum(0), z.maximum(1)),
 });
 
 /** A parsed `policy.raw.jsonl` line. */

@@ -7,7 +7,7 @@
  */
 
 import { groupBy } from "./group.ts";
-import { z } from "zod";
+import * as z from "./zod.ts";
 import type { ProtocolConfig } from "./config.ts";
 import { RowIntegrityError } from "./errors.ts";
 import { GRADE_RULES, GRADER_VERSION, type GradeRule } from "./grading.ts";
@@ -39,13 +39,13 @@ export interface GradedRow extends Omit<AnswerRow, "created_at"> {
   support_recall: number;
 }
 
-const gradedRowSchema = answerRowObject.omit({ created_at: true }).extend({
+const gradedRowSchema = z.extend(z.omit(answerRowObject, { created_at: true }), {
   grade_correct: z.boolean(),
   grade_rule: z.enum(GRADE_RULES),
   grader_version: z.string(),
   question_type: z.string(),
   support_all_retained: z.boolean(),
-  support_recall: z.number().min(0).max(1),
+  support_recall: z.number().check(z.minimum(0), z.maximum(1)),
 });
 
 /**

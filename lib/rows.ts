@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "./zod.ts";
 import { CASE_SOURCES } from "./cases.ts";
 import { RowIntegrityError } from "./errors.ts";
 import { POLICIES } from "./policies.ts";
@@ -26,7 +26,7 @@ import type { AnswerTask } from "./tasks.ts";
  */
 export const ANSWER_ROW_SCHEMA_VERSION = 1;
 
-const sha256 = z.string().regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits");
+const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"));
 
 /** A stored answer row (`responses/<row_id>.json`). */
 export interface AnswerRow {
@@ -61,30 +61,32 @@ export interface AnswerRow {
 }
 
 const answerRowShape = {
-  attempts: z.number().int().min(1),
-  capacity: z.number().int(),
-  case_id: z.string().min(1),
+  attempts: z.number().check(z.int(), z.minimum(1)),
+  capacity: z.number().check(z.int()),
+  case_id: z.string().check(z.minLength(1)),
   created_at: z.string(),
   kept_fact_ids: z.array(z.string()),
   policy: z.enum(POLICIES),
   prediction: z.string(),
   request_fingerprint: sha256,
-  response_model: z.string().nullable(),
-  row_id: z.string().min(1),
+  response_model: z.nullable(z.string()),
+  row_id: z.string().check(z.minLength(1)),
   scenario: z.string(),
   schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
   source: z.enum(CASE_SOURCES),
-  usage: z.record(z.string(), z.number().int()),
+  usage: z.record(z.string(), z.number().check(z.int())),
 };
 
 /** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */
-export type AnswerRowShape = { [K in keyof AnswerRow]-?: z.ZodType<AnswerRow[K], unknown> };
+export type AnswerRowShape = { [K in keyof AnswerRow]-?: z.ZodMiniType<AnswerRow[K], unknown> };
 
 /** The answer row schema's object form, for schemas derived from it (the graded row). */
-export const answerRowObject: z.ZodObject<AnswerRowShape> = z.strictObject(answerRowShape);
+export const answerRowObject: z.ZodMiniObject<AnswerRowShape, z.core.$strict> = z.strictObject(
+  answerRowShape,
+);
 
 // The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
-const _sameRow: SameType<AnswerRow, z.infer<z.ZodObject<typeof answerRowShape>>> = true;
+const _sameRow: SameType<AnswerRow, z.infer<z.ZodMiniObject<typeof answerRowShape>>> = true;
 
 /**
  * `responses/<row_id>.json`: exactly these 14 fields.

@@ -32,14 +32,14 @@ export type SchemaResult<T> =
   | { readonly success: false; readonly error: { readonly issues: readonly SchemaIssue[] } };
 
 /**
- * A schema parsing unknown input into `T`: the public face of this package's zod schemas (each is a zod
- * `ZodType<T>`, so zod's other methods work too), stated without zod's types so the API does not hang on them.
+ * A schema parsing unknown input into `T`: the public face of this package's zod schemas (each is a zod/mini
+ * `ZodMiniType<T>`, so zod's functions take it too), stated without zod's types so the API does not hang on them.
  *
  * @example
  * ```ts
- * import { z } from "zod";
+ * import * as z from "zod/mini";
  * import type { Schema } from "./schema.ts";
- * const Port: Schema<number> = z.number().int().min(1);
+ * const Port: Schema<number> = z.number().check(z.int(), z.minimum(1));
  * const result = Port.safeParse(0);
  * if (result.success) throw new Error("0 is not a port");
  * if (Port.parse(8080) !== 8080) throw new Error("8080 is a port");
@@ -70,7 +70,7 @@ export interface Schema<T> {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { z } from "zod";
+ * import * as z from "zod/mini";
  * import { parseWith } from "./schema.ts";
  * const value = parseWith(z.strictObject({ a: z.number() }), { a: 1 }, "x.json");
  * deepStrictEqual(value.a, 1);
@@ -114,7 +114,7 @@ export interface JsonLine<T> {
  * @example
  * ```ts
  * import { deepStrictEqual, throws } from "node:assert/strict";
- * import { z } from "zod";
+ * import * as z from "zod/mini";
  * import { ContractError } from "./errors.ts";
  * import { parseJsonLines } from "./schema.ts";
  * const rows = parseJsonLines('{"a": 1}\n\n{"a": 2}\n', "x.jsonl", z.strictObject({ a: z.number() }));

@@ -9,7 +9,7 @@
  */
 
 import { parse as parseYaml } from "yaml";
-import { z } from "zod";
+import * as z from "./zod.ts";
 import type { Contracts } from "./contracts.ts";
 import type { ProtocolConfig } from "./config.ts";
 import { isoformatUtc, isoformatZulu } from "./pytime.ts";
@@ -45,27 +45,29 @@ export interface SweepGrid {
   capacities: number[];
 }
 
-const int = z.number().int("must be an integer");
-const unit = z.number().min(0, "must be in [0, 1]").max(1, "must be in [0, 1]");
+const int = z.number().check(z.int("must be an integer"));
+const unit = z.number().check(z.minimum(0, "must be in [0, 1]"), z.maximum(1, "must be in [0, 1]"));
 
-function valuesOf<T extends z.ZodType<number>>(item: T) {
-  return z.array(item).min(1, "must not be empty").refine(
-    (values) => new Set(values).size === values.length,
-    "must not repeat a value",
+function valuesOf<T extends z.ZodMiniType<number>>(item: T) {
+  return z.array(item).check(
+    z.minLength(1, "must not be empty"),
+    z.refine((values) => new Set(values).size === values.length, "must not repeat a value"),
   );
 }
 
 /** The `--grid` YAML file: every key optional, a missing one takes the default grid's values. */
 export const SweepGridFile = z.strictObject({
-  weights_step: z.number().refine((step) => {
-    const divisions = Math.round(1 / step);
-    return divisions >= 1 && divisions <= 100 && 1 / divisions === step;
-  }, "must be 1/n for a whole n from 1 to 100 (e.g. 0.05)").optional(),
-  confirmation_half_life_days: valuesOf(int.min(1, "must be ≥ 1")).optional(),
-  access_half_life_days: valuesOf(int.min(1, "must be ≥ 1")).optional(),
-  correction_reserved_fraction: valuesOf(unit).optional(),
-  correction_reserved_max: valuesOf(int.min(0, "must be ≥ 0")).optional(),
-  capacities: valuesOf(int.min(1, "must be ≥ 1")).optional(),
+  weights_step: z.optional(
+    z.number().check(z.refine((step) => {
+      const divisions = Math.round(1 / step);
+      return divisions >= 1 && divisions <= 100 && 1 / divisions === step;
+    }, "must be 1/n for a whole n from 1 to 100 (e.g. 0.05)")),
+  ),
+  confirmation_half_life_days: z.optional(valuesOf(int.check(z.minimum(1, "must be ≥ 1")))),
+  access_half_life_days: z.optional(valuesOf(int.check(z.minimum(1, "must be ≥ 1")))),
+  correction_reserved_fraction: z.optional(valuesOf(unit)),
+  correction_reserved_max: z.optional(valuesOf(int.check(z.minimum(0, "must be ≥ 0")))),
+  capacities: z.optional(valuesOf(int.check(z.minimum(1, "must be ≥ 1")))),
 });
 
 /** A parsed `--grid` file. */

@@ -7,19 +7,19 @@
  * @module
  */
 
-import { z } from "zod";
+import * as z from "./zod.ts";
 import { InputError } from "./errors.ts";
 import { readBytes, SWEEP_OUTPUT_CAP } from "./fs.ts";
 import { parseWith } from "./schema.ts";
 
-const count = z.number().int("must be an integer").min(0, "must be ≥ 0");
+const count = z.number().check(z.int("must be an integer"), z.minimum(0, "must be ≥ 0"));
 
 /** One `sweep.jsonl` row. */
 export const SweepRow = z.strictObject({
-  capacity: z.number().int("must be an integer").min(1, "must be ≥ 1"),
+  capacity: z.number().check(z.int("must be an integer"), z.minimum(1, "must be ≥ 1")),
   cases: count,
   confidence_retained: count,
-  difference: z.number().int("must be an integer"),
+  difference: z.number().check(z.int("must be an integer")),
   hybrid_v1_retained: count,
   parameters: z.strictObject({
     access_half_life_days: z.number(),
@@ -30,10 +30,10 @@ export const SweepRow = z.strictObject({
   }),
   scenario: z.string(),
   source: z.string(),
-}).refine((row) => row.difference === row.hybrid_v1_retained - row.confidence_retained, {
+}).check(z.refine((row) => row.difference === row.hybrid_v1_retained - row.confidence_retained, {
   message: "must equal hybrid_v1_retained - confidence_retained",
   path: ["difference"],
-});
+}));
 
 /** A `sweep.jsonl` row. */
 export type SweepRow = z.infer<typeof SweepRow>;
@@ -43,7 +43,7 @@ export const SweepRecordHead = z.object({
   protocol_id: z.string(),
   tool: z.string(),
   rows: count,
-  grid: z.object({ weights_step: z.number().gt(0, "must be > 0"), capacities: z.array(z.number()) }),
+  grid: z.object({ weights_step: z.number().check(z.gt(0, "must be > 0")), capacities: z.array(z.number()) }),
   published: SweepRow.shape.parameters,
 });
 

@@ -1,10 +1,13 @@
 /** parseWith: zod failures as one-line contract errors naming the file and the field path. */
-import { z } from "zod";
+import * as z from "../lib/zod.ts";
 import { ContractError, RowIntegrityError } from "../lib/errors.ts";
 import { parseJsonLines, parseWith, type SameType } from "../lib/schema.ts";
 import { assert, assertEquals, assertMatch, assertThrows } from "./helpers/assert.ts";
 
-const Point = z.strictObject({ x: z.number(), tags: z.array(z.string().min(1, "must be non-empty")) });
+const Point = z.strictObject({
+  x: z.number(),
+  tags: z.array(z.string().check(z.minLength(1, "must be non-empty"))),
+});
 
 Deno.test("a valid value is returned as parsed", () => {
   assertEquals(parseWith(Point, { x: 1, tags: ["a"] }, "p.json"), { x: 1, tags: ["a"] });
