@@ -239,16 +239,13 @@ export class PythonRandom {
     }
     new Uint32Array(memory.buffer, 0, N).set(this.#state);
     new Uint8Array(memory.buffer, STATE_BYTES, n).set(codes);
-    const totals = new Int32Array(memory.buffer, totalsAt, KERNEL_RESAMPLES * 2);
     const shift = Math.clz32(n);
     let index = this.#index;
     for (let start = 0; start < firsts.length; start += KERNEL_RESAMPLES) {
       const count = Math.min(KERNEL_RESAMPLES, firsts.length - start);
       index = kernel.draw(n, shift, count, index, STATE_BYTES, totalsAt);
-      for (let at = 0; at < count; at++) {
-        firsts[start + at] = totals[2 * at];
-        seconds[start + at] = totals[2 * at + 1];
-      }
+      firsts.set(new Int32Array(memory.buffer, totalsAt, count), start);
+      seconds.set(new Int32Array(memory.buffer, totalsAt + count * 4, count), start);
     }
     this.#state.set(new Uint32Array(memory.buffer, 0, N));
     this.#index = index;

@@ -15,7 +15,8 @@
  * )
  * (func (export "draw") (param $n $shift $resamples $index $codes $totals i32) (result i32)
  *   ;; per resample: draw n values v = temper(next word) >>> shift, rejecting v >= n (Python's randrange);
- *   ;; add bit 0 of codes[v] to the first total and bit 1 to the second; store both as i32 pairs.
+ *   ;; add bit 0 of codes[v] to the first total and bit 1 to the second; store the first totals as i32s
+ *   ;; at $totals, the second totals right after them.
  *   ;; returns the state index after the last word used.
  * )
  * ```
@@ -231,20 +232,20 @@ const DRAW = [
   ...br(0),
   ...OP.end,
   ...OP.end,
-  // totals[2 * resample] = first; totals[2 * resample + 1] = second
+  // The first totals, then the second: totals[resample] = first; totals[resamples + resample] = second
   ...get(TOTALS),
   ...get(RESAMPLE),
-  ...i32(3),
+  ...i32(2),
   ...OP.shl,
   ...OP.add,
   ...get(FIRST),
   ...OP.store,
   ...get(TOTALS),
+  ...get(RESAMPLES),
   ...get(RESAMPLE),
-  ...i32(3),
-  ...OP.shl,
   ...OP.add,
-  ...i32(4),
+  ...i32(2),
+  ...OP.shl,
   ...OP.add,
   ...get(SECOND),
   ...OP.store,

@@ -9,7 +9,7 @@ Deno.test("the kernel is a valid module exporting its memory and draw", () => {
   assertEquals(drawKernel(), drawKernel());
 });
 
-Deno.test("draw lays out its totals as pairs and takes one word per accepted draw", () => {
+Deno.test("draw lays out the first totals, then the second, and takes one word per accepted draw", () => {
   // An all-zero state twists to zeros and tempers to 0: every draw is accepted and picks codes[0].
   const { memory, draw } = drawKernel();
   new Uint32Array(memory.buffer, 0, 624).fill(0);
@@ -18,7 +18,7 @@ Deno.test("draw lays out its totals as pairs and takes one word per accepted dra
   const totals = codes + 8;
   const index = draw(5, Math.clz32(5), 3, 624, codes, totals); // 624: twist before the first word
   assertEquals(index, 15); // 3 resamples × 5 draws
-  assertEquals(Array.from(new Int32Array(memory.buffer, totals, 6)), [5, 0, 5, 0, 5, 0]);
+  assertEquals(Array.from(new Int32Array(memory.buffer, totals, 6)), [5, 5, 5, 0, 0, 0]); // firsts, then seconds
   new Uint8Array(memory.buffer, codes, 1).set([2]);
   assertEquals(draw(5, Math.clz32(5), 1, 620, codes, totals), 1); // four words, a twist, one more
   assertEquals(Array.from(new Int32Array(memory.buffer, totals, 2)), [0, 5]);
