@@ -14,7 +14,8 @@
  *   ;;                  mt[k] = mt[k+397 mod 624] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0)
  * )
  * (func (export "draw") (param $n $shift $resamples $index $codes $totals i32) (result i32)
- *   ;; per resample: draw n values v = temper(next word) >>> shift, rejecting v >= n (Python's randrange);
+ *   ;; per resample: draw n values v = temper(next word) >>> shift, skipping v >= n (Python's randrange)
+ *   ;; without a branch: a rejected word adds nothing;
  *   ;; add bit 0 of codes[v] to the first total and bit 1 to the second; store the first totals as i32s
  *   ;; at $totals, the second totals right after them.
  *   ;; returns the state index after the last word used.
@@ -55,6 +56,7 @@ const OP = {
   xor: [0x73],
   shl: [0x74],
   shrU: [0x76],
+  select: [0x1b],
 } as const;
 
 function unsignedLeb(value: number): number[] {
@@ -169,7 +171,7 @@ const TWIST = [
 
 // draw's parameters, then its locals.
 const [N, SHIFT, RESAMPLES, INDEX, CODES, TOTALS] = [0, 1, 2, 3, 4, 5];
-const [RESAMPLE, DRAWN, FIRST, SECOND, WORD, VALUE, CODE] = [6, 7, 8, 9, 10, 11, 12];
+const [RESAMPLE, DRAWN, FIRST, SECOND, WORD, VALUE, CODE, ACCEPTED] = [6, 7, 8, 9, 10, 11, 12, 13];
 const DRAW = [
   ...i32(0),
   ...set(RESAMPLE),
@@ -185,13 +187,8 @@ const DRAW = [
   ...set(SECOND),
   ...i32(0),
   ...set(DRAWN),
-  ...OP.block,
-  ...OP.loop,
-  ...get(DRAWN),
-  ...get(N),
-  ...OP.geU,
-  ...brIf(1),
-  // One value below n: Python's randrange(n) by rejection.
+  // One word per pass; a word at or above n is rejected (Python's randrange(n)) without a branch, since about
+  // a third are and a mispredicted jump costs more than the arithmetic: `accepted` masks what it adds.
   ...OP.loop,
   ...get(INDEX),
   ...i32(STATE_WORDS),
@@ -218,19 +215,24 @@ const DRAW = [
   ...OP.shrU,
   ...tee(VALUE),
   ...get(N),
-  ...OP.geU,
-  ...brIf(0),
-  ...OP.end,
+  ...OP.ltU,
+  ...set(ACCEPTED),
+  // code = codes[accepted ? value : 0]
   ...get(CODES),
   ...get(VALUE),
+  ...i32(0),
+  ...get(ACCEPTED),
+  ...OP.select,
   ...OP.add,
   ...OP.load8,
   ...set(CODE),
-  ...update(FIRST, get(CODE), i32(1), OP.and, OP.add),
-  ...update(SECOND, get(CODE), i32(1), OP.shrU, OP.add),
-  ...update(DRAWN, i32(1), OP.add),
-  ...br(0),
-  ...OP.end,
+  ...update(FIRST, get(CODE), get(ACCEPTED), OP.and, OP.add),
+  ...update(SECOND, get(CODE), i32(1), OP.shrU, get(ACCEPTED), OP.and, OP.add),
+  ...update(DRAWN, get(ACCEPTED), OP.add),
+  ...get(DRAWN),
+  ...get(N),
+  ...OP.ltU,
+  ...brIf(0),
   ...OP.end,
   // The first totals, then the second: totals[resample] = first; totals[resamples + resample] = second
   ...get(TOTALS),
@@ -290,7 +292,7 @@ export function kernelBytes(): Uint8Array<ArrayBuffer> {
     ...section(3, vector([[0], [1]])),
     ...section(5, vector([[0x00, 1]])),
     ...section(7, vector([[...name("memory"), 2, 0], [...name("draw"), 0, 1]])),
-    ...section(10, vector([functionBody(4, TWIST), functionBody(7, DRAW)])),
+    ...section(10, vector([functionBody(4, TWIST), functionBody(8, DRAW)])),
   ]);
 }
 
