@@ -11,7 +11,7 @@
 
 import { fnv1a } from "./hash.ts";
 import { pyFloatOf, pyStr, pyStrip } from "./python.ts";
-import { RADIX_THRESHOLD, radixOrder32, rankOrder } from "./radix.ts";
+import { RADIX_THRESHOLD, radixOrder32, RadixWorkspace, rankOrder } from "./radix.ts";
 import { elapsedSeconds, fromIsoFormat, type Instant, MICROS_PER_DAY, parseCanonicalIso } from "./pytime.ts";
 import { log1p } from "./libm.ts";
 
@@ -315,69 +315,52 @@ export function selectFactsForCapacity<F>(
   const params = { ...DEFAULT_HYBRID_PARAMS, ...options.params };
   const now = typeof options.now === "string" ? parseTimestamp(options.now) : options.now;
   if (now === undefined) throw new RangeError(`now is not an ISO timestamp: ${String(options.now)}`);
-  const nowMicros = epochMicros(now);
-  const usage = options.usage ?? {};
-  const plainUsage = isPlainRecord(usage);
   const hybrid = policy === EVICTION_POLICY_HYBRID_V1;
-  const { confidenceWeight, confirmationWeight, accessWeight } = params;
-  const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
 
   // Scores and components live in typed arrays; the per-id Map of the result is built only if a caller reads it.
-  const scratch = new Float64Array(4);
-  const scoreHybrid = (fact: Record_, id: string): void => {
-    const confidence = boundedNumber(fact.confidence);
-    let freshness = 0;
-    const confirmedAge = ageDaysOf(fact.lastConfirmedAt, now, nowMicros);
-    if (confirmedAge >= 0) {
-      freshness = decay(confirmedAge, confirmationHalfLifeDays);
-    } else {
-      const createdAge = ageDaysOf(fact.createdAt, now, nowMicros);
-      // Creation is weaker evidence than an explicit confirmation, so it counts half.
-      if (createdAge >= 0) freshness = 0.5 * decay(createdAge, confirmationHalfLifeDays);
-    }
-    freshness = boundedNumber(freshness, 0);
-    let accessHeat = 0;
-    const entry = usage[id];
-    if (entry !== undefined && entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
-      // An inherited value only passes the object test for `__proto__` on a plain sidecar; skip a second lookup.
-      if ((plainUsage && id !== "__proto__") || Object.hasOwn(usage, id)) {
-        const record = entry as Record_;
-        let heat = heatValue(record.accessHeat);
-        const accessedAge = ageDaysOf(record.lastAccessedAt, now, nowMicros);
-        heat = accessedAge >= 0 ? heat * decay(accessedAge, accessHalfLifeDays) : 0;
-        // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
-        accessHeat = heat > 0 ? Math.min(1, log1p(heat) / LOG_9) : 0;
-      }
-    }
-    accessHeat = boundedNumber(accessHeat, 0);
-    scratch[0] = confidenceWeight * confidence + confirmationWeight * freshness + accessWeight * accessHeat;
-    scratch[1] = confidence;
-    scratch[2] = freshness;
-    scratch[3] = accessHeat;
-  };
   const count = facts.length;
+  // Large selections reuse a workspace for their scratch arrays: on a million facts, fresh memory (a page fault
+  // per 4 KiB) costs as much as the scoring.
+  const workspace = count >= RADIX_THRESHOLD ? takeWorkspace() : undefined;
   const ids: string[] = new Array(count);
-  const idHashes = new Uint32Array(count);
-  const values = new Float64Array(count);
+  // hybrid-v1 scores are scratch too: the result keeps the components, and the score is recomputed from them.
+  const values = hybrid && workspace !== undefined ? workspace.doubles(count) : new Float64Array(count);
   const confidences = hybrid ? new Float64Array(count) : values;
   const freshnesses = hybrid ? new Float64Array(count) : values;
   const heats = hybrid ? new Float64Array(count) : values;
-  for (let index = 0; index < count; index++) {
-    const fact = asRecord(facts[index], index);
-    const rawId = fact.id;
-    const id = typeof rawId === "string" && rawId !== "" ? rawId : `__missing_${index}`;
-    ids[index] = id;
-    idHashes[index] = fnv1a(id);
-    if (hybrid) {
-      scoreHybrid(fact, id);
-      values[index] = scratch[0];
-      confidences[index] = scratch[1];
-      freshnesses[index] = scratch[2];
-      heats[index] = scratch[3];
-    } else {
+  const { confidenceWeight, confirmationWeight, accessWeight } = params;
+  // Hashes of the ids, for finding duplicates, only where that sorts them (see lastIndexById).
+  const hashes = count > maxFacts && workspace !== undefined ? workspace.words(HASH_SLOT, count) : undefined;
+  if (hybrid) {
+    const entries = workspace?.entries(count) ?? new Array(count);
+    scoreHybrid(facts, options.usage ?? {}, now, params, entries, {
+      ids,
+      hashes,
+      values,
+      confidences,
+      freshnesses,
+      heats,
+    });
+  } else {
+    for (let index = 0; index < count; index++) {
+      const fact = asRecord(facts[index], index);
+      const id = factId(fact, index);
+      ids[index] = id;
+      if (hashes !== undefined) hashes[index] = fnv1a(id);
       values[index] = boundedNumber(fact.confidence);
     }
   }
+  const scoreAt = (index: number): number =>
+    hybrid
+      ? hybridScore(
+        confidenceWeight,
+        confirmationWeight,
+        accessWeight,
+        confidences[index],
+        freshnesses[index],
+        heats[index],
+      )
+      : values[index];
   const componentsAt = (index: number): ScoreComponents => {
     if (!hybrid) return { confidence: values[index] };
     return {
@@ -387,25 +370,26 @@ export function selectFactsForCapacity<F>(
     };
   };
   // Duplicate ids share the score computed last for that id, as the reference looks scores up by id.
-  const scoreIndex = count > maxFacts ? lastIndexById(ids, idHashes) : undefined;
+  const scoreIndex = count > maxFacts ? lastIndexById(ids, hashes, workspace) : undefined;
   let scoreMap: Map<string, FactScore> | undefined;
   const lazyScores = () => {
     if (scoreMap === undefined) {
       scoreMap = new Map();
       for (let index = 0; index < count; index++) {
-        scoreMap.set(ids[index], { value: values[index], components: componentsAt(index) });
+        scoreMap.set(ids[index], { value: scoreAt(index), components: componentsAt(index) });
       }
     }
     return scoreMap;
   };
 
   if (count <= maxFacts) {
-    return withLazyScores({
-      kept: facts.slice(),
-      keptIndex: Array.from({ length: count }, (_, index) => index),
-      evicted: [],
-      reservedCorrectionSlots: 0,
-    }, lazyScores);
+    const keptIndex: number[] = new Array(count);
+    for (let index = 0; index < count; index++) keptIndex[index] = index;
+    if (workspace !== undefined) releaseWorkspace(workspace);
+    return withLazyScores(
+      { kept: facts.slice(), keptIndex, evicted: [], reservedCorrectionSlots: 0 },
+      lazyScores,
+    );
   }
 
   let rankScore = values;
@@ -413,9 +397,9 @@ export function selectFactsForCapacity<F>(
     rankScore = new Float64Array(count);
     for (let index = 0; index < count; index++) rankScore[index] = values[scoreIndex[index]];
   }
-  const order = rankOrder(rankScore);
+  const order = rankOrder(rankScore, workspace);
 
-  const keep = new Uint8Array(count);
+  const keep = workspace === undefined ? new Uint8Array(count) : workspace.zeroedBytes(count);
   let reservedCorrectionSlots = 0;
   let remaining = maxFacts;
   if (hybrid && maxFacts > 0) {
@@ -440,30 +424,166 @@ export function selectFactsForCapacity<F>(
     }
   }
 
+  // Each position's slot in the output: kept in ranked order, then evicted lowest-ranked first. Filling the
+  // outputs in input order then reads the facts sequentially rather than in ranked order.
   const keptCount = maxFacts - remaining;
+  const slot = workspace === undefined ? new Uint32Array(count) : workspace.words(SLOT_SLOT, count);
+  for (let rank = 0, at = 0, back = count; rank < count; rank++) {
+    const index = order[rank];
+    slot[index] = keep[index] === 1 ? at++ : --back;
+  }
   const kept: F[] = new Array(keptCount);
   const keptIndex: number[] = new Array(keptCount);
-  const evicted: EvictedFact[] = [];
-  for (let rank = 0, at = 0; rank < count && at < keptCount; rank++) {
-    const index = order[rank];
-    if (keep[index] === 1) {
+  const evicted: EvictedFact[] = new Array(count - keptCount);
+  for (let index = 0; index < count; index++) {
+    const at = slot[index];
+    if (at < keptCount) {
       kept[at] = facts[index];
-      keptIndex[at++] = index;
+      keptIndex[at] = index;
+      continue;
     }
-  }
-  for (let rank = count - 1; rank >= 0; rank--) {
-    const index = order[rank];
-    if (keep[index] === 1) continue;
     const category = (facts[index] as Record_).category;
     const scored = scoreIndex === undefined ? index : scoreIndex[index];
-    evicted.push({
+    evicted[at - keptCount] = {
       factId: ids[index],
       category: isFalsy(category) ? "context" : category,
       score: values[scored],
       components: componentsAt(scored),
-    });
+    };
   }
+  if (workspace !== undefined) releaseWorkspace(workspace);
   return withLazyScores({ kept, keptIndex, evicted, reservedCorrectionSlots }, lazyScores);
+}
+
+/** Workspace slots of the selector's own scratch (the sorts use 0–5): the id hashes, then output slots. */
+const HASH_SLOT = 6;
+const SLOT_SLOT = 6;
+
+/** The sorts' workspace plus the scores and an array for the facts' usage entries (emptied as they are used). */
+class SelectionWorkspace extends RadixWorkspace {
+  #entries: (Record_ | undefined)[] = [];
+  #doubles: Float64Array<ArrayBuffer> = new Float64Array(0);
+
+  /** The score buffer, viewed at `count` elements (contents unspecified). */
+  doubles(count: number): Float64Array<ArrayBuffer> {
+    if (this.#doubles.length < count) return this.#doubles = new Float64Array(count);
+    return this.#doubles.subarray(0, count);
+  }
+
+  /** The entries array, at least `count` long. */
+  entries(count: number): (Record_ | undefined)[] {
+    if (this.#entries.length < count) this.#entries = new Array(count);
+    return this.#entries;
+  }
+}
+
+/** The workspace of the last large selection, for the next; weak, so the memory goes with the next full GC. */
+let lastWorkspace: WeakRef<SelectionWorkspace> | undefined;
+
+/** Takes the shared workspace (a re-entrant call, from a getter on a fact, gets a fresh one). */
+function takeWorkspace(): SelectionWorkspace {
+  const workspace = lastWorkspace?.deref() ?? new SelectionWorkspace();
+  lastWorkspace = undefined;
+  return workspace;
+}
+
+function releaseWorkspace(workspace: SelectionWorkspace): void {
+  lastWorkspace = new WeakRef(workspace);
+}
+
+/** The id a fact is scored under: its `id` when a non-empty string, else `__missing_{index}`. */
+function factId(fact: Record_, index: number): string {
+  const rawId = fact.id;
+  return typeof rawId === "string" && rawId !== "" ? rawId : `__missing_${index}`;
+}
+
+/** The `hybrid-v1` score of its components: one function, so a score recomputed later is the same double. */
+function hybridScore(
+  confidenceWeight: number,
+  confirmationWeight: number,
+  accessWeight: number,
+  confidence: number,
+  freshness: number,
+  accessHeat: number,
+): number {
+  return confidenceWeight * confidence + confirmationWeight * freshness + accessWeight * accessHeat;
+}
+
+/** Where {@linkcode scoreHybrid} writes: per position, the id, the score and its three components. */
+interface HybridScores {
+  ids: string[];
+  hashes: Uint32Array<ArrayBuffer> | undefined;
+  values: Float64Array;
+  confidences: Float64Array;
+  freshnesses: Float64Array;
+  heats: Float64Array;
+}
+
+/** Scores every fact under `hybrid-v1` into `out`; throws on a fact that is not an object. */
+function scoreHybrid(
+  facts: readonly unknown[],
+  usage: Readonly<Record<string, unknown>>,
+  now: Instant,
+  params: HybridParams,
+  entries: (Record_ | undefined)[],
+  out: HybridScores,
+): void {
+  const { ids, hashes, values, confidences, freshnesses, heats } = out;
+  const { confidenceWeight, confirmationWeight, accessWeight } = params;
+  const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
+  const nowMicros = epochMicros(now);
+  const plainUsage = isPlainRecord(usage);
+  const count = facts.length;
+  // First the ids and their sidecar entries, alone in a tight loop: the lookups in a large dictionary miss the
+  // cache, and a short loop body lets the processor overlap many of them.
+  for (let index = 0; index < count; index++) {
+    const id = factId(asRecord(facts[index], index), index);
+    ids[index] = id;
+    if (hashes !== undefined) hashes[index] = fnv1a(id);
+    const entry = usage[id];
+    // An inherited value only passes the object test for `__proto__` on a plain sidecar; skip a second lookup.
+    entries[index] =
+      entry !== undefined && entry !== null && typeof entry === "object" && !Array.isArray(entry) &&
+        ((plainUsage && id !== "__proto__") || Object.hasOwn(usage, id))
+        ? entry as Record_
+        : undefined;
+  }
+  for (let index = 0; index < count; index++) {
+    const fact = facts[index] as Record_;
+    const confidence = boundedNumber(fact.confidence);
+    let freshness = 0;
+    const confirmedAge = ageDaysOf(fact.lastConfirmedAt, now, nowMicros);
+    if (confirmedAge >= 0) {
+      freshness = decay(confirmedAge, confirmationHalfLifeDays);
+    } else {
+      const createdAge = ageDaysOf(fact.createdAt, now, nowMicros);
+      // Creation is weaker evidence than an explicit confirmation, so it counts half.
+      if (createdAge >= 0) freshness = 0.5 * decay(createdAge, confirmationHalfLifeDays);
+    }
+    freshness = boundedNumber(freshness, 0);
+    let accessHeat = 0;
+    const entry = entries[index];
+    if (entry !== undefined) {
+      entries[index] = undefined; // a reused array holds on to no entry
+      let heat = heatValue(entry.accessHeat);
+      const accessedAge = ageDaysOf(entry.lastAccessedAt, now, nowMicros);
+      heat = accessedAge >= 0 ? heat * decay(accessedAge, accessHalfLifeDays) : 0;
+      // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
+      accessHeat = heat > 0 ? Math.min(1, log1p(heat) / LOG_9) : 0;
+    }
+    accessHeat = boundedNumber(accessHeat, 0);
+    values[index] = hybridScore(
+      confidenceWeight,
+      confirmationWeight,
+      accessWeight,
+      confidence,
+      freshness,
+      accessHeat,
+    );
+    confidences[index] = confidence;
+    freshnesses[index] = freshness;
+    heats[index] = accessHeat;
+  }
 }
 
 function withLazyScores<F>(
@@ -480,7 +600,11 @@ function withLazyScores<F>(
  * usual case). Sorts the ids' FNV-1a hashes (a radix sort: sequential memory, unlike a hash table or a `Map` of
  * a million strings) and compares strings only where hashes collide.
  */
-function lastIndexById(ids: readonly string[], hashes: Uint32Array<ArrayBuffer>): Int32Array | undefined {
+function lastIndexById(
+  ids: readonly string[],
+  hashes: Uint32Array<ArrayBuffer> | undefined,
+  workspace: RadixWorkspace | undefined,
+): Int32Array | undefined {
   const count = ids.length;
   if (count < RADIX_THRESHOLD) {
     const lastOf = new Map<string, number>();
@@ -488,7 +612,7 @@ function lastIndexById(ids: readonly string[], hashes: Uint32Array<ArrayBuffer>)
     if (lastOf.size === count) return undefined;
     return Int32Array.from(ids, (id) => lastOf.get(id)!);
   }
-  const [byHash, sortedHashes] = radixOrder32(hashes.slice());
+  const [byHash, sortedHashes] = radixOrder32(hashes ?? Uint32Array.from(ids, fnv1a), workspace);
   let firstOf: Int32Array | undefined;
   for (let rank = 0; rank < count;) {
     const hash = sortedHashes[rank];
