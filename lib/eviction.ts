@@ -180,6 +180,11 @@ export function boundedNumber(value: unknown, fallback = 0.5): number {
     // its first argument on ties.
     return value - value === 0 ? Math.min(1, value > 0 ? value : 0) : fallback;
   }
+  return boundedNonNumber(value, fallback);
+}
+
+/** {@linkcode boundedNumber} of anything but a number, out of line so the number case inlines small. */
+function boundedNonNumber(value: unknown, fallback: number): number {
   if (value === null || value === undefined || typeof value === "boolean") return fallback;
   const number = pyFloatOf(value);
   if (number === undefined || !Number.isFinite(number)) return fallback;
@@ -239,6 +244,11 @@ function ageDaysOf(value: unknown, now: Instant, nowMicros: number): number {
     const days = (nowMicros - (canonical[0] * MICROS_PER_DAY + canonical[1])) / 1_000_000 / 86400;
     return days > 0 ? days : 0;
   }
+  return parsedAgeDays(value, now);
+}
+
+/** {@linkcode ageDaysOf} through the full parser, out of line so the fast path inlines small. */
+function parsedAgeDays(value: string, now: Instant): number {
   const instant = parseTimestamp(value);
   return instant === undefined ? -1 : ageDays(instant, now);
 }
@@ -253,6 +263,11 @@ function decay(ageInDays: number, halfLifeDays: number): number {
 }
 
 function heatValue(value: unknown): number {
+  if (typeof value === "number") return value - value === 0 && value > 0 ? value : 0;
+  return heatOfNonNumber(value);
+}
+
+function heatOfNonNumber(value: unknown): number {
   if (value === null || value === undefined || typeof value === "boolean") return 0;
   const number = pyFloatOf(value);
   if (number === undefined || !Number.isFinite(number) || number <= 0) return 0;
@@ -370,7 +385,7 @@ export function selectFactsForCapacity<F>(
     };
   };
   // Duplicate ids share the score computed last for that id, as the reference looks scores up by id.
-  const scoreIndex = count > maxFacts ? lastIndexById(ids, hashes, workspace) : undefined;
+  const scoreIndex = count > maxFacts ? lastIndexById(ids, count, hashes, workspace) : undefined;
   let scoreMap: Map<string, FactScore> | undefined;
   const lazyScores = () => {
     if (scoreMap === undefined) {
@@ -528,14 +543,22 @@ function scoreHybrid(
   entries: (Record_ | undefined)[],
   out: HybridScores,
 ): void {
-  const { ids, hashes, values, confidences, freshnesses, heats } = out;
-  const { confidenceWeight, confirmationWeight, accessWeight } = params;
-  const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
-  const nowMicros = epochMicros(now);
-  const plainUsage = isPlainRecord(usage);
-  const count = facts.length;
   // First the ids and their sidecar entries, alone in a tight loop: the lookups in a large dictionary miss the
   // cache, and a short loop body lets the processor overlap many of them.
+  lookUpUsage(facts, usage, entries, out.ids, out.hashes);
+  scoreComponents(facts, now, params, entries, out);
+}
+
+/** Each fact's id (and its hash, when asked for) and its usage entry, if it has one. */
+function lookUpUsage(
+  facts: readonly unknown[],
+  usage: Readonly<Record<string, unknown>>,
+  entries: (Record_ | undefined)[],
+  ids: string[],
+  hashes: Uint32Array | undefined,
+): void {
+  const plainUsage = isPlainRecord(usage);
+  const count = facts.length;
   for (let index = 0; index < count; index++) {
     const id = factId(asRecord(facts[index], index), index);
     ids[index] = id;
@@ -548,6 +571,25 @@ function scoreHybrid(
         ? entry as Record_
         : undefined;
   }
+}
+
+/**
+ * The score and components of every fact, its usage entry looked up already. A function of its own, so that
+ * the optimizing compiler's inlining budget covers every helper here: a call left out of line returns a boxed
+ * double, and a million of those fill the young generation.
+ */
+function scoreComponents(
+  facts: readonly unknown[],
+  now: Instant,
+  params: HybridParams,
+  entries: (Record_ | undefined)[],
+  out: HybridScores,
+): void {
+  const { values, confidences, freshnesses, heats } = out;
+  const { confidenceWeight, confirmationWeight, accessWeight } = params;
+  const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
+  const nowMicros = epochMicros(now);
+  const count = facts.length;
   for (let index = 0; index < count; index++) {
     const fact = facts[index] as Record_;
     const confidence = boundedNumber(fact.confidence);
@@ -602,17 +644,21 @@ function withLazyScores<F>(
  */
 function lastIndexById(
   ids: readonly string[],
+  count: number,
   hashes: Uint32Array<ArrayBuffer> | undefined,
   workspace: RadixWorkspace | undefined,
 ): Int32Array | undefined {
-  const count = ids.length;
   if (count < RADIX_THRESHOLD) {
     const lastOf = new Map<string, number>();
     for (let index = 0; index < count; index++) lastOf.set(ids[index], index);
     if (lastOf.size === count) return undefined;
-    return Int32Array.from(ids, (id) => lastOf.get(id)!);
+    return Int32Array.from({ length: count }, (_, index) => lastOf.get(ids[index])!);
   }
-  const [byHash, sortedHashes] = radixOrder32(hashes ?? Uint32Array.from(ids, fnv1a), workspace);
+  if (hashes === undefined) {
+    hashes = new Uint32Array(count);
+    for (let index = 0; index < count; index++) hashes[index] = fnv1a(ids[index]);
+  }
+  const [byHash, sortedHashes] = radixOrder32(hashes, workspace);
   let firstOf: Int32Array | undefined;
   for (let rank = 0; rank < count;) {
     const hash = sortedHashes[rank];
