@@ -335,7 +335,7 @@ export function selectFactsForCapacity<F>(
   // Scores and components live in typed arrays; the per-id Map of the result is built only if a caller reads it.
   const count = facts.length;
   // Large selections reuse a workspace for their scratch arrays: on a million facts, fresh memory (a page fault
-  // per 4 KiB) costs as much as the scoring.
+  // per 4 KiB, ~10 µs on a VM) is a large share of the time.
   const workspace = count >= RADIX_THRESHOLD ? takeWorkspace() : undefined;
   const ids: string[] = new Array(count);
   // hybrid-v1 scores are scratch too: the result keeps the components, and the score is recomputed from them.
@@ -442,7 +442,7 @@ export function selectFactsForCapacity<F>(
   // Each position's slot in the output: kept in ranked order, then evicted lowest-ranked first. Filling the
   // outputs in input order then reads the facts sequentially rather than in ranked order.
   const keptCount = maxFacts - remaining;
-  const slot = workspace === undefined ? new Uint32Array(count) : workspace.words(SLOT_SLOT, count);
+  const slot = workspace === undefined ? new Uint32Array(count) : workspace.words(OUTPUT_SLOT, count);
   for (let rank = 0, at = 0, back = count; rank < count; rank++) {
     const index = order[rank];
     slot[index] = keep[index] === 1 ? at++ : --back;
@@ -470,9 +470,9 @@ export function selectFactsForCapacity<F>(
   return withLazyScores({ kept, keptIndex, evicted, reservedCorrectionSlots }, lazyScores);
 }
 
-/** Workspace slots of the selector's own scratch (the sorts use 0–5): the id hashes, then output slots. */
+/** Workspace word slots of the selector's own scratch (the sorts use 0–5): the id hashes, later output slots. */
 const HASH_SLOT = 6;
-const SLOT_SLOT = 6;
+const OUTPUT_SLOT = 6;
 
 /** The sorts' workspace plus the scores and an array for the facts' usage entries (emptied as they are used). */
 class SelectionWorkspace extends RadixWorkspace {

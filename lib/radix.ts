@@ -166,8 +166,8 @@ function radixOrder64(
 }
 
 /**
- * {@linkcode radixOrder64} for 32-bit keys; also returns the keys sorted. Uses word slots 0–2 of `workspace`
- * and `keys` itself; the results may be any of these buffers.
+ * {@linkcode radixOrder64} for 32-bit keys; also returns the keys sorted. Works in word slots 0–2 of
+ * `workspace` and in `keys` itself (which must not be one of those slots); the results may be any of them.
  *
  * @example
  * ```ts

@@ -203,3 +203,69 @@ Deno.test("the usage fast path for plain records scores exactly as the general p
     "Object.prototype is not a usage record",
   );
 });
+
+/** A large hybrid-v1 input: facts with timestamps, corrections and some duplicate ids, a usage sidecar. */
+function largeInput(seed: number, size: number) {
+  const next = random(seed);
+  const facts: Record<string, unknown>[] = Array.from({ length: size }, (_, index) => ({
+    id: next() < 0.05 && index > 0 ? `s${seed}-${Math.floor(next() * index)}` : `s${seed}-${index}`,
+    confidence: Math.floor(next() * 40) / 40,
+    category: next() < 0.1 ? "correction" : "context",
+    createdAt: randomIsoTimestamp(next),
+    ...(next() < 0.25 ? { lastConfirmedAt: "2026-07-01T00:00:00Z" } : {}),
+  }));
+  const usage: Record<string, unknown> = {};
+  for (const fact of facts) {
+    if (next() < 0.3) {
+      usage[fact.id as string] = { accessHeat: next() * 10, lastAccessedAt: randomIsoTimestamp(next) };
+    }
+  }
+  return { facts, usage, maxFacts: Math.floor(size * 0.7) };
+}
+
+function selectLarge(input: ReturnType<typeof largeInput>) {
+  return selectFactsForCapacity(input.facts, {
+    maxFacts: input.maxFacts,
+    policy: "hybrid-v1",
+    now: NOW,
+    usage: input.usage,
+  });
+}
+
+Deno.test("large selections one after another share scratch memory, yet each result keeps its own scores", () => {
+  const first = largeInput(41, 9000);
+  const second = largeInput(42, 6000);
+  const early = selectLarge(first);
+  const other = selectLarge(second);
+  // The first result's score map is built only now, after another selection reused the scratch memory.
+  const earlyScores = [...early.scores];
+  const fresh = selectLarge(first);
+  assertEquals(earlyScores, [...fresh.scores]);
+  assertEquals(early.evicted, fresh.evicted);
+  assertEquals(early.keptIndex, fresh.keptIndex);
+  assertEquals([...other.scores], [...selectLarge(second).scores]);
+  for (const fact of early.evicted) assertEquals(fact.score, early.scores.get(fact.factId)!.value);
+});
+
+Deno.test("a large selection started from inside another (by a getter on a fact) leaves both exact", () => {
+  const outer = largeInput(43, 8000);
+  const inner = largeInput(44, 7000);
+  const expected = selectLarge(outer);
+  let nested: ReturnType<typeof selectLarge> | undefined;
+  const facts = outer.facts.slice();
+  const confidence = facts[100].confidence;
+  facts[100] = Object.defineProperty({ ...facts[100] }, "confidence", {
+    enumerable: true,
+    get: () => {
+      nested ??= selectLarge(inner);
+      return confidence;
+    },
+  });
+  const result = selectLarge({ ...outer, facts });
+  assertEquals(nested === undefined, false, "the getter ran during the selection");
+  assertEquals(result.keptIndex, expected.keptIndex);
+  assertEquals(result.evicted, expected.evicted);
+  assertEquals([...result.scores], [...expected.scores]);
+  assertEquals([...nested!.scores], [...selectLarge(inner).scores]);
+  assertEquals(nested!.keptIndex, selectLarge(inner).keptIndex);
+});
