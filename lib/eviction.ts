@@ -11,7 +11,7 @@
 
 import { fnv1a } from "./hash.ts";
 import { pyFloatOf, pyStr, pyStrip } from "./python.ts";
-import { RADIX_THRESHOLD, radixOrder32, RadixWorkspace, rankOrder } from "./radix.ts";
+import { RADIX_THRESHOLD, radixOrder32, rankOrder } from "./radix.ts";
 import { elapsedSeconds, fromIsoFormat, type Instant, MICROS_PER_DAY, parseCanonicalIso } from "./pytime.ts";
 import { log1p } from "./libm.ts";
 
@@ -334,21 +334,15 @@ export function selectFactsForCapacity<F>(
 
   // Scores and components live in typed arrays; the per-id Map of the result is built only if a caller reads it.
   const count = facts.length;
-  // Large selections reuse a workspace for their scratch arrays: on a million facts, fresh memory (a page fault
-  // per 4 KiB, ~10 µs on a VM) is a large share of the time.
-  const workspace = count >= RADIX_THRESHOLD ? takeWorkspace() : undefined;
   const ids: string[] = new Array(count);
-  // hybrid-v1 scores are scratch too: the result keeps the components, and the score is recomputed from them.
-  const values = hybrid && workspace !== undefined ? workspace.doubles(count) : new Float64Array(count);
+  const values = new Float64Array(count);
   const confidences = hybrid ? new Float64Array(count) : values;
   const freshnesses = hybrid ? new Float64Array(count) : values;
   const heats = hybrid ? new Float64Array(count) : values;
-  const { confidenceWeight, confirmationWeight, accessWeight } = params;
   // Hashes of the ids, for finding duplicates, only where that sorts them (see lastIndexById).
-  const hashes = count > maxFacts && workspace !== undefined ? workspace.words(HASH_SLOT, count) : undefined;
+  const hashes = count > maxFacts && count >= RADIX_THRESHOLD ? new Uint32Array(count) : undefined;
   if (hybrid) {
-    const entries = workspace?.entries(count) ?? new Array(count);
-    scoreHybrid(facts, options.usage ?? {}, now, params, entries, {
+    scoreHybrid(facts, options.usage ?? {}, now, params, {
       ids,
       hashes,
       values,
@@ -365,17 +359,6 @@ export function selectFactsForCapacity<F>(
       values[index] = boundedNumber(fact.confidence);
     }
   }
-  const scoreAt = (index: number): number =>
-    hybrid
-      ? hybridScore(
-        confidenceWeight,
-        confirmationWeight,
-        accessWeight,
-        confidences[index],
-        freshnesses[index],
-        heats[index],
-      )
-      : values[index];
   const componentsAt = (index: number): ScoreComponents => {
     if (!hybrid) return { confidence: values[index] };
     return {
@@ -385,13 +368,13 @@ export function selectFactsForCapacity<F>(
     };
   };
   // Duplicate ids share the score computed last for that id, as the reference looks scores up by id.
-  const scoreIndex = count > maxFacts ? lastIndexById(ids, count, hashes, workspace) : undefined;
+  const scoreIndex = count > maxFacts ? lastIndexById(ids, hashes) : undefined;
   let scoreMap: Map<string, FactScore> | undefined;
   const lazyScores = () => {
     if (scoreMap === undefined) {
       scoreMap = new Map();
       for (let index = 0; index < count; index++) {
-        scoreMap.set(ids[index], { value: scoreAt(index), components: componentsAt(index) });
+        scoreMap.set(ids[index], { value: values[index], components: componentsAt(index) });
       }
     }
     return scoreMap;
@@ -400,7 +383,6 @@ export function selectFactsForCapacity<F>(
   if (count <= maxFacts) {
     const keptIndex: number[] = new Array(count);
     for (let index = 0; index < count; index++) keptIndex[index] = index;
-    if (workspace !== undefined) releaseWorkspace(workspace);
     return withLazyScores(
       { kept: facts.slice(), keptIndex, evicted: [], reservedCorrectionSlots: 0 },
       lazyScores,
@@ -412,9 +394,9 @@ export function selectFactsForCapacity<F>(
     rankScore = new Float64Array(count);
     for (let index = 0; index < count; index++) rankScore[index] = values[scoreIndex[index]];
   }
-  const order = rankOrder(rankScore, workspace);
+  const order = rankOrder(rankScore);
 
-  const keep = workspace === undefined ? new Uint8Array(count) : workspace.zeroedBytes(count);
+  const keep = new Uint8Array(count);
   let reservedCorrectionSlots = 0;
   let remaining = maxFacts;
   if (hybrid && maxFacts > 0) {
@@ -442,7 +424,7 @@ export function selectFactsForCapacity<F>(
   // Each position's slot in the output: kept in ranked order, then evicted lowest-ranked first. Filling the
   // outputs in input order then reads the facts sequentially rather than in ranked order.
   const keptCount = maxFacts - remaining;
-  const slot = workspace === undefined ? new Uint32Array(count) : workspace.words(OUTPUT_SLOT, count);
+  const slot = new Uint32Array(count);
   for (let rank = 0, at = 0, back = count; rank < count; rank++) {
     const index = order[rank];
     slot[index] = keep[index] === 1 ? at++ : --back;
@@ -466,62 +448,13 @@ export function selectFactsForCapacity<F>(
       components: componentsAt(scored),
     };
   }
-  if (workspace !== undefined) releaseWorkspace(workspace);
   return withLazyScores({ kept, keptIndex, evicted, reservedCorrectionSlots }, lazyScores);
-}
-
-/** Workspace word slots of the selector's own scratch (the sorts use 0–5): the id hashes, later output slots. */
-const HASH_SLOT = 6;
-const OUTPUT_SLOT = 6;
-
-/** The sorts' workspace plus the scores and an array for the facts' usage entries (emptied as they are used). */
-class SelectionWorkspace extends RadixWorkspace {
-  #entries: (Record_ | undefined)[] = [];
-  #doubles: Float64Array<ArrayBuffer> = new Float64Array(0);
-
-  /** The score buffer, viewed at `count` elements (contents unspecified). */
-  doubles(count: number): Float64Array<ArrayBuffer> {
-    if (this.#doubles.length < count) return this.#doubles = new Float64Array(count);
-    return this.#doubles.subarray(0, count);
-  }
-
-  /** The entries array, at least `count` long. */
-  entries(count: number): (Record_ | undefined)[] {
-    if (this.#entries.length < count) this.#entries = new Array(count);
-    return this.#entries;
-  }
-}
-
-/** The workspace of the last large selection, for the next; weak, so the memory goes with the next full GC. */
-let lastWorkspace: WeakRef<SelectionWorkspace> | undefined;
-
-/** Takes the shared workspace (a re-entrant call, from a getter on a fact, gets a fresh one). */
-function takeWorkspace(): SelectionWorkspace {
-  const workspace = lastWorkspace?.deref() ?? new SelectionWorkspace();
-  lastWorkspace = undefined;
-  return workspace;
-}
-
-function releaseWorkspace(workspace: SelectionWorkspace): void {
-  lastWorkspace = new WeakRef(workspace);
 }
 
 /** The id a fact is scored under: its `id` when a non-empty string, else `__missing_{index}`. */
 function factId(fact: Record_, index: number): string {
   const rawId = fact.id;
   return typeof rawId === "string" && rawId !== "" ? rawId : `__missing_${index}`;
-}
-
-/** The `hybrid-v1` score of its components: one function, so a score recomputed later is the same double. */
-function hybridScore(
-  confidenceWeight: number,
-  confirmationWeight: number,
-  accessWeight: number,
-  confidence: number,
-  freshness: number,
-  accessHeat: number,
-): number {
-  return confidenceWeight * confidence + confirmationWeight * freshness + accessWeight * accessHeat;
 }
 
 /** Where {@linkcode scoreHybrid} writes: per position, the id, the score and its three components. */
@@ -540,11 +473,11 @@ function scoreHybrid(
   usage: Readonly<Record<string, unknown>>,
   now: Instant,
   params: HybridParams,
-  entries: (Record_ | undefined)[],
   out: HybridScores,
 ): void {
   // First the ids and their sidecar entries, alone in a tight loop: the lookups in a large dictionary miss the
   // cache, and a short loop body lets the processor overlap many of them.
+  const entries: (Record_ | undefined)[] = new Array(facts.length);
   lookUpUsage(facts, usage, entries, out.ids, out.hashes);
   scoreComponents(facts, now, params, entries, out);
 }
@@ -606,7 +539,6 @@ function scoreComponents(
     let accessHeat = 0;
     const entry = entries[index];
     if (entry !== undefined) {
-      entries[index] = undefined; // a reused array holds on to no entry
       let heat = heatValue(entry.accessHeat);
       const accessedAge = ageDaysOf(entry.lastAccessedAt, now, nowMicros);
       heat = accessedAge >= 0 ? heat * decay(accessedAge, accessHalfLifeDays) : 0;
@@ -614,14 +546,8 @@ function scoreComponents(
       accessHeat = heat > 0 ? Math.min(1, log1p(heat) / LOG_9) : 0;
     }
     accessHeat = boundedNumber(accessHeat, 0);
-    values[index] = hybridScore(
-      confidenceWeight,
-      confirmationWeight,
-      accessWeight,
-      confidence,
-      freshness,
-      accessHeat,
-    );
+    values[index] = confidenceWeight * confidence + confirmationWeight * freshness +
+      accessWeight * accessHeat;
     confidences[index] = confidence;
     freshnesses[index] = freshness;
     heats[index] = accessHeat;
@@ -644,21 +570,17 @@ function withLazyScores<F>(
  */
 function lastIndexById(
   ids: readonly string[],
-  count: number,
   hashes: Uint32Array<ArrayBuffer> | undefined,
-  workspace: RadixWorkspace | undefined,
 ): Int32Array | undefined {
+  const count = ids.length;
   if (count < RADIX_THRESHOLD) {
     const lastOf = new Map<string, number>();
     for (let index = 0; index < count; index++) lastOf.set(ids[index], index);
     if (lastOf.size === count) return undefined;
-    return Int32Array.from({ length: count }, (_, index) => lastOf.get(ids[index])!);
+    return Int32Array.from(ids, (id) => lastOf.get(id)!);
   }
-  if (hashes === undefined) {
-    hashes = new Uint32Array(count);
-    for (let index = 0; index < count; index++) hashes[index] = fnv1a(ids[index]);
-  }
-  const [byHash, sortedHashes] = radixOrder32(hashes, workspace);
+  // The hashes are scratch: the sort works in their array.
+  const [byHash, sortedHashes] = radixOrder32(hashes ?? Uint32Array.from(ids, fnv1a));
   let firstOf: Int32Array | undefined;
   for (let rank = 0; rank < count;) {
     const hash = sortedHashes[rank];

@@ -9,67 +9,10 @@
 /** Below this many facts a comparison sort beats the radix passes. */
 export const RADIX_THRESHOLD = 4096;
 
-/** Counting-sort passes over 16-bit digits: 65,536 counters, reset per pass. */
-const DIGITS = 65536;
-
-/**
- * Work buffers the sorts (and their caller) reuse from one call to the next. Fresh memory is what a large sort
- * costs most (every new 4 KiB page faults in, ~10 µs on a VM), so a caller that sorts repeatedly keeps one
- * workspace; buffers only grow. Sorts use word slots 0–5; a caller may use higher slots for its own scratch.
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { RadixWorkspace } from "./radix.ts";
- * const workspace = new RadixWorkspace();
- * const words = workspace.words(6, 3);
- * deepStrictEqual(words.length, 3);
- * deepStrictEqual(workspace.words(6, 2).buffer, words.buffer); // the same memory, viewed shorter
- * ```
- */
-export class RadixWorkspace {
-  readonly #words: Uint32Array<ArrayBuffer>[] = [];
-  #bytes: Uint8Array<ArrayBuffer> = new Uint8Array(0);
-  #counts: Uint32Array<ArrayBuffer> | undefined;
-
-  /**
-   * Word buffer number `slot`, viewed at `count` elements; its contents are whatever the last user left.
-   *
-   * @param slot Which buffer (0–5 are the sorts').
-   * @param count How many elements the view has.
-   * @returns A view of the slot's buffer, grown to at least `count` elements.
-   */
-  words(slot: number, count: number): Uint32Array<ArrayBuffer> {
-    let buffer = this.#words[slot];
-    if (buffer === undefined || buffer.length < count) this.#words[slot] = buffer = new Uint32Array(count);
-    return buffer.length === count ? buffer : buffer.subarray(0, count);
-  }
-
-  /**
-   * The byte buffer, viewed at `count` elements and filled with zeros.
-   *
-   * @param count How many elements the view has.
-   * @returns A zeroed view of the byte buffer, grown to at least `count` elements.
-   */
-  zeroedBytes(count: number): Uint8Array<ArrayBuffer> {
-    if (this.#bytes.length < count) return this.#bytes = new Uint8Array(count);
-    return this.#bytes.fill(0, 0, count).subarray(0, count);
-  }
-
-  /** The digit counters of a pass (contents unspecified). */
-  counts(): Uint32Array<ArrayBuffer> {
-    return this.#counts ??= new Uint32Array(DIGITS);
-  }
-}
-
 /**
  * Positions ordered by (−score, position) — the reference's `sorted(key=lambda i: (-score[i], i))`. Large inputs
  * use a stable LSD radix sort over the scores' IEEE-754 bits (−0 taken as +0, as Python compares them equal);
  * the comparison sort is the fallback for small inputs and for NaN.
- *
- * @param scores The score of each position.
- * @param workspace Where the radix passes work; the result may be one of its buffers, valid until its next use.
- * @returns The positions in ranked order.
  *
  * @example
  * ```ts
@@ -78,10 +21,7 @@ export class RadixWorkspace {
  * deepStrictEqual([...rankOrder(new Float64Array([0.5, 0.9, 0.5]))], [1, 0, 2]);
  * ```
  */
-export function rankOrder(
-  scores: Float64Array,
-  workspace: RadixWorkspace = new RadixWorkspace(),
-): Uint32Array {
+export function rankOrder(scores: Float64Array): Uint32Array {
   const count = scores.length;
   let hasNaN = false;
   for (let index = 0; index < count; index++) {
@@ -95,17 +35,17 @@ export function rankOrder(
     order.sort((a, b) => scores[b] - scores[a] || a - b);
     return Uint32Array.from(order);
   }
-  return radixRankOrder(scores, workspace);
+  return radixRankOrder(scores);
 }
 
-function radixRankOrder(scores: Float64Array, workspace: RadixWorkspace): Uint32Array {
+function radixRankOrder(scores: Float64Array): Uint32Array {
   const count = scores.length;
   const bits = new Float64Array(1);
   const words = new Uint32Array(bits.buffer);
   const littleEndian = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
   const [lowWord, highWord] = littleEndian ? [0, 1] : [1, 0];
-  const high = workspace.words(0, count);
-  const low = workspace.words(1, count);
+  const high = new Uint32Array(count);
+  const low = new Uint32Array(count);
   for (let index = 0; index < count; index++) {
     bits[0] = scores[index] + 0; // −0 + 0 is +0
     let hi = words[highWord];
@@ -120,25 +60,24 @@ function radixRankOrder(scores: Float64Array, workspace: RadixWorkspace): Uint32
     high[index] = ~hi >>> 0;
     low[index] = ~lo >>> 0;
   }
-  return radixOrder64(low, high, workspace);
+  return radixOrder64(low, high);
 }
+
+/** Counting-sort passes over 16-bit digits: 65,536 counters, reset per pass. */
+const DIGITS = 65536;
 
 /**
  * A stable LSD radix sort of positions by 64-bit unsigned keys (`high`:`low`): positions in ascending key order,
  * ties in ascending position. Passes whose digit is the same for every key are skipped.
  */
-function radixOrder64(
-  low: Uint32Array<ArrayBuffer>,
-  high: Uint32Array<ArrayBuffer>,
-  workspace: RadixWorkspace,
-): Uint32Array {
+function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuffer>): Uint32Array {
   const count = low.length;
-  let order = workspace.words(2, count);
+  let order = new Uint32Array(count);
   for (let index = 0; index < count; index++) order[index] = index;
-  let nextLow = workspace.words(3, count);
-  let nextHigh = workspace.words(4, count);
-  let nextOrder = workspace.words(5, count);
-  const counts = workspace.counts();
+  let nextLow = new Uint32Array(count);
+  let nextHigh = new Uint32Array(count);
+  let nextOrder = new Uint32Array(count);
+  const counts = new Uint32Array(DIGITS);
   for (let pass = 0; pass < 4; pass++) {
     const source = pass < 2 ? low : high;
     const shift = (pass & 1) * 16;
@@ -166,8 +105,7 @@ function radixOrder64(
 }
 
 /**
- * {@linkcode radixOrder64} for 32-bit keys; also returns the keys sorted. Works in word slots 0–2 of
- * `workspace` and in `keys` itself (which must not be one of those slots); the results may be any of them.
+ * {@linkcode radixOrder64} for 32-bit keys; also returns the keys sorted.
  *
  * @example
  * ```ts
@@ -175,16 +113,13 @@ function radixOrder64(
  * console.log(radixOrder32(new Uint32Array([3, 1, 2]))[0]); // Uint32Array [1, 2, 0]
  * ```
  */
-export function radixOrder32(
-  keys: Uint32Array<ArrayBuffer>,
-  workspace: RadixWorkspace = new RadixWorkspace(),
-): [Uint32Array, Uint32Array] {
+export function radixOrder32(keys: Uint32Array<ArrayBuffer>): [Uint32Array, Uint32Array] {
   const count = keys.length;
-  let order = workspace.words(0, count);
+  let order = new Uint32Array(count);
   for (let index = 0; index < count; index++) order[index] = index;
-  let nextKeys = workspace.words(1, count);
-  let nextOrder = workspace.words(2, count);
-  const counts = workspace.counts();
+  let nextKeys = new Uint32Array(count);
+  let nextOrder = new Uint32Array(count);
+  const counts = new Uint32Array(DIGITS);
   for (let shift = 0; shift < 32; shift += 16) {
     if (!prefixCounts(keys, shift, counts)) continue;
     for (let index = 0; index < count; index++) {
