@@ -525,7 +525,9 @@ function scoreComponents(
   const count = facts.length;
   for (let index = 0; index < count; index++) {
     const fact = facts[index] as Record_;
-    const confidence = boundedNumber(fact.confidence);
+    // A double held across a call that is not inlined (the timestamp parser, log1p) is boxed on the heap, so
+    // each component goes to its array as soon as it is known, and the score is summed from the arrays.
+    confidences[index] = boundedNumber(fact.confidence);
     let freshness = 0;
     const confirmedAge = ageDaysOf(fact.lastConfirmedAt, now, nowMicros);
     if (confirmedAge >= 0) {
@@ -535,22 +537,20 @@ function scoreComponents(
       // Creation is weaker evidence than an explicit confirmation, so it counts half.
       if (createdAge >= 0) freshness = 0.5 * decay(createdAge, confirmationHalfLifeDays);
     }
-    freshness = boundedNumber(freshness, 0);
+    freshnesses[index] = boundedNumber(freshness, 0);
     let accessHeat = 0;
     const entry = entries[index];
     if (entry !== undefined) {
-      let heat = heatValue(entry.accessHeat);
       const accessedAge = ageDaysOf(entry.lastAccessedAt, now, nowMicros);
-      heat = accessedAge >= 0 ? heat * decay(accessedAge, accessHalfLifeDays) : 0;
+      const heat = accessedAge >= 0
+        ? heatValue(entry.accessHeat) * decay(accessedAge, accessHalfLifeDays)
+        : 0;
       // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
       accessHeat = heat > 0 ? Math.min(1, log1p(heat) / LOG_9) : 0;
     }
-    accessHeat = boundedNumber(accessHeat, 0);
-    values[index] = confidenceWeight * confidence + confirmationWeight * freshness +
-      accessWeight * accessHeat;
-    confidences[index] = confidence;
-    freshnesses[index] = freshness;
-    heats[index] = accessHeat;
+    heats[index] = boundedNumber(accessHeat, 0);
+    values[index] = confidenceWeight * confidences[index] + confirmationWeight * freshnesses[index] +
+      accessWeight * heats[index];
   }
 }
 
