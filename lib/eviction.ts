@@ -180,6 +180,11 @@ export function boundedNumber(value: unknown, fallback = 0.5): number {
     // its first argument on ties.
     return value - value === 0 ? Math.min(1, value > 0 ? value : 0) : fallback;
   }
+  return boundedNonNumber(value, fallback);
+}
+
+/** {@linkcode boundedNumber} of anything but a number, out of line so the number case inlines small. */
+function boundedNonNumber(value: unknown, fallback: number): number {
   if (value === null || value === undefined || typeof value === "boolean") return fallback;
   const number = pyFloatOf(value);
   if (number === undefined || !Number.isFinite(number)) return fallback;
@@ -239,6 +244,11 @@ function ageDaysOf(value: unknown, now: Instant, nowMicros: number): number {
     const days = (nowMicros - (canonical[0] * MICROS_PER_DAY + canonical[1])) / 1_000_000 / 86400;
     return days > 0 ? days : 0;
   }
+  return parsedAgeDays(value, now);
+}
+
+/** {@linkcode ageDaysOf} through the full parser, out of line so the fast path inlines small. */
+function parsedAgeDays(value: string, now: Instant): number {
   const instant = parseTimestamp(value);
   return instant === undefined ? -1 : ageDays(instant, now);
 }
@@ -253,6 +263,11 @@ function decay(ageInDays: number, halfLifeDays: number): number {
 }
 
 function heatValue(value: unknown): number {
+  if (typeof value === "number") return value - value === 0 && value > 0 ? value : 0;
+  return heatOfNonNumber(value);
+}
+
+function heatOfNonNumber(value: unknown): number {
   if (value === null || value === undefined || typeof value === "boolean") return 0;
   const number = pyFloatOf(value);
   if (number === undefined || !Number.isFinite(number) || number <= 0) return 0;
@@ -315,66 +330,32 @@ export function selectFactsForCapacity<F>(
   const params = { ...DEFAULT_HYBRID_PARAMS, ...options.params };
   const now = typeof options.now === "string" ? parseTimestamp(options.now) : options.now;
   if (now === undefined) throw new RangeError(`now is not an ISO timestamp: ${String(options.now)}`);
-  const nowMicros = epochMicros(now);
-  const usage = options.usage ?? {};
-  const plainUsage = isPlainRecord(usage);
   const hybrid = policy === EVICTION_POLICY_HYBRID_V1;
-  const { confidenceWeight, confirmationWeight, accessWeight } = params;
-  const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
 
   // Scores and components live in typed arrays; the per-id Map of the result is built only if a caller reads it.
-  const scratch = new Float64Array(4);
-  const scoreHybrid = (fact: Record_, id: string): void => {
-    const confidence = boundedNumber(fact.confidence);
-    let freshness = 0;
-    const confirmedAge = ageDaysOf(fact.lastConfirmedAt, now, nowMicros);
-    if (confirmedAge >= 0) {
-      freshness = decay(confirmedAge, confirmationHalfLifeDays);
-    } else {
-      const createdAge = ageDaysOf(fact.createdAt, now, nowMicros);
-      // Creation is weaker evidence than an explicit confirmation, so it counts half.
-      if (createdAge >= 0) freshness = 0.5 * decay(createdAge, confirmationHalfLifeDays);
-    }
-    freshness = boundedNumber(freshness, 0);
-    let accessHeat = 0;
-    const entry = usage[id];
-    if (entry !== undefined && entry !== null && typeof entry === "object" && !Array.isArray(entry)) {
-      // An inherited value only passes the object test for `__proto__` on a plain sidecar; skip a second lookup.
-      if ((plainUsage && id !== "__proto__") || Object.hasOwn(usage, id)) {
-        const record = entry as Record_;
-        let heat = heatValue(record.accessHeat);
-        const accessedAge = ageDaysOf(record.lastAccessedAt, now, nowMicros);
-        heat = accessedAge >= 0 ? heat * decay(accessedAge, accessHalfLifeDays) : 0;
-        // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
-        accessHeat = heat > 0 ? Math.min(1, log1p(heat) / LOG_9) : 0;
-      }
-    }
-    accessHeat = boundedNumber(accessHeat, 0);
-    scratch[0] = confidenceWeight * confidence + confirmationWeight * freshness + accessWeight * accessHeat;
-    scratch[1] = confidence;
-    scratch[2] = freshness;
-    scratch[3] = accessHeat;
-  };
   const count = facts.length;
   const ids: string[] = new Array(count);
-  const idHashes = new Uint32Array(count);
   const values = new Float64Array(count);
   const confidences = hybrid ? new Float64Array(count) : values;
   const freshnesses = hybrid ? new Float64Array(count) : values;
   const heats = hybrid ? new Float64Array(count) : values;
-  for (let index = 0; index < count; index++) {
-    const fact = asRecord(facts[index], index);
-    const rawId = fact.id;
-    const id = typeof rawId === "string" && rawId !== "" ? rawId : `__missing_${index}`;
-    ids[index] = id;
-    idHashes[index] = fnv1a(id);
-    if (hybrid) {
-      scoreHybrid(fact, id);
-      values[index] = scratch[0];
-      confidences[index] = scratch[1];
-      freshnesses[index] = scratch[2];
-      heats[index] = scratch[3];
-    } else {
+  // Hashes of the ids, for finding duplicates, only where that sorts them (see lastIndexById).
+  const hashes = count > maxFacts && count >= RADIX_THRESHOLD ? new Uint32Array(count) : undefined;
+  if (hybrid) {
+    scoreHybrid(facts, options.usage ?? {}, now, params, {
+      ids,
+      hashes,
+      values,
+      confidences,
+      freshnesses,
+      heats,
+    });
+  } else {
+    for (let index = 0; index < count; index++) {
+      const fact = asRecord(facts[index], index);
+      const id = factId(fact, index);
+      ids[index] = id;
+      if (hashes !== undefined) hashes[index] = fnv1a(id);
       values[index] = boundedNumber(fact.confidence);
     }
   }
@@ -387,7 +368,7 @@ export function selectFactsForCapacity<F>(
     };
   };
   // Duplicate ids share the score computed last for that id, as the reference looks scores up by id.
-  const scoreIndex = count > maxFacts ? lastIndexById(ids, idHashes) : undefined;
+  const scoreIndex = count > maxFacts ? lastIndexById(ids, hashes) : undefined;
   let scoreMap: Map<string, FactScore> | undefined;
   const lazyScores = () => {
     if (scoreMap === undefined) {
@@ -400,12 +381,12 @@ export function selectFactsForCapacity<F>(
   };
 
   if (count <= maxFacts) {
-    return withLazyScores({
-      kept: facts.slice(),
-      keptIndex: Array.from({ length: count }, (_, index) => index),
-      evicted: [],
-      reservedCorrectionSlots: 0,
-    }, lazyScores);
+    const keptIndex: number[] = new Array(count);
+    for (let index = 0; index < count; index++) keptIndex[index] = index;
+    return withLazyScores(
+      { kept: facts.slice(), keptIndex, evicted: [], reservedCorrectionSlots: 0 },
+      lazyScores,
+    );
   }
 
   let rankScore = values;
@@ -440,30 +421,137 @@ export function selectFactsForCapacity<F>(
     }
   }
 
+  // Each position's slot in the output: kept in ranked order, then evicted lowest-ranked first. Filling the
+  // outputs in input order then reads the facts sequentially rather than in ranked order.
   const keptCount = maxFacts - remaining;
+  const slot = new Uint32Array(count);
+  for (let rank = 0, at = 0, back = count; rank < count; rank++) {
+    const index = order[rank];
+    slot[index] = keep[index] === 1 ? at++ : --back;
+  }
   const kept: F[] = new Array(keptCount);
   const keptIndex: number[] = new Array(keptCount);
-  const evicted: EvictedFact[] = [];
-  for (let rank = 0, at = 0; rank < count && at < keptCount; rank++) {
-    const index = order[rank];
-    if (keep[index] === 1) {
+  const evicted: EvictedFact[] = new Array(count - keptCount);
+  for (let index = 0; index < count; index++) {
+    const at = slot[index];
+    if (at < keptCount) {
       kept[at] = facts[index];
-      keptIndex[at++] = index;
+      keptIndex[at] = index;
+      continue;
     }
-  }
-  for (let rank = count - 1; rank >= 0; rank--) {
-    const index = order[rank];
-    if (keep[index] === 1) continue;
     const category = (facts[index] as Record_).category;
     const scored = scoreIndex === undefined ? index : scoreIndex[index];
-    evicted.push({
+    evicted[at - keptCount] = {
       factId: ids[index],
       category: isFalsy(category) ? "context" : category,
       score: values[scored],
       components: componentsAt(scored),
-    });
+    };
   }
   return withLazyScores({ kept, keptIndex, evicted, reservedCorrectionSlots }, lazyScores);
+}
+
+/** The id a fact is scored under: its `id` when a non-empty string, else `__missing_{index}`. */
+function factId(fact: Record_, index: number): string {
+  const rawId = fact.id;
+  return typeof rawId === "string" && rawId !== "" ? rawId : `__missing_${index}`;
+}
+
+/** Where {@linkcode scoreHybrid} writes: per position, the id, the score and its three components. */
+interface HybridScores {
+  ids: string[];
+  hashes: Uint32Array<ArrayBuffer> | undefined;
+  values: Float64Array;
+  confidences: Float64Array;
+  freshnesses: Float64Array;
+  heats: Float64Array;
+}
+
+/** Scores every fact under `hybrid-v1` into `out`; throws on a fact that is not an object. */
+function scoreHybrid(
+  facts: readonly unknown[],
+  usage: Readonly<Record<string, unknown>>,
+  now: Instant,
+  params: HybridParams,
+  out: HybridScores,
+): void {
+  // First the ids and their sidecar entries, alone in a tight loop: the lookups in a large dictionary miss the
+  // cache, and a short loop body lets the processor overlap many of them.
+  const entries: (Record_ | undefined)[] = new Array(facts.length);
+  lookUpUsage(facts, usage, entries, out.ids, out.hashes);
+  scoreComponents(facts, now, params, entries, out);
+}
+
+/** Each fact's id (and its hash, when asked for) and its usage entry, if it has one. */
+function lookUpUsage(
+  facts: readonly unknown[],
+  usage: Readonly<Record<string, unknown>>,
+  entries: (Record_ | undefined)[],
+  ids: string[],
+  hashes: Uint32Array | undefined,
+): void {
+  const plainUsage = isPlainRecord(usage);
+  const count = facts.length;
+  for (let index = 0; index < count; index++) {
+    const id = factId(asRecord(facts[index], index), index);
+    ids[index] = id;
+    if (hashes !== undefined) hashes[index] = fnv1a(id);
+    const entry = usage[id];
+    // An inherited value only passes the object test for `__proto__` on a plain sidecar; skip a second lookup.
+    entries[index] =
+      entry !== undefined && entry !== null && typeof entry === "object" && !Array.isArray(entry) &&
+        ((plainUsage && id !== "__proto__") || Object.hasOwn(usage, id))
+        ? entry as Record_
+        : undefined;
+  }
+}
+
+/**
+ * The score and components of every fact, its usage entry looked up already. A function of its own, so that
+ * the optimizing compiler's inlining budget covers every helper here: a call left out of line returns a boxed
+ * double, and a million of those fill the young generation.
+ */
+function scoreComponents(
+  facts: readonly unknown[],
+  now: Instant,
+  params: HybridParams,
+  entries: (Record_ | undefined)[],
+  out: HybridScores,
+): void {
+  const { values, confidences, freshnesses, heats } = out;
+  const { confidenceWeight, confirmationWeight, accessWeight } = params;
+  const { confirmationHalfLifeDays, accessHalfLifeDays } = params;
+  const nowMicros = epochMicros(now);
+  const count = facts.length;
+  for (let index = 0; index < count; index++) {
+    const fact = facts[index] as Record_;
+    // A double held across a call that is not inlined (the timestamp parser, log1p) is boxed on the heap, so
+    // each component goes to its array as soon as it is known, and the score is summed from the arrays.
+    confidences[index] = boundedNumber(fact.confidence);
+    let freshness = 0;
+    const confirmedAge = ageDaysOf(fact.lastConfirmedAt, now, nowMicros);
+    if (confirmedAge >= 0) {
+      freshness = decay(confirmedAge, confirmationHalfLifeDays);
+    } else {
+      const createdAge = ageDaysOf(fact.createdAt, now, nowMicros);
+      // Creation is weaker evidence than an explicit confirmation, so it counts half.
+      if (createdAge >= 0) freshness = 0.5 * decay(createdAge, confirmationHalfLifeDays);
+    }
+    freshnesses[index] = boundedNumber(freshness, 0);
+    let accessHeat = 0;
+    const entry = entries[index];
+    if (entry !== undefined) {
+      const accessedAge = ageDaysOf(entry.lastAccessedAt, now, nowMicros);
+      const heat = accessedAge >= 0
+        ? heatValue(entry.accessHeat) * decay(accessedAge, accessHalfLifeDays)
+        : 0;
+      // Log saturation: heat 8 already reaches 1, so repeated hits cannot crowd out everything else.
+      accessHeat = heat > 0 ? Math.min(1, log1p(heat) / LOG_9) : 0;
+    }
+    heats[index] = boundedNumber(accessHeat, 0);
+    values[index] = confidenceWeight * confidences[index] + confirmationWeight * freshnesses[index] +
+      accessWeight * heats[index];
+  }
 }
 
 function withLazyScores<F>(
@@ -480,7 +568,10 @@ function withLazyScores<F>(
  * usual case). Sorts the ids' FNV-1a hashes (a radix sort: sequential memory, unlike a hash table or a `Map` of
  * a million strings) and compares strings only where hashes collide.
  */
-function lastIndexById(ids: readonly string[], hashes: Uint32Array<ArrayBuffer>): Int32Array | undefined {
+function lastIndexById(
+  ids: readonly string[],
+  hashes: Uint32Array<ArrayBuffer> | undefined,
+): Int32Array | undefined {
   const count = ids.length;
   if (count < RADIX_THRESHOLD) {
     const lastOf = new Map<string, number>();
@@ -488,7 +579,8 @@ function lastIndexById(ids: readonly string[], hashes: Uint32Array<ArrayBuffer>)
     if (lastOf.size === count) return undefined;
     return Int32Array.from(ids, (id) => lastOf.get(id)!);
   }
-  const [byHash, sortedHashes] = radixOrder32(hashes.slice());
+  // The hashes are scratch: the sort works in their array.
+  const [byHash, sortedHashes] = radixOrder32(hashes ?? Uint32Array.from(ids, fnv1a));
   let firstOf: Int32Array | undefined;
   for (let rank = 0; rank < count;) {
     const hash = sortedHashes[rank];

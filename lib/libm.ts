@@ -135,7 +135,9 @@ function fmaSmallProduct(a: number, b: number, c: number): number {
   const sumError = product - (sum - c); // exact (Dekker's FastTwoSum), since c ≥ product
   const gapBelow = sum - (sum - sum * PHI);
   if (2 * abs(sumError) + product * EPSILON < gapBelow) return sum;
-  return fmaInRange(a, b, c);
+  // The unary plus (an identity on numbers) types the out-of-line result as a number, so the compiler merges
+  // it with `sum` unboxed; merged as an untyped value, every call's `sum` was boxed on the heap.
+  return +fmaInRange(a, b, c);
 }
 
 /*
