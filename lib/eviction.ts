@@ -424,7 +424,8 @@ export function selectFactsForCapacity<F>(
   // Each position's slot in the output: kept in ranked order, then evicted lowest-ranked first. Filling the
   // outputs in input order then reads the facts sequentially rather than in ranked order.
   const keptCount = maxFacts - remaining;
-  const slot = new Uint32Array(count);
+  // The id hashes are spent by now; their array, where there is one, holds the slots (fresh memory is dear).
+  const slot = hashes ?? new Uint32Array(count);
   for (let rank = 0, at = 0, back = count; rank < count; rank++) {
     const index = order[rank];
     slot[index] = keep[index] === 1 ? at++ : --back;
