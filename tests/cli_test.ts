@@ -2,7 +2,7 @@ import { sha256Hex } from "../lib/hash.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "./helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "./helpers/cli.ts";
 
-const FIXTURE_DATASET = `${GOLDEN}/fixture/longmemeval-fixture.json`;
+import { FIXTURE_DATASET, runOnFixture } from "./helpers/fixture.ts";
 const REFERENCE_POLICY = `${GOLDEN}/fixture-run/policy`;
 
 Deno.test("validate-contracts on the embedded protocol, from the binary's entry point", async () => {
@@ -105,20 +105,9 @@ Deno.test("validate: the dataset hash is checked before parsing, naming both dig
   });
 });
 
-function runPolicyOnFixture(directory: string) {
-  return runCli([
-    "run-policy",
-    "--dataset",
-    FIXTURE_DATASET,
-    "--output-dir",
-    directory,
-    ...fixtureProtocolFlags(),
-  ]);
-}
-
 Deno.test("run-policy on the fixture is byte-identical to the reference and refuses to overwrite", async () => {
   await withTempDir(async (directory) => {
-    const result = await runPolicyOnFixture(directory);
+    const result = await runOnFixture("run-policy", directory);
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout, /all 45 cases\s+27\/45\s+45\/45/);
     for (const name of ["policy.raw.jsonl", "summary.json"]) {
@@ -144,7 +133,7 @@ Deno.test("run-policy on the fixture is byte-identical to the reference and refu
     assert(!raw.includes(`_${notes.traps.bank_39_codepoints_41_utf16}"`));
 
     const before = await Deno.readTextFile(`${directory}/summary.json`);
-    const again = await runPolicyOnFixture(directory);
+    const again = await runOnFixture("run-policy", directory);
     assertEquals(again.code, 2);
     assertMatch(again.stderr, /refusing to overwrite an existing file/);
     assertEquals(await Deno.readTextFile(`${directory}/summary.json`), before);
@@ -154,7 +143,7 @@ Deno.test("run-policy on the fixture is byte-identical to the reference and refu
 Deno.test("run-policy with one output already present writes nothing at all", async () => {
   await withTempDir(async (directory) => {
     await Deno.writeTextFile(`${directory}/run.json`, "mine\n");
-    const result = await runPolicyOnFixture(directory);
+    const result = await runOnFixture("run-policy", directory);
     assertEquals(result.code, 2);
     const names = [];
     for await (const entry of Deno.readDir(directory)) names.push(entry.name);

@@ -13,7 +13,13 @@ import {
   startAnswerServer,
 } from "./helpers/answer_server.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, taskFlags, withTempDir } from "./helpers/cli.ts";
-import { copyReferenceRun, FIXTURE_DATASET, FIXTURE_PROTOCOL, REFERENCE_QA } from "./helpers/fixture.ts";
+import {
+  copyReferenceRun,
+  FIXTURE_DATASET,
+  FIXTURE_PROTOCOL,
+  REFERENCE_QA,
+  runOnFixture,
+} from "./helpers/fixture.ts";
 
 const RUN_QA_FLAGS = taskFlags("run-qa");
 const KEY = "sk-deermem-test-7f3a91c2e4";
@@ -28,18 +34,6 @@ function runQa(directory: string, env: Record<string, string>, extra: string[] =
     ["run-qa", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags(), ...extra],
     { flags: RUN_QA_FLAGS, env },
   );
-}
-
-function gradeQa(directory: string, extra: string[] = []) {
-  return runCli([
-    "grade-qa",
-    "--dataset",
-    FIXTURE_DATASET,
-    "--output-dir",
-    directory,
-    ...fixtureProtocolFlags(),
-    ...extra,
-  ]);
 }
 
 interface ReferenceRow {
@@ -154,7 +148,7 @@ Deno.test("run-qa then grade-qa on the fixture: the reference's requests, rows a
         assertEquals(attempts, entry.name === `${flaky.row_id}.json` ? 3 : 1, entry.name);
       }
 
-      const graded = await gradeQa(directory);
+      const graded = await runOnFixture("grade-qa", directory);
       assertEquals(graded.code, 0, graded.stderr);
       assertStringIncludes(
         graded.stdout,
@@ -175,7 +169,7 @@ Deno.test("run-qa then grade-qa on the fixture: the reference's requests, rows a
       assertEquals(again.code, 0, again.stderr);
       assertStringIncludes(again.stdout, "answer rows: 90 reused, 0 called, 0 failed");
       assertEquals(server.requests.length, 92, "a resumed complete run calls nothing");
-      const regrade = await gradeQa(directory);
+      const regrade = await runOnFixture("grade-qa", directory);
       assertEquals(regrade.code, 2);
       assertMatch(regrade.stderr, /qa\.rows\.jsonl: refusing to overwrite an existing file/);
     });
@@ -187,7 +181,7 @@ Deno.test("run-qa then grade-qa on the fixture: the reference's requests, rows a
 Deno.test("grade-qa on a copy of the reference's run directory writes the reference's three files byte for byte", async () => {
   await withTempDir(async (directory) => {
     await copyReferenceRun(directory);
-    const result = await gradeQa(directory);
+    const result = await runOnFixture("grade-qa", directory);
     assertEquals(result.code, 0, result.stderr);
     for (const name of QA_FILES) {
       assertEquals(
@@ -242,7 +236,7 @@ for (const [field, edit] of IDENTITY_EDITS) {
     await withTempDir(async (directory) => {
       await copyReferenceRun(directory);
       await editRow(directory, "05fdf179__confidence", edit);
-      const result = await gradeQa(directory);
+      const result = await runOnFixture("grade-qa", directory);
       assertEquals(result.code, 2, result.stderr);
       assertEquals(result.stderr.trim().split("\n").length, 1, result.stderr);
       assertStringIncludes(
@@ -278,7 +272,7 @@ Deno.test("run-qa calls again every row with an altered identity field or a corr
         );
       }
       assertEquals([...Deno.readDirSync(`${directory}/responses/superseded`)].length, 9);
-      const graded = await gradeQa(directory);
+      const graded = await runOnFixture("grade-qa", directory);
       assertEquals(graded.code, 0, graded.stderr);
       for (const name of ["qa.summary.json", "qa.stats.json"]) {
         assertEquals(
@@ -305,7 +299,12 @@ Deno.test("a changed manifest or prompt refuses the run directory, naming the ar
         JSON.stringify(JSON.parse(await Deno.readTextFile(`${FIXTURE_PROTOCOL}/official.json`))),
       );
       const flags = ["--official-manifest", manifest];
-      for (const result of [await runQa(run, qaEnv(server.url), flags), await gradeQa(run, flags)]) {
+      for (
+        const result of [
+          await runQa(run, qaEnv(server.url), flags),
+          await runOnFixture("grade-qa", run, flags),
+        ]
+      ) {
         assertEquals(result.code, 2, result.stderr);
         assertMatch(
           result.stderr,
@@ -315,7 +314,7 @@ Deno.test("a changed manifest or prompt refuses the run directory, naming the ar
       const marker = JSON.parse(await Deno.readTextFile(`${run}/qa_run.json`));
       marker.artifacts.answer_prompt_sha256 = "0".repeat(64);
       await Deno.writeTextFile(`${run}/qa_run.json`, JSON.stringify(marker, null, 2) + "\n");
-      for (const result of [await runQa(run, qaEnv(server.url)), await gradeQa(run)]) {
+      for (const result of [await runQa(run, qaEnv(server.url)), await runOnFixture("grade-qa", run)]) {
         assertEquals(result.code, 2, result.stderr);
         assertMatch(result.stderr, /answer_prompt_sha256 differ/);
       }
@@ -419,7 +418,7 @@ Deno.test("Ctrl-C stops run-qa cleanly; the next run resumes without repeating a
       assertEquals(resumed.code, 0, resumed.stderr);
       assertStringIncludes(resumed.stdout, "answer rows: 10 reused, 80 called, 0 failed");
       assertEquals(server.requests.length, 80);
-      const graded = await gradeQa(directory);
+      const graded = await runOnFixture("grade-qa", directory);
       assertEquals(graded.code, 0, graded.stderr);
       assertEquals(
         await Deno.readTextFile(`${directory}/qa.stats.json`),

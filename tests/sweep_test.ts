@@ -1,6 +1,6 @@
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "./helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, runCli, withTempDir } from "./helpers/cli.ts";
-import { FIXTURE_DATASET, fixtureContracts } from "./helpers/fixture.ts";
+import { GOLDEN, runCli, withTempDir } from "./helpers/cli.ts";
+import { FIXTURE_DATASET, fixtureContracts, runOnFixture } from "./helpers/fixture.ts";
 import { embeddedArtifact } from "../lib/contracts.ts";
 import { parseConfig } from "../lib/config.ts";
 import { InputError } from "../lib/errors.ts";
@@ -262,24 +262,12 @@ Deno.test("the summary says so when the published parameters are not on the grid
   assert(!lines.some((line) => line.startsWith("neighbourhood")));
 });
 
-function sweepCli(directory: string, extra: string[] = []) {
-  return runCli([
-    "sweep",
-    "--dataset",
-    FIXTURE_DATASET,
-    "--output-dir",
-    directory,
-    ...fixtureProtocolFlags(),
-    ...extra,
-  ]);
-}
-
 Deno.test("sweep CLI: writes sweep.jsonl and sweep.json, prints the placement, refuses to overwrite", async () => {
   await withTempDir(async (directory) => {
     const gridPath = `${directory}/grid.yaml`;
     await Deno.writeTextFile(gridPath, `${PUBLISHED_ONLY}\nweights_step: 0.05\n`);
     const out = `${directory}/out`;
-    const result = await sweepCli(out, ["--grid", gridPath]);
+    const result = await runOnFixture("sweep", out, ["--grid", gridPath]);
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout, /^sweep: 231 parameter sets × 10 capacities \(1–10\)/);
     assertMatch(
@@ -296,7 +284,7 @@ Deno.test("sweep CLI: writes sweep.jsonl and sweep.json, prints the placement, r
     assertMatch(record.tool, /^deermem-eval \d+\.\d+\.\d+$/);
     assertEquals(record.grid.confirmation_half_life_days, [90]);
     const before = await Deno.readTextFile(`${out}/sweep.json`);
-    const again = await sweepCli(out, ["--grid", gridPath]);
+    const again = await runOnFixture("sweep", out, ["--grid", gridPath]);
     assertEquals(again.code, 2);
     assertMatch(again.stderr, /sweep\.jsonl: refusing to overwrite an existing file/);
     assertEquals(await Deno.readTextFile(`${out}/sweep.json`), before);
@@ -307,7 +295,7 @@ Deno.test("sweep CLI: a bad grid is one line naming the file and field, exit 2, 
   await withTempDir(async (directory) => {
     const gridPath = `${directory}/grid.yaml`;
     await Deno.writeTextFile(gridPath, "capacities: [3, 30]\n");
-    const result = await sweepCli(`${directory}/out`, ["--grid", gridPath]);
+    const result = await runOnFixture("sweep", `${directory}/out`, ["--grid", gridPath]);
     assertEquals(result.code, 2);
     assertEquals(
       result.stderr,
@@ -323,7 +311,7 @@ Deno.test("sweep CLI: with one output already present, nothing is written", asyn
   await withTempDir(async (directory) => {
     await Deno.writeTextFile(`${directory}/sweep.json`, "mine\n");
     await Deno.writeTextFile(`${directory}/grid.yaml`, `${PUBLISHED_ONLY}\nweights_step: 0.5\n`);
-    const result = await sweepCli(directory, ["--grid", `${directory}/grid.yaml`]);
+    const result = await runOnFixture("sweep", directory, ["--grid", `${directory}/grid.yaml`]);
     assertEquals(result.code, 2);
     const names = [];
     for await (const entry of Deno.readDir(directory)) names.push(entry.name);

@@ -3,10 +3,27 @@
 import { type Contracts, loadContracts } from "../../lib/contracts.ts";
 import { prepareProtocol } from "../../lib/validate.ts";
 import { type AnswerTask, buildAnswerTasks } from "../../lib/tasks.ts";
-import { GOLDEN } from "./cli.ts";
+import { fixtureProtocolFlags, GOLDEN, runCli } from "./cli.ts";
 
 export const FIXTURE_PROTOCOL = `${GOLDEN}/fixture/protocol`;
 export const FIXTURE_DATASET = `${GOLDEN}/fixture/longmemeval-fixture.json`;
+
+/** Runs `deermem-eval COMMAND` on the fixture dataset and protocol, writing into `directory`. */
+export function runOnFixture(
+  command: string,
+  directory: string,
+  extra: string[] = [],
+): ReturnType<typeof runCli> {
+  return runCli([
+    command,
+    "--dataset",
+    FIXTURE_DATASET,
+    "--output-dir",
+    directory,
+    ...fixtureProtocolFlags(),
+    ...extra,
+  ]);
+}
 /** The reference's run-qa and grade-qa output on the fixture. */
 export const REFERENCE_QA = `${GOLDEN}/fixture-run/qa`;
 
