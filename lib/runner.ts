@@ -137,12 +137,15 @@ export function checkQaSettings(contracts: Contracts): void {
  */
 export async function checkRunDirectory(directory: string, contracts: Contracts): Promise<"new" | "resume"> {
   const markerPath = `${directory}/${MARKER_FILE}`;
+  // responses/ before the marker: a run writes the marker first, so one seen with rows is seen after them too
+  // (read the other way round, a concurrent run could create both in between and look markerless).
+  const hasRows = await exists(`${directory}/responses`);
   const marker = await readTextIfExists(markerPath);
   if (marker !== undefined) {
     checkMarker(marker, markerPath, contracts);
     return "resume";
   }
-  if (await exists(`${directory}/responses`)) {
+  if (hasRows) {
     throw new ContractError(`answer rows without ${MARKER_FILE}: not a run this tool can resume`, {
       path: `${directory}/responses`,
     });
