@@ -6,13 +6,13 @@
  */
 
 import denoConfig from "./deno.json" with { type: "json" };
-import { DEBUG_ENV, describeFailure, InputError } from "./lib/errors.ts";
-import { type FlagValues, parseFlags } from "./lib/flags.ts";
+import { DEBUG_ENV, describeFailure, InputError } from "./lib/base/errors.ts";
+import { type FlagValues, parseFlags } from "./lib/base/flags.ts";
 // Only types at the top: each command loads its own modules when it runs, so a start evaluates just those.
-import type { ContractPaths, PreparedProtocol } from "./lib/validate.ts";
-import type { CustomPolicyRun } from "./lib/run_policy.ts";
-import type { Prices } from "./lib/report.ts";
-import type { RunEvent } from "./lib/runner.ts";
+import type { ContractPaths, PreparedProtocol } from "./lib/protocol/prepare.ts";
+import type { CustomPolicyRun } from "./lib/commands/run_policy.ts";
+import type { Prices } from "./lib/report/report.ts";
+import type { RunEvent } from "./lib/qa/answering.ts";
 
 /** The program's version (from `deno.json`). */
 export const VERSION: string = denoConfig.version;
@@ -76,7 +76,7 @@ function contractPaths(flags: Flags): ContractPaths {
 }
 
 async function datasetPath(flags: Flags, io: Io): Promise<string | undefined> {
-  const { DATASET_ENV } = await import("./lib/validate.ts");
+  const { DATASET_ENV } = await import("./lib/protocol/prepare.ts");
   return flags.dataset ?? io.env(DATASET_ENV);
 }
 
@@ -94,8 +94,8 @@ async function writePolicyRun(
   options: { table?: boolean; custom?: CustomPolicyRun } = {},
 ): Promise<void> {
   const { custom } = options;
-  const { POLICY_OUTPUTS, runPolicy } = await import("./lib/run_policy.ts");
-  const { retentionTable } = await import("./lib/policy_outputs.ts");
+  const { POLICY_OUTPUTS, runPolicy } = await import("./lib/commands/run_policy.ts");
+  const { retentionTable } = await import("./lib/policy/outputs.ts");
   const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);
   if (options.table ?? true) io.out(retentionTable(results, custom && [custom.policy.name]));
   io.out(wroteLine(directory, POLICY_OUTPUTS));
@@ -127,7 +127,7 @@ function price(flags: Flags): Prices | undefined {
 async function writeReportFiles(files: [path: string, content: () => string][], io: Io): Promise<void> {
   const paths = files.map(([path]) => path);
   if (new Set(paths).size !== paths.length) throw new InputError("--markdown and --html name the same file");
-  const { refuseExisting, writeFileAtomic } = await import("./lib/fs.ts");
+  const { refuseExisting, writeFileAtomic } = await import("./lib/base/fs.ts");
   await refuseExisting(paths);
   const written: string[] = [];
   try {
@@ -164,7 +164,7 @@ const COMMANDS: Record<string, Command> = {
 the grader version and policy version this program implements, and the answer prompt's pinned SHA-256.
 Writes nothing.${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
-      const { contractsLine, validateContracts } = await import("./lib/validate.ts");
+      const { contractsLine, validateContracts } = await import("./lib/protocol/prepare.ts");
       io.out(contractsLine(await validateContracts(contractPaths(flags))));
       return 0;
     },
@@ -178,7 +178,7 @@ IDs from the selection rule and compares them with the manifest, builds the dist
 Writes nothing; no network.
   --dataset PATH   longmemeval_oracle.json (default: $LONGMEMEVAL_ORACLE_PATH)${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
-      const { validate, validatedLine } = await import("./lib/validate.ts");
+      const { validate, validatedLine } = await import("./lib/protocol/prepare.ts");
       io.out(validatedLine(await validate(contractPaths(flags), await datasetPath(flags, io))));
       return 0;
     },
@@ -203,8 +203,8 @@ differently when asked twice is refused, naming the module and the case.
   --policy-module FILE.ts  a policy module to judge instead of the published policies${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const { validate } = await import("./lib/validate.ts");
-      const { customPolicyRun } = await import("./lib/run_policy.ts");
+      const { validate } = await import("./lib/protocol/prepare.ts");
+      const { customPolicyRun } = await import("./lib/commands/run_policy.ts");
       const prepared = await validate(contractPaths(flags), await datasetPath(flags, io));
       const module = flags["policy-module"];
       const custom = module === undefined ? undefined : await customPolicyRun(module);
@@ -239,7 +239,7 @@ the parameter sets that keep fewer in any, nearest first. No network.
   --grid FILE        the grid (YAML); default as above${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const { sweep, SWEEP_OUTPUTS, sweepSummaryLines } = await import("./lib/sweep.ts");
+      const { sweep, SWEEP_OUTPUTS, sweepSummaryLines } = await import("./lib/sweep/sweep.ts");
       const { result, capacities } = await sweep({
         contracts: contractPaths(flags),
         dataset: await datasetPath(flags, io),
@@ -278,9 +278,9 @@ failed.
     run: async (flags, _positionals, io) => {
       const dryRun = flags["dry-run"] ?? false;
       const directory = dryRun ? flags["output-dir"] : outputDir(flags);
-      const { runQa } = await import("./lib/run_qa.ts");
-      const { interruptHandler } = await import("./lib/runner.ts");
-      const { redact } = await import("./lib/provider.ts");
+      const { runQa } = await import("./lib/commands/run_qa.ts");
+      const { interruptHandler } = await import("./lib/qa/answering.ts");
+      const { redact } = await import("./lib/qa/provider.ts");
       const interrupt = new AbortController();
       // Until the key is known nothing printed can carry it; from then on every line is redacted.
       let say = io;
@@ -357,8 +357,8 @@ Refuses to overwrite any of them. No network.
   --output-dir DIR   the run-qa directory${PROTOCOL_FLAGS}`,
     run: async (flags, _positionals, io) => {
       const directory = outputDir(flags);
-      const { gradeQa, QA_OUTPUTS } = await import("./lib/grade_qa.ts");
-      const { suiteLines } = await import("./lib/qa_outputs.ts");
+      const { gradeQa, QA_OUTPUTS } = await import("./lib/commands/grade_qa.ts");
+      const { suiteLines } = await import("./lib/qa/outputs.ts");
       const { rows, suites } = await gradeQa({
         contracts: contractPaths(flags),
         dataset: await datasetPath(flags, io),
@@ -392,7 +392,7 @@ check run holds.
     run: async (flags, positionals, io) => {
       const directory = positionals[0];
       if (directory === undefined) throw new InputError("verify needs a results directory");
-      const { formatVerifyResult, verify } = await import("./lib/verify.ts");
+      const { formatVerifyResult, verify } = await import("./lib/verify/qa_run.ts");
       const result = await verify({ contracts: contractPaths(flags), directory, dataset: flags.dataset });
       io.out(formatVerifyResult(result));
       return result.ok ? 0 : 1;
@@ -409,7 +409,7 @@ and runs both policies into a fresh temporary directory (or --output-dir DIR); e
 that run (as \`report\` prints it, every row recomputed). No network.`,
     run: async (flags, _positionals, io) => {
       const directory = flags["output-dir"] ?? await Deno.makeTempDir({ prefix: "deermem-eval-demo-" });
-      const { runDemo } = await import("./lib/demo.ts");
+      const { runDemo } = await import("./lib/protocol/demo.ts");
       await runDemo(directory, SOURCE_STATE, io.out);
       return 0;
     },
@@ -441,10 +441,10 @@ Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
       const prices = price(flags);
       const { NotVerifiedError, report: reportStage, reportText, sectionsText, verificationLines } =
         await import(
-          "./lib/report.ts"
+          "./lib/report/report.ts"
         );
-      const { reportMarkdown, sectionsMarkdown, sweepMarkdown } = await import("./lib/report_markdown.ts");
-      const { reportHtml, sectionsHtml, sweepHtml } = await import("./lib/report_html.ts");
+      const { reportMarkdown, sectionsMarkdown, sweepMarkdown } = await import("./lib/report/markdown.ts");
+      const { reportHtml, sectionsHtml, sweepHtml } = await import("./lib/report/html.ts");
       let result;
       try {
         result = await reportStage({
@@ -476,7 +476,9 @@ Refuses to overwrite FILE; both files are written or neither.${PROTOCOL_FLAGS}`,
         if (flags.markdown !== undefined) files.push([flags.markdown, () => reportMarkdown(report)]);
         if (flags.html !== undefined) files.push([flags.html, () => reportHtml(report)]);
       } else {
-        const { compareRuns, comparisonHeading, comparisonSections } = await import("./lib/compare.ts");
+        const { compareRuns, comparisonHeading, comparisonSections } = await import(
+          "./lib/report/compare.ts"
+        );
         const comparison = await compareRuns(report, other, contracts);
         const heading = comparisonHeading(comparison);
         const sections = comparisonSections(comparison);
@@ -508,7 +510,7 @@ network.
       if (flags.markdown !== undefined || flags.html !== undefined) {
         throw new InputError("explain writes no files (the dataset's text is not ours to redistribute)");
       }
-      const { explain, explainText } = await import("./lib/explain.ts");
+      const { explain, explainText } = await import("./lib/report/explain.ts");
       const explanation = await explain({
         contracts: contractPaths(flags),
         dataset: await datasetPath(flags, io),
@@ -544,7 +546,7 @@ listed as skipped; each file is read up to 256 MiB. Reads only DIR; writes nothi
           field: "--tolerate-ulps",
         });
       }
-      const { formatConformance, runConformance } = await import("./lib/conformance.ts");
+      const { formatConformance, runConformance } = await import("./lib/conformance/conformance.ts");
       const report = await runConformance(directory, {
         strict: flags.strict,
         only: flags.only?.split(",").map((name) => name.trim()).filter((name) => name !== ""),

@@ -33,7 +33,7 @@ export {
   selectFactsForCapacity,
   type SelectionOptions,
   type SelectionResult,
-} from "./lib/eviction.ts";
+} from "./lib/policy/selector.ts";
 export {
   type Grade,
   GRADE_RULES,
@@ -42,7 +42,7 @@ export {
   type GradeRule,
   normalizeAnswer,
   STOPWORDS,
-} from "./lib/grading.ts";
+} from "./lib/qa/grading.ts";
 export {
   type BootstrapOptions,
   type BootstrapResult,
@@ -50,7 +50,7 @@ export {
   type McnemarResult,
   type Pair,
   pairedBootstrapDifference,
-} from "./lib/stats.ts";
+} from "./lib/qa/stats.ts";
 export {
   builtinPolicies,
   CONFIDENCE_POLICY,
@@ -62,23 +62,23 @@ export {
   type PolicyInput,
   type PolicyProtocol,
   type PolicyResult,
-} from "./lib/policies.ts";
-export { type Fact, type Pool, type UsageEntry } from "./lib/pool.ts";
+} from "./lib/policy/policies.ts";
+export { type Fact, type Pool, type UsageEntry } from "./lib/protocol/pool.ts";
 export {
   type Artifact,
   type Contracts,
   type ContractSources,
   embeddedSources,
   loadContracts,
-} from "./lib/contracts.ts";
-export { type PreparedProtocol, prepareProtocol } from "./lib/validate.ts";
-export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/cases.ts";
-export { type Dataset, type DatasetRow } from "./lib/dataset.ts";
-export { type HashedBytes } from "./lib/fs.ts";
-export { type Instant } from "./lib/pytime.ts";
-export { type AnswerTask } from "./lib/tasks.ts";
-export { type SourceState } from "./lib/provenance.ts";
-export { PythonRandom } from "./lib/mt19937.ts";
+} from "./lib/protocol/contracts.ts";
+export { type PreparedProtocol, prepareProtocol } from "./lib/protocol/prepare.ts";
+export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/protocol/cases.ts";
+export { type Dataset, type DatasetRow } from "./lib/protocol/dataset.ts";
+export { type HashedBytes } from "./lib/base/fs.ts";
+export { type Instant } from "./lib/py/time.ts";
+export { type AnswerTask } from "./lib/qa/tasks.ts";
+export { type SourceState } from "./lib/protocol/identity.ts";
+export { PythonRandom } from "./lib/py/random.ts";
 export {
   dumps,
   type DumpsOptions,
@@ -87,8 +87,8 @@ export {
   PyFloat,
   pyFloat,
   type PyJson,
-} from "./lib/pyjson.ts";
-export { HybridWeights, ProtocolConfig } from "./lib/config.ts";
+} from "./lib/py/json.ts";
+export { HybridWeights, ProtocolConfig } from "./lib/protocol/config.ts";
 export {
   OFFICIAL_SCENARIOS,
   OfficialManifest,
@@ -96,8 +96,8 @@ export {
   SYNTHETIC_SCENARIO,
   SyntheticCase,
   SyntheticManifest,
-} from "./lib/manifest.ts";
-export { GradedRow } from "./lib/qa_outputs.ts";
+} from "./lib/protocol/manifest.ts";
+export { GradedRow } from "./lib/qa/outputs.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,
@@ -105,8 +105,8 @@ export {
   IDENTITY_FIELDS,
   type IdentityMismatch,
   identityMismatches,
-} from "./lib/rows.ts";
-export { checkMarker, MARKER_SCHEMA_VERSION, QaRunMarker, qaRunMarker } from "./lib/marker.ts";
+} from "./lib/qa/answer_rows.ts";
+export { checkMarker, MARKER_SCHEMA_VERSION, QaRunMarker, qaRunMarker } from "./lib/qa/run_marker.ts";
 export {
   type ChatMessage,
   fingerprintPayload,
@@ -115,8 +115,8 @@ export {
   renderMessages,
   requestFingerprint,
   type RequestSettings,
-} from "./lib/prompt.ts";
-export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/schema.ts";
+} from "./lib/qa/prompt.ts";
+export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/base/schema.ts";
 export {
   ContractError,
   DatasetIntegrityError,
@@ -128,4 +128,4 @@ export {
   ProviderError,
   RowIntegrityError,
   UnreadableFileError,
-} from "./lib/errors.ts";
+} from "./lib/base/errors.ts";

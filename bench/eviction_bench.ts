@@ -1,6 +1,6 @@
 // deno bench: selectFactsForCapacity throughput (facts/s is size / the reported time per iteration).
 // Target: ≥ 2 million facts/s for hybrid-v1 at 1e6 facts on one core (the reference Python does ~70 thousand).
-import { selectFactsForCapacity } from "../lib/eviction.ts";
+import { selectFactsForCapacity } from "../lib/policy/selector.ts";
 import { realisticFacts } from "./facts.ts";
 
 for (const size of [1e3, 1e5, 1e6]) {

@@ -13,8 +13,8 @@
 // `--version` shows the start-up alone. Targets: run-policy ≤ 1.3× and validate ≤ 1.1× the Python floor, peak
 // ≤ 150 MB, validate-contracts and verify under 100 ms of wall time. Run: deno task bench:pipeline
 import denoConfig from "../deno.json" with { type: "json" };
-import { buildDemoProtocol } from "../lib/demo.ts";
-import { sha256Hex } from "../lib/hash.ts";
+import { buildDemoProtocol } from "../lib/protocol/demo.ts";
+import { sha256Hex } from "../lib/base/hash.ts";
 import { buildBundle } from "../tests/helpers/bundle.ts";
 
 const COLD = 5;

@@ -4,7 +4,7 @@
 // and median of several runs after a warm-up. Target: the whole sweep
 // under 10 s on this 2-core machine.
 // Run: deno task bench:sweep
-import { buildDemoProtocol, prepareDemoProtocol } from "../lib/demo.ts";
+import { buildDemoProtocol, prepareDemoProtocol } from "../lib/protocol/demo.ts";
 import {
   defaultGrid,
   runSweep,
@@ -12,7 +12,7 @@ import {
   sweepRecord,
   sweepSummaryLines,
   writeSweepFiles,
-} from "../lib/sweep.ts";
+} from "../lib/sweep/sweep.ts";
 
 const prepared = await prepareDemoProtocol(await buildDemoProtocol());
 const { contracts } = prepared;

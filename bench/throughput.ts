@@ -2,7 +2,7 @@
 // after warm-up (the usual throughput measure: the run least disturbed by the rest of the machine), with the
 // median beside it. Target: ≥ 2 million facts/s for hybrid-v1 at 1e6 facts on one core.
 // Run: deno task bench:throughput
-import { selectFactsForCapacity } from "../lib/eviction.ts";
+import { selectFactsForCapacity } from "../lib/policy/selector.ts";
 import { realisticFacts } from "./facts.ts";
 
 for (const size of [1e3, 1e5, 1e6]) {

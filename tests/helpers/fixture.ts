@@ -1,8 +1,8 @@
 /** The reference's fixture protocol and run, loaded through the library (read from ../shared/golden). */
 
-import { type Contracts, loadContracts } from "../../lib/contracts.ts";
-import { prepareProtocol } from "../../lib/validate.ts";
-import { type AnswerTask, buildAnswerTasks } from "../../lib/tasks.ts";
+import { type Contracts, loadContracts } from "../../lib/protocol/contracts.ts";
+import { prepareProtocol } from "../../lib/protocol/prepare.ts";
+import { type AnswerTask, buildAnswerTasks } from "../../lib/qa/tasks.ts";
 import { fixtureProtocolFlags, GOLDEN, runCli } from "./cli.ts";
 
 export const FIXTURE_PROTOCOL = `${GOLDEN}/fixture/protocol`;

@@ -1,0 +1,204 @@
+/**
+ * Stage 5, `grade-qa`: re-verifies a `run-qa` directory read-only, grades every prediction blindly against the
+ * recomputed reference answer and writes the graded rows, the summary and the statistics, all together or not at
+ * all.
+ *
+ * @module
+ */
+
+import { listDirectory, readTextIfExists, refuseExisting, writeAllOrNothing } from "../base/fs.ts";
+import { RowIntegrityError } from "../base/errors.ts";
+import { gradeAnswer, GRADER_VERSION } from "../qa/grading.ts";
+import { refuseIfLocked } from "../base/lock.ts";
+import { readMarker } from "../qa/run_marker.ts";
+import { compareCodePoints } from "../py/json.ts";
+import {
+  type GradedRow,
+  gradedRowsJsonl,
+  qaStatsOf,
+  type QaStatsSuites,
+  qaStatsSuites,
+  qaSummary,
+} from "../qa/outputs.ts";
+import { type AnswerRow, checkRowIdentity, parseAnswerRow, responsePath } from "../qa/answer_rows.ts";
+import { type AnswerTask, buildAnswerTasks } from "../qa/tasks.ts";
+import type { Contracts } from "../protocol/contracts.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
+
+/** The three files `grade-qa` writes. */
+export const QA_OUTPUTS = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"] as const;
+
+/** What `grade-qa` reads: the protocol's files, the dataset and the run directory. */
+export interface GradeQaRequest {
+  contracts: ContractPaths;
+  dataset: string | undefined;
+  directory: string;
+  /** Told the files in `responses/` that are not a task's row (not graded), before grading. */
+  onForeignFiles?: (names: string[]) => void;
+}
+
+/** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
+export interface GradedRun {
+  rows: GradedRow[];
+  suites: QaStatsSuites;
+}
+
+/**
+ * Stage 5 from files: refuses existing outputs before any work, loads the contracts, prepares the dataset,
+ * builds the tasks, names foreign files in `responses/`, then grades ({@linkcode gradeRun}).
+ *
+ * @example
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { OverwriteError } from "../base/errors.ts";
+ * import { gradeQa } from "./grade_qa.ts";
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${directory}/qa.stats.json`, "{}");
+ * // An existing output refuses the run before the contracts or the dataset are read.
+ * await rejects(gradeQa({ contracts: {}, dataset: undefined, directory }), OverwriteError);
+ * ```
+ */
+export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
+  const { directory } = request;
+  // Existing outputs refuse the run before any work (and gradeRun's all-or-nothing write refuses again).
+  await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
+  const contracts = await readContracts(request.contracts);
+  const prepared = await prepareDataset(contracts, request.dataset);
+  const tasks = buildAnswerTasks(contracts, prepared.cases);
+  const foreign = await foreignResponseFiles(directory, tasks);
+  if (foreign.length > 0) request.onForeignFiles?.(foreign);
+  return await gradeRun(directory, contracts, tasks);
+}
+
+/**
+ * Re-verifies a `run-qa` directory read-only — the marker's five hashes against the protocol in use, and every
+ * one of the tasks' rows present and equal to its recomputed task (the first mismatch refuses, naming the row
+ * file and the field) — then grades each prediction blindly against the recomputed reference answer and writes
+ * `qa.rows.jsonl`, `qa.summary.json` and `qa.stats.json` all together or not at all, refusing (before any work)
+ * to overwrite any of them.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
+ * import { gradeRun } from "./grade_qa.ts";
+ * import { answerTasks } from "../qa/answering.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const tasks = (["longmemeval", "synthetic"] as const).flatMap((source, index) => // both policies, both suites
+ *   (["confidence", "hybrid-v1"] as const).map((policy) => ({ ...task, source, policy, caseId: `c${index}`, rowId: `c${index}__${policy}` })));
+ * const contracts = loadContracts(embeddedSources()), dir = await Deno.makeTempDir();
+ * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} }); // offline
+ * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 1, source: { dirty: null, head: null } });
+ * const { rows } = await gradeRun(dir, contracts, tasks); // also writes qa.rows.jsonl, qa.summary.json, qa.stats.json
+ * deepStrictEqual(rows.map((row) => row.grade_correct), [true, true, true, true]);
+ * ```
+ */
+export async function gradeRun(
+  directory: string,
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+): Promise<GradedRun> {
+  await refuseIfLocked(directory, "grade the run after it has finished");
+  await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
+  await readMarker(directory, contracts);
+  const graded: GradedRow[] = [];
+  for (const task of tasks) {
+    const path = responsePath(directory, task.rowId);
+    const text = await readTextIfExists(path, "answer row");
+    if (text === undefined) {
+      throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
+        path,
+      });
+    }
+    const row = parseAnswerRow(text, path);
+    checkRowIdentity(row, task, path);
+    graded.push(gradedRow(task, row));
+  }
+  graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
+  const suites = qaStatsSuites(graded, contracts.config);
+  const files: Record<(typeof QA_OUTPUTS)[number], string> = {
+    "qa.rows.jsonl": gradedRowsJsonl(graded),
+    "qa.summary.json": qaSummary(graded, contracts.config),
+    "qa.stats.json": qaStatsOf(suites, contracts.config),
+  };
+  await writeAllOrNothing(directory, files);
+  return { rows: graded, suites };
+}
+
+/**
+ * A task's answer row graded: the identity and support fields from the recomputed task, the prediction, usage
+ * and attempts from the row, and the grade against the task's reference answer.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { gradedRow } from "./grade_qa.ts";
+ * import { answerRow } from "../qa/answer_rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [], requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = answerRow(task, { prediction: "Seven weeks.", responseModel: "m", usage: {} }, 1, "2026-11-29T00:00:00Z");
+ * const graded = gradedRow(task, row); // graded against the task's answer, never one the row carries
+ * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, "single-session-user", false]);
+ * ```
+ */
+export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
+  // The reference answer comes from the recomputed case; nothing in the row chooses it.
+  const grade = gradeAnswer(row.prediction, task.referenceAnswer);
+  return {
+    attempts: row.attempts,
+    capacity: task.capacity,
+    case_id: task.caseId,
+    grade_correct: grade.correct,
+    grade_rule: grade.rule,
+    grader_version: GRADER_VERSION,
+    kept_fact_ids: [...task.keptFactIds],
+    policy: task.policy,
+    prediction: row.prediction,
+    question_type: task.questionType,
+    request_fingerprint: task.requestFingerprint,
+    response_model: row.response_model,
+    row_id: task.rowId,
+    scenario: task.scenario,
+    schema_version: 1,
+    source: task.source,
+    support_all_retained: task.supportAllRetained,
+    support_recall: task.supportRecall,
+    usage: row.usage,
+  };
+}
+
+/** The directory inside `responses/` where run-qa keeps rows it could not reuse. */
+const SUPERSEDED = "superseded";
+
+/**
+ * The entries of a run's `responses/` that are not the row file of one of `tasks` (nor run-qa's
+ * `superseded/`): stray or foreign files, which `grade-qa` does not grade and names in a warning.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { foreignResponseFiles } from "./grade_qa.ts";
+ * const dir = await Deno.makeTempDir();
+ * deepStrictEqual(await foreignResponseFiles(dir, []), []); // no responses/ yet
+ * await Deno.mkdir(`${dir}/responses/superseded`, { recursive: true }); // run-qa's own
+ * await Deno.writeTextFile(`${dir}/responses/notes.txt`, "");
+ * deepStrictEqual(await foreignResponseFiles(dir, []), ["notes.txt"]);
+ * ```
+ */
+export async function foreignResponseFiles(
+  directory: string,
+  tasks: readonly AnswerTask[],
+): Promise<string[]> {
+  const names = await listDirectory(`${directory}/responses`) ?? [];
+  const rows = new Set(tasks.map((task) => `${task.rowId}.json`));
+  return names.filter((name) => name !== SUPERSEDED && !rows.has(name));
+}

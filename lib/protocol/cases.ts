@@ -1,0 +1,333 @@
+/**
+ * The protocol's deterministic reconstruction: the official selection recomputed from the dataset, the
+ * distractor bank, the SHA-256 offsets and the 45 prepared cases (40 official + 5 synthetic).
+ *
+ * @module
+ */
+
+import type { ProtocolConfig } from "./config.ts";
+import type { Dataset, DatasetRow } from "./dataset.ts";
+import { ContractError, DatasetIntegrityError } from "../base/errors.ts";
+import { sha256Bytes } from "../base/hash.ts";
+import {
+  OFFICIAL_SCENARIOS,
+  type OfficialManifest,
+  SYNTHETIC_SCENARIO,
+  type SyntheticManifest,
+} from "./manifest.ts";
+import { codePointLength, pyLower, pyStrip } from "../py/builtins.ts";
+import { compareCodePoints } from "../py/json.ts";
+
+/** Every source a case can come from. */
+export const CASE_SOURCES = ["longmemeval", "synthetic"] as const;
+
+/** Where a case comes from. */
+export type CaseSource = (typeof CASE_SOURCES)[number];
+
+/** The question type of every synthetic case. */
+export const SYNTHETIC_QUESTION_TYPE = "synthetic-correction";
+
+/** A case ready for pool construction: the support evidence, its distractors and its metadata rule. */
+export interface PreparedCase {
+  /** The case's ID. */
+  caseId: string;
+  /** Where the case comes from. */
+  source: CaseSource;
+  /** The case's scenario. */
+  scenario: string;
+  /** The question type (`synthetic_correction` for synthetic cases). */
+  questionType: string;
+  /** The question asked. */
+  question: string;
+  /** The reference answer. */
+  answer: string;
+  /** The question's date as the dataset gives it, or `null`. */
+  questionDate: string | null;
+  /** The support fact's loss rank, in [1, 10]. */
+  lossRank: number;
+  /** The support fact's content: rendered evidence, or the synthetic support text. */
+  supportContent: string;
+  /** The nine distractor records, in draw order. */
+  distractors: DatasetRow[];
+}
+
+/**
+ * The distractor offset: the first four bytes of `SHA-256("{namespace}:{caseId}")`, big-endian, modulo the
+ * bank size.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { distractorOffset } from "./cases.ts";
+ * deepStrictEqual(distractorOffset("alt-ns", "case-0", 1000), 126);
+ * ```
+ */
+export function distractorOffset(namespace: string, caseId: string, bankSize: number): number {
+  if (!Number.isInteger(bankSize) || bankSize < 1) throw new RangeError("bank size must be ≥ 1");
+  const digest = sha256Bytes(`${namespace}:${caseId}`);
+  const value = ((digest[0] << 24) >>> 0) + (digest[1] << 16) + (digest[2] << 8) + digest[3];
+  return value % bankSize;
+}
+
+/** The reference refuses a row it turns into an evidence record (official or distractor type) that is malformed. */
+function refuseInvalidRecord(row: DatasetRow): void {
+  if (row.invalid !== undefined) {
+    throw new DatasetIntegrityError(row.invalid, { field: `question ${row.questionId}` });
+  }
+}
+
+function byQuestionId(a: DatasetRow, b: DatasetRow): number {
+  return compareCodePoints(a.questionId, b.questionId);
+}
+
+/**
+ * Recomputes the official selection per eligible question type: pilots, abstention IDs, answers outside the
+ * length bounds or holding an excluded substring, and evidence outside its bounds are dropped; the rest
+ * sorted by question_id, the first `take_per_question_type` taken.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { recomputeSelection } from "./cases.ts";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const byType = recomputeSelection(dataset, contracts.official); // question type → eligible rows, in order
+ * const [type] = contracts.official.selection.eligible_question_types;
+ * strictEqual(byType.get(type)!.length, contracts.official.selection.take_per_question_type);
+ * ```
+ */
+export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest): Map<string, DatasetRow[]> {
+  const rule = manifest.selection;
+  const pilots = new Set(rule.excluded_pilot_ids);
+  const excluded = rule.answer_excluded_substrings.map(pyLower);
+  const selected = new Map<string, DatasetRow[]>();
+  for (const questionType of rule.eligible_question_types) {
+    const eligible = dataset.rows.filter((row) => {
+      if (row.questionType !== questionType) return false;
+      if (pilots.has(row.questionId) || row.questionId.endsWith(rule.exclude_abstention_suffix)) return false;
+      refuseInvalidRecord(row);
+      // Lengths are Python len(): code points, not UTF-16 units.
+      const answerLength = codePointLength(pyStrip(row.answer));
+      if (answerLength < rule.answer_min_chars || answerLength > rule.answer_max_chars) return false;
+      const answer = pyLower(pyStrip(row.answer));
+      if (excluded.some((text) => answer.includes(text))) return false;
+      return row.evidenceLength >= rule.evidence_min_chars && row.evidenceLength <= rule.evidence_max_chars;
+    }).sort(byQuestionId);
+    if (eligible.length < rule.take_per_question_type) {
+      throw new DatasetIntegrityError(
+        `only ${eligible.length} eligible ${questionType} rows, the selection needs ${rule.take_per_question_type}`,
+        { field: "selection" },
+      );
+    }
+    selected.set(questionType, eligible.slice(0, rule.take_per_question_type));
+  }
+  return selected;
+}
+
+/**
+ * Checks the recomputed selection against the manifest: scenario *i* in `scenario_order` must hold, for each
+ * eligible type in turn, that type's rows `[k·i, k·i + k)`; returns the official rows per scenario.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { checkOfficialSelection } from "./cases.ts";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const scenarios = checkOfficialSelection(dataset, contracts.official, "demo-official.json");
+ * deepStrictEqual([...scenarios.keys()], contracts.official.scenario_order);
+ * ```
+ */
+export function checkOfficialSelection(
+  dataset: Dataset,
+  manifest: OfficialManifest,
+  manifestPath: string,
+): Map<string, DatasetRow[]> {
+  const selection = recomputeSelection(dataset, manifest);
+  const per = manifest.selection.cases_per_type_per_scenario;
+  const result = new Map<string, DatasetRow[]>();
+  manifest.scenario_order.forEach((scenario, index) => {
+    const expected = manifest.selection.eligible_question_types.flatMap((type) =>
+      selection.get(type)!.slice(per * index, per * index + per)
+    );
+    const expectedIds = expected.map((row) => row.questionId).sort(compareCodePoints);
+    const pinnedIds = [...manifest.scenarios[scenario]].sort(compareCodePoints);
+    if (expectedIds.join(",") !== pinnedIds.join(",")) {
+      throw new DatasetIntegrityError(
+        `recomputed selection ${expectedIds.join(",")} differs from the pinned ${pinnedIds.join(",")}`,
+        { path: manifestPath, field: `scenarios.${scenario}` },
+      );
+    }
+    result.set(scenario, expected);
+  });
+  return result;
+}
+
+/**
+ * The distractor bank: the first `distractor_bank_size` rows of the distractor types, by question_id, whose
+ * evidence length (code points) is within the bank bounds.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDistractorBank } from "./cases.ts";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * strictEqual(buildDistractorBank(dataset, contracts.config).length, contracts.config.pool.distractor_bank_size);
+ * ```
+ */
+export function buildDistractorBank(dataset: Dataset, config: ProtocolConfig): DatasetRow[] {
+  const pool = config.pool;
+  if (pool.distractor_bank_size < pool.distractors) {
+    // Drawing more than the bank holds would wrap around and repeat a distractor within one pool.
+    throw new ContractError(
+      `the distractor bank of ${pool.distractor_bank_size} rows is smaller than the ${pool.distractors} distractors each case draws`,
+      { field: "pool.distractor_bank_size" },
+    );
+  }
+  const types = new Set(pool.distractor_types);
+  const eligible = dataset.rows.filter((row) => {
+    if (!types.has(row.questionType)) return false;
+    refuseInvalidRecord(row);
+    return row.evidenceLength >= pool.distractor_min_evidence_chars &&
+      row.evidenceLength <= pool.distractor_max_evidence_chars;
+  }).sort(byQuestionId);
+  if (eligible.length < pool.distractor_bank_size) {
+    throw new DatasetIntegrityError(
+      `only ${eligible.length} eligible distractor rows, the bank needs ${pool.distractor_bank_size}`,
+      { field: "pool.distractor_bank_size" },
+    );
+  }
+  return eligible.slice(0, pool.distractor_bank_size);
+}
+
+function drawDistractors(
+  caseId: string,
+  bank: DatasetRow[],
+  config: ProtocolConfig,
+): DatasetRow[] {
+  const offset = distractorOffset(config.pool.offset_namespace, caseId, bank.length);
+  const drawn = Array.from(
+    { length: config.pool.distractors },
+    (_, index) => bank[(offset + index) % bank.length],
+  );
+  // As the reference's build_case: the support record and the distractors must be distinct source records.
+  const sources = new Set([caseId, ...drawn.map((row) => row.questionId)]);
+  if (sources.size !== drawn.length + 1) {
+    throw new DatasetIntegrityError("a prepared pool cannot contain duplicate source records", {
+      field: `case ${caseId}`,
+    });
+  }
+  return drawn;
+}
+
+/**
+ * Prepares all cases: official ones ordered by scenario (`scenario_order`), then by (question type, ID), paired
+ * with the loss ranks; then the synthetic ones in manifest order.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { prepareCases } from "./cases.ts";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { loadDataset } from "./dataset.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * const cases = prepareCases(dataset, contracts);
+ * strictEqual(cases.length, 45); // 40 official, 5 synthetic
+ * strictEqual(cases.filter((item) => item.source === "synthetic").length, 5);
+ * ```
+ */
+export function prepareCases(
+  dataset: Dataset,
+  contracts: {
+    config: ProtocolConfig;
+    official: OfficialManifest;
+    synthetic: SyntheticManifest;
+    sources: { official: string; config?: string };
+  },
+): PreparedCase[] {
+  const { config, official, synthetic } = contracts;
+  // The reference's build_case refuses any other number, though its config model allows pool.size ≠ 10.
+  if (config.pool.distractors !== 9) {
+    throw new ContractError(
+      `the pr4789 reproduction protocol requires exactly nine distractors, got ${config.pool.distractors}`,
+      { path: contracts.sources.config?.replace(/^embedded:/, ""), field: "pool.distractors" },
+    );
+  }
+  const manifestPath = contracts.sources.official.replace(/^embedded:/, "");
+  const scenarios = checkOfficialSelection(dataset, official, manifestPath);
+  const bank = buildDistractorBank(dataset, config);
+  const cases: PreparedCase[] = [];
+  for (const scenario of official.scenario_order) {
+    const rows = [...scenarios.get(scenario)!].sort((a, b) =>
+      compareCodePoints(a.questionType, b.questionType) || compareCodePoints(a.questionId, b.questionId)
+    );
+    for (const [index, row] of rows.entries()) {
+      cases.push({
+        caseId: row.questionId,
+        source: "longmemeval",
+        scenario,
+        questionType: row.questionType,
+        question: row.question,
+        answer: row.answer,
+        questionDate: row.questionDate,
+        lossRank: official.loss_ranks[index % official.loss_ranks.length],
+        supportContent: row.evidence,
+        distractors: drawDistractors(row.questionId, bank, config),
+      });
+    }
+  }
+  for (const item of synthetic.cases) {
+    cases.push({
+      caseId: item.case_id,
+      source: "synthetic",
+      scenario: SYNTHETIC_SCENARIO,
+      questionType: SYNTHETIC_QUESTION_TYPE,
+      question: item.question,
+      answer: item.answer,
+      questionDate: null,
+      lossRank: item.loss_rank,
+      supportContent: item.support_fact,
+      distractors: drawDistractors(item.case_id, bank, config),
+    });
+  }
+  return cases;
+}
+
+/** The registered official scenarios, re-exported for callers that order output by them. */
+export { OFFICIAL_SCENARIOS };

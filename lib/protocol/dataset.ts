@@ -1,0 +1,368 @@
+/**
+ * The caller's LongMemEval oracle file: pinned by SHA-256 (checked on the raw bytes before parsing), parsed as
+ * Python's `json.loads` would (floats stay floats), and rendered into evidence exactly as the reference does.
+ *
+ * @module
+ */
+
+import { DatasetIntegrityError } from "../base/errors.ts";
+import type { HashedBytes } from "../base/fs.ts";
+import { sha256HexAsync } from "../base/hash.ts";
+import { dumps, parsePyJson, type PyJson } from "../py/json.ts";
+import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "../py/builtins.ts";
+
+/** One dataset row, as the reference reads it. */
+export interface DatasetRow {
+  /** The LongMemEval question ID. */
+  questionId: string;
+  /** The question type. */
+  questionType: string;
+  /** The question. */
+  question: string;
+  /** The reference answer: the string itself, or Python's `json.dumps` of a non-string answer. */
+  answer: string;
+  /** `str()` of `question_date`, or null when absent. */
+  questionDate: string | null;
+  /** The rendered evidence (`SESSION {id} AT {date}` blocks), built on first use. */
+  readonly evidence: string;
+  /** The evidence length in code points (Python `len`). */
+  evidenceLength: number;
+  /**
+   * Why the reference's `evidence_record` would refuse this row (a non-string `question_date`, a missing or
+   * non-string `question_type`/`question`), or undefined. It refuses only rows it turns into records: official-type
+   * and distractor-type rows, so the check is made where those are chosen (cases.ts).
+   */
+  invalid?: string;
+}
+
+/** A verified, parsed dataset. */
+export interface Dataset {
+  /** The file's SHA-256. */
+  sha256: string;
+  /** The rows, in file order. */
+  rows: DatasetRow[];
+  /** The rows by question ID. */
+  byId: Map<string, DatasetRow>;
+}
+
+/**
+ * Python's `str()`-like rendering of an answer: strings unchanged, anything else as
+ * `json.dumps(value, ensure_ascii=False, sort_keys=True)`.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { answerText } from "./dataset.ts";
+ * deepStrictEqual(answerText({ k: "v", a: 1 }), '{"a": 1, "k": "v"}');
+ * ```
+ */
+export function answerText(value: unknown): string {
+  return typeof value === "string" ? value : dumps(value as PyJson);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+/** One session's part of the evidence: its header line and the selected turns' role labels and contents. */
+interface EvidenceBlock {
+  header: string;
+  turns: { role: string; content: string }[];
+}
+
+/**
+ * Selects a row's evidence without building its text: per session the turns with `has_answer` exactly `true`
+ * (any role), else the `user` turns; only object turns with string content; empty sessions skipped.
+ */
+function selectEvidence(row: Record<string, unknown>): EvidenceBlock[] {
+  const questionId = pyStr(row.question_id);
+  const ids = row.haystack_session_ids;
+  const dates = row.haystack_dates;
+  const sessions = row.haystack_sessions;
+  if (!Array.isArray(ids) || !Array.isArray(dates) || !Array.isArray(sessions)) {
+    throw new DatasetIntegrityError("LongMemEval row has invalid haystack arrays", {
+      path: `question ${questionId}`,
+    });
+  }
+  if (ids.length !== dates.length || ids.length !== sessions.length) {
+    throw new DatasetIntegrityError("LongMemEval haystack arrays have different lengths", {
+      path: `question ${questionId}`,
+    });
+  }
+  const blocks: EvidenceBlock[] = [];
+  sessions.forEach((session, index) => {
+    if (!Array.isArray(session)) {
+      throw new DatasetIntegrityError("LongMemEval row has invalid haystack arrays", {
+        path: `question ${questionId}`,
+      });
+    }
+    const turns = session.filter((turn): turn is Record<string, unknown> =>
+      isRecord(turn) && typeof turn.content === "string"
+    );
+    let selected = turns.filter((turn) => turn.has_answer === true);
+    if (selected.length === 0) {
+      selected = turns.filter((turn) => pyLower(pyStr(pyTruthy(turn.role) ? turn.role : "")) === "user");
+    }
+    if (selected.length === 0) return;
+    blocks.push({
+      header: `SESSION ${pyStr(ids[index])} AT ${pyStr(dates[index])}`,
+      turns: selected.map((turn) => ({
+        // `str(turn.get("role") or "unknown").upper()`: every falsy role (0, false, [], {} …) is UNKNOWN.
+        role: pyTruthy(turn.role) ? pyUpper(pyStr(turn.role)) : "UNKNOWN",
+        content: turn.content as string,
+      })),
+    });
+  });
+  return blocks;
+}
+
+function evidenceText(blocks: readonly EvidenceBlock[]): string {
+  return blocks.map((block) =>
+    [block.header, ...block.turns.map((turn) => `${turn.role}: ${turn.content}`)].join("\n")
+  ).join("\n\n");
+}
+
+// Every separator is ASCII, so no surrogate pair spans two parts and the parts' lengths add up.
+function evidenceCodePoints(blocks: readonly EvidenceBlock[]): number {
+  let length = blocks.length > 0 ? 2 * (blocks.length - 1) : 0;
+  for (const block of blocks) {
+    length += codePoints(block.header);
+    for (const turn of block.turns) length += 1 + codePoints(turn.role) + 2 + codePoints(turn.content);
+  }
+  return length;
+}
+
+const HIGH_SURROGATE = /[\uD800-\uDBFF]/;
+
+/** Python's `len`: the UTF-16 length, less one per surrogate pair (counted only where a high surrogate occurs). */
+function codePoints(text: string): number {
+  return HIGH_SURROGATE.test(text) ? codePointLength(text) : text.length;
+}
+
+/**
+ * Renders a row's evidence: per session the turns with `has_answer` exactly `true` (any role), else the
+ * `user` turns; only object turns with string content; empty sessions skipped. Throws
+ * {@linkcode DatasetIntegrityError} for malformed haystack arrays.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { renderEvidence } from "./dataset.ts";
+ * const row = {
+ *   question_id: "q1",
+ *   haystack_session_ids: ["s1"],
+ *   haystack_dates: ["2023/05/20"],
+ *   haystack_sessions: [[{ role: "user", content: "I moved to Lisbon." }]],
+ * };
+ * deepStrictEqual(renderEvidence(row), "SESSION s1 AT 2023/05/20\nUSER: I moved to Lisbon.");
+ * ```
+ */
+export function renderEvidence(row: Record<string, unknown>): string {
+  return evidenceText(selectEvidence(row));
+}
+
+/**
+ * Verifies the raw bytes against the pinned SHA-256, then parses and renders every row; `path` names the file
+ * in errors. Given plain bytes, it hashes them off the main thread while it decodes and parses them, and uses
+ * nothing parsed before the digest matches: a wrong file is always a SHA-256 mismatch, never a parse error.
+ * Given the bytes with the digest `readBytesHashed` (fs.ts) computed, it checks that digest first.
+ *
+ * @example
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { loadDataset } from "./dataset.ts";
+ * import { DatasetIntegrityError } from "../base/errors.ts";
+ * import { sha256Hex } from "../base/hash.ts";
+ * const bytes = new TextEncoder().encode(
+ *   '[{"question_id": "q1", "question_type": "x", "question": "Q?", "answer": "a", ' +
+ *     '"haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]',
+ * );
+ * const dataset = await loadDataset(bytes, "d.json", sha256Hex(bytes));
+ * strictEqual(dataset.byId.get("q1")?.question, "Q?");
+ * await rejects(loadDataset(bytes, "d.json", "0".repeat(64)), DatasetIntegrityError); // not the pinned file
+ * ```
+ */
+export async function loadDataset(
+  source: Uint8Array | HashedBytes,
+  path: string,
+  pinnedSha256: string,
+): Promise<Dataset> {
+  const bytes = source instanceof Uint8Array ? source : source.bytes;
+  const checkDigest = (sha256: string) => {
+    if (sha256 !== pinnedSha256) {
+      throw new DatasetIntegrityError(`SHA-256 mismatch: expected ${pinnedSha256}, actual ${sha256}`, {
+        path,
+      });
+    }
+    return sha256;
+  };
+  // A file too large to be the pinned one is not worth a parse before its digest is known.
+  const overlap = source instanceof Uint8Array && bytes.length <= OVERLAP_LIMIT;
+  const digest = source instanceof Uint8Array ? sha256HexAsync(bytes) : Promise.resolve(source.sha256);
+  if (!overlap) checkDigest(await digest);
+  let parsed: { root: unknown } | { error: unknown };
+  try {
+    parsed = { root: parseDatasetJson(bytes) };
+  } catch (error) {
+    parsed = { error };
+  }
+  const sha256 = checkDigest(await digest);
+  if ("error" in parsed) {
+    const { error } = parsed;
+    throw new DatasetIntegrityError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
+  }
+  return { sha256, ...parseRows(parsed.root, path) };
+}
+
+const OVERLAP_LIMIT = 256 * 2 ** 20;
+
+/**
+ * Parses the dataset file as one `parsePyJson` of its whole text would. A top-level array of objects is cut
+ * before each element that opens as the first one does (`{"question_id":`), after a comma; each piece is then
+ * decoded and parsed alone, so a row of ASCII text stays a one-byte string instead of the whole text becoming
+ * two-byte at its first non-ASCII character. The cut is used only when every piece parses: then the text is
+ * `[` piece `,` … `]` with each piece a JSON value, whose single parse is exactly that list of values. Otherwise
+ * (a cut inside a nested value, invalid JSON, another shape) the whole text is decoded and parsed at once.
+ */
+export function parseDatasetJson(bytes: Uint8Array): unknown {
+  const pieces = rowPieces(bytes);
+  if (pieces !== undefined) {
+    const rows: unknown[] = [];
+    try {
+      for (let index = 0; index < pieces.length; index += 2) {
+        rows.push(parsePyJson(decodePiece(bytes.subarray(pieces[index], pieces[index + 1]))));
+      }
+      return rows;
+    } catch {
+      // Fall through to the single parse, which also gives the error message for invalid input.
+    }
+  }
+  return parsePyJson(decodeUtf8Strict(bytes));
+}
+
+function isJsonSpace(byte: number): boolean {
+  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
+}
+
+/** Start and end offsets of the top-level array's elements, cut as {@linkcode parseDatasetJson} says. */
+function rowPieces(bytes: Uint8Array): number[] | undefined {
+  let start = 0;
+  while (start < bytes.length && isJsonSpace(bytes[start])) start++;
+  let end = bytes.length - 1;
+  while (end > start && isJsonSpace(bytes[end])) end--;
+  if (bytes[start] !== 0x5b || bytes[end] !== 0x5d) return undefined; // [ … ]
+  let first = start + 1;
+  while (first < end && isJsonSpace(bytes[first])) first++;
+  if (bytes[first] !== 0x7b) return undefined; // {
+  const colon = bytes.indexOf(0x3a, first);
+  if (colon < 0 || colon >= end || colon - first > 256) return undefined;
+  const opening = bytes.subarray(first, colon + 1);
+  const pieces = [start + 1];
+  for (
+    let brace = bytes.indexOf(0x7b, first + 1);
+    brace >= 0 && brace < end;
+    brace = bytes.indexOf(0x7b, brace + 1)
+  ) {
+    let at = 1;
+    while (at < opening.length && bytes[brace + at] === opening[at]) at++;
+    if (at < opening.length) continue;
+    let comma = brace - 1;
+    while (isJsonSpace(bytes[comma])) comma--;
+    if (bytes[comma] !== 0x2c) continue; // ,
+    pieces.push(comma, comma + 1);
+  }
+  pieces.push(end);
+  return pieces;
+}
+
+// Strict, as Python's json.loads of bytes: invalid UTF-8 is an error, never a replacement character.
+const pieceDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const wholeDecoder = new TextDecoder("utf-8", { fatal: true });
+
+/** One piece of the file as text; a byte-order mark inside the file is kept (and fails the piece's parse). */
+function decodePiece(bytes: Uint8Array): string {
+  return pieceDecoder.decode(bytes);
+}
+
+/** The whole file as text (a leading byte-order mark skipped); invalid UTF-8 throws. */
+function decodeUtf8Strict(bytes: Uint8Array): string {
+  return wholeDecoder.decode(bytes);
+}
+
+/** The reference's `evidence_record` checks: identity fields non-empty strings, `question_date` a string or null. */
+function recordProblem(item: Record<string, unknown>): string | undefined {
+  const { question_type: type, question, question_date: date } = item;
+  if (typeof type !== "string" || type === "" || typeof question !== "string" || question === "") {
+    return "question identity fields are missing";
+  }
+  if (date !== undefined && date !== null && typeof date !== "string") return "question_date is invalid";
+  return undefined;
+}
+
+/**
+ * Validates and renders already-parsed dataset rows (no hash check).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { parseRows } from "./dataset.ts";
+ * const { rows } = parseRows([{ question_id: "q1", question_type: "x", question: "?", answer: 2,
+ *   haystack_session_ids: [], haystack_dates: [], haystack_sessions: [] }], "d.json");
+ * deepStrictEqual(rows[0].answer, "2");
+ * ```
+ */
+export function parseRows(
+  root: unknown,
+  path: string,
+): { rows: DatasetRow[]; byId: Map<string, DatasetRow> } {
+  if (!Array.isArray(root)) {
+    throw new DatasetIntegrityError("the root must be a list of objects", { path, field: "(root)" });
+  }
+  const rows: DatasetRow[] = [];
+  const byId = new Map<string, DatasetRow>();
+  root.forEach((item, index) => {
+    if (!isRecord(item)) throw new DatasetIntegrityError("must be an object", { path, field: `[${index}]` });
+    const questionId = item.question_id;
+    if (typeof questionId !== "string" || questionId === "") {
+      throw new DatasetIntegrityError("must be a non-empty string", {
+        path,
+        field: `[${index}].question_id`,
+      });
+    }
+    if (byId.has(questionId)) {
+      throw new DatasetIntegrityError(`duplicate question_id ${questionId}`, {
+        path,
+        field: `[${index}].question_id`,
+      });
+    }
+    let evidence: EvidenceBlock[];
+    try {
+      evidence = selectEvidence(item);
+    } catch (error) {
+      if (error instanceof DatasetIntegrityError) {
+        throw new DatasetIntegrityError(error.detail, { path, field: `[${index}] (question ${questionId})` });
+      }
+      throw error;
+    }
+    let text: string | undefined;
+    const row: DatasetRow = {
+      questionId,
+      questionType: pyStr(item.question_type ?? null),
+      question: pyStr(item.question ?? null),
+      answer: answerText(item.answer ?? null),
+      questionDate: item.question_date === undefined || item.question_date === null
+        ? null
+        : pyStr(item.question_date),
+      // Built on first use: only the cases' support rows and the drawn distractors need the text.
+      get evidence() {
+        return text ??= evidenceText(evidence);
+      },
+      evidenceLength: evidenceCodePoints(evidence),
+    };
+    const invalid = recordProblem(item);
+    if (invalid !== undefined) row.invalid = `${invalid} for ${questionId}`;
+    rows.push(row);
+    byId.set(questionId, row);
+  });
+  return { rows, byId };
+}

@@ -1,0 +1,195 @@
+/**
+ * Stages 1 and 2, `validate-contracts` and `validate`: load the contracts (embedded, or the files a command
+ * names) and prepare the dataset (verify its pin, recompute the selection, build the bank and every case). Every
+ * command that needs contracts or cases comes through {@linkcode readContracts} and {@linkcode prepareDataset}.
+ *
+ * @module
+ */
+
+import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./contracts.ts";
+import { type Dataset, loadDataset } from "./dataset.ts";
+import { InputError } from "../base/errors.ts";
+import { DATASET_CAP, type HashedBytes, readBytes } from "../base/fs.ts";
+import { prepareCases, type PreparedCase } from "./cases.ts";
+
+/** Files that replace the embedded contracts (each absent one stays embedded). */
+export interface ContractPaths {
+  config?: string;
+  officialManifest?: string;
+  syntheticManifest?: string;
+}
+
+/**
+ * Reads the contracts from `paths` (the embedded artifact for each one not given) and checks they agree.
+ *
+ * @example
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { embeddedSources } from "./contracts.ts";
+ * import { InputError } from "../base/errors.ts";
+ * import { readContracts } from "./prepare.ts";
+ * const path = `${await Deno.makeTempDir()}/config.yaml`;
+ * await rejects(readContracts({ config: path }), InputError); // not found: bad input, exit 2
+ * await Deno.writeFile(path, embeddedSources().config.bytes);
+ * const contracts = await readContracts({ config: path }); // the manifests stay embedded
+ * strictEqual(contracts.sources.config, path);
+ * strictEqual(contracts.hashes.config, (await readContracts()).hashes.config);
+ * ```
+ */
+export async function readContracts(paths: ContractPaths = {}): Promise<Contracts> {
+  const embedded = embeddedSources();
+  const load = async (path: string | undefined, fallback: ContractSources["config"], what: string) =>
+    path === undefined ? fallback : { source: path, bytes: await readBytes(path, what) };
+  return loadContracts({
+    config: await load(paths.config, embedded.config, "config"),
+    official: await load(paths.officialManifest, embedded.official, "official manifest"),
+    synthetic: await load(paths.syntheticManifest, embedded.synthetic, "synthetic manifest"),
+  });
+}
+
+/** What `validate-contracts` found: the contracts and how many cases each manifest names. */
+export interface ContractsValidation {
+  contracts: Contracts;
+  official: number;
+  synthetic: number;
+}
+
+/**
+ * Stage 1: loads the contracts and counts their cases.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { contractsLine, validateContracts } from "./prepare.ts";
+ * const validation = await validateContracts(); // the embedded contracts
+ * deepStrictEqual([validation.official, validation.synthetic], [40, 5]);
+ * deepStrictEqual(contractsLine(validation), "validated 40 official and 5 synthetic cases");
+ * ```
+ */
+export async function validateContracts(paths: ContractPaths = {}): Promise<ContractsValidation> {
+  const contracts = await readContracts(paths);
+  return {
+    contracts,
+    official: Object.values(contracts.official.scenarios).reduce((sum, ids) => sum + ids.length, 0),
+    synthetic: contracts.synthetic.cases.length,
+  };
+}
+
+/** The line `validate-contracts` prints. */
+export function contractsLine(validation: ContractsValidation): string {
+  return `validated ${validation.official} official and ${validation.synthetic} synthetic cases`;
+}
+
+/** A verified dataset and the cases rebuilt from it. */
+export interface PreparedProtocol {
+  /** The contracts the cases were prepared from. */
+  contracts: Contracts;
+  /** The dataset the cases were drawn from. */
+  dataset: Dataset;
+  /** The prepared cases, official first, in protocol order. */
+  cases: PreparedCase[];
+}
+
+/**
+ * Stage 2: verifies the dataset bytes against the config's pin, recomputes the official selection and builds
+ * the bank and all cases.
+ *
+ * @param contracts The loaded contracts.
+ * @param datasetBytes The LongMemEval file's bytes (with their SHA-256 when already computed).
+ * @param datasetPath The file's path, for messages.
+ * @returns The contracts, the dataset and the prepared cases.
+ * @throws {DatasetIntegrityError} When the bytes do not match the pin or the dataset is malformed.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { prepareProtocol } from "./prepare.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * strictEqual(cases.length, 45);
+ * ```
+ */
+export async function prepareProtocol(
+  contracts: Contracts,
+  datasetBytes: Uint8Array | HashedBytes,
+  datasetPath: string,
+): Promise<PreparedProtocol> {
+  const dataset = await loadDataset(datasetBytes, datasetPath, contracts.config.dataset.sha256);
+  const cases = prepareCases(dataset, contracts);
+  return { contracts, dataset, cases };
+}
+
+/** Where the CLI looks for the dataset when `--dataset` is not given. */
+export const DATASET_ENV = "LONGMEMEVAL_ORACLE_PATH";
+
+/**
+ * Reads the dataset file at `path` and prepares it ({@linkcode prepareProtocol}); no path is bad usage (the
+ * CLI never downloads the dataset).
+ *
+ * @example
+ * ```ts
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "./contracts.ts";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { InputError } from "../base/errors.ts";
+ * import { prepareDataset } from "./prepare.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
+ * const contracts = loadContracts({
+ *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
+ * });
+ * await rejects(prepareDataset(contracts, undefined), InputError); // needs --dataset PATH
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeFile(path, demo.dataset);
+ * strictEqual((await prepareDataset(contracts, path)).cases.length, 45);
+ * ```
+ */
+export async function prepareDataset(
+  contracts: Contracts,
+  path: string | undefined,
+): Promise<PreparedProtocol> {
+  if (path === undefined || path === "") {
+    throw new InputError(`needs --dataset PATH (or ${DATASET_ENV}); the CLI never downloads the dataset`);
+  }
+  // Plain bytes: loadDataset hashes them off the main thread while it parses, using nothing before the verdict.
+  return await prepareProtocol(contracts, await readBytes(path, "dataset", DATASET_CAP), path);
+}
+
+/**
+ * Stage 2 from files: loads the contracts, then prepares the dataset at `datasetPath`.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol } from "./demo.ts";
+ * import { validate, validatedLine } from "./prepare.ts";
+ * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
+ * const dir = await Deno.makeTempDir();
+ * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
+ *   await Deno.writeTextFile(`${dir}/${name}`, body);
+ * }
+ * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
+ * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
+ * const prepared = await validate(contracts, `${dir}/data.json`);
+ * strictEqual(validatedLine(prepared).endsWith(" and prepared 45 cases"), true);
+ * ```
+ */
+export async function validate(
+  paths: ContractPaths,
+  datasetPath: string | undefined,
+): Promise<PreparedProtocol> {
+  return await prepareDataset(await readContracts(paths), datasetPath);
+}
+
+/** The line `validate` prints. */
+export function validatedLine(prepared: PreparedProtocol): string {
+  return `validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`;
+}

@@ -1,0 +1,316 @@
+/**
+ * YAML read as PyYAML 6.0's `yaml.safe_load` reads it: its implicit resolvers for null, bool, int, float and
+ * timestamp (YAML 1.1, with PyYAML's own regular expressions: `1e3` is a string, `1.5e+3` a float, `0o17` a
+ * string, `017` octal, `1:30` sexagesimal), its constructors (integers exact, as bigint; timestamps as
+ * {@linkcode YamlTimestamp}), duplicate keys (the last wins) and its refusal of a tab anywhere but inside a quoted
+ * scalar, a comment or a block scalar.
+ *
+ * Follows PyYAML 6.0's pure-Python loader (`yaml/resolver.py`'s implicit resolvers, `yaml/constructor.py`'s
+ * `SafeConstructor`, `yaml/scanner.py`'s tab rules), which the reference harness's `yaml.safe_load` runs.
+ *
+ * @module
+ */
+
+import { Lexer, parse, type ScalarTag } from "yaml";
+
+/** A timestamp as PyYAML constructs it: a `datetime` (aware or naive) or, with no time, a `date`. */
+export class YamlTimestamp {
+  constructor(
+    readonly year: number,
+    readonly month: number,
+    readonly day: number,
+    /** Hour, minute, second, microsecond; undefined for a date alone. */
+    readonly time: readonly [number, number, number, number] | undefined,
+    /** The zone offset in minutes; undefined when naive. */
+    readonly offsetMinutes: number | undefined,
+  ) {}
+}
+
+const YAML_NULL = /^(?:~|null|Null|NULL|)$/;
+const YAML_BOOL = /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/;
+const YAML_INT =
+  /^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
+const YAML_FLOAT =
+  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const YAML_TIMESTAMP =
+  /^(?:[0-9]{4}-[0-9]{2}-[0-9]{2}|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)$/;
+const TIMESTAMP_PARTS =
+  /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?$/;
+
+function sexagesimal(text: string): bigint {
+  let value = 0n;
+  for (const part of text.split(":")) value = value * 60n + BigInt(part);
+  return value;
+}
+
+/** PyYAML's `construct_yaml_int`. */
+function constructInt(source: string): bigint {
+  let text = source.replaceAll("_", "");
+  let sign = 1n;
+  if (text[0] === "-") sign = -1n;
+  if (text[0] === "-" || text[0] === "+") text = text.slice(1);
+  if (text === "0") return 0n;
+  if (text.startsWith("0b")) return sign * BigInt(text);
+  if (text.startsWith("0x")) return sign * BigInt(text);
+  if (text[0] === "0") return sign * BigInt(`0o${text}`);
+  if (text.includes(":")) return sign * sexagesimal(text);
+  return sign * BigInt(text);
+}
+
+/** PyYAML's `construct_yaml_float`. */
+function constructFloat(source: string): number {
+  let text = source.replaceAll("_", "").toLowerCase();
+  let sign = 1;
+  if (text[0] === "-") sign = -1;
+  if (text[0] === "-" || text[0] === "+") text = text.slice(1);
+  if (text === ".inf") return sign * Infinity;
+  if (text === ".nan") return NaN;
+  if (text.includes(":")) {
+    const parts = text.split(":");
+    let value = 0;
+    for (const part of parts.slice(0, -1)) value = value * 60 + Number(part);
+    return sign * (value * 60 + Number(parts[parts.length - 1]));
+  }
+  return sign * Number(text);
+}
+
+/** PyYAML's `construct_yaml_timestamp`; throws where it raises (no such day, an offset of a day or more). */
+function constructTimestamp(source: string): YamlTimestamp {
+  const match = TIMESTAMP_PARTS.exec(source)!;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const daysInMonth = new Date(Date.UTC(2000, month, 0)).getUTCDate();
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  if (
+    year < 1 || month < 1 || month > 12 || day < 1 || day > (month === 2 ? (leap ? 29 : 28) : daysInMonth)
+  ) {
+    throw new SyntaxError(`timestamp ${source}: day is out of range for month`);
+  }
+  if (match[4] === undefined) return new YamlTimestamp(year, month, day, undefined, undefined);
+  const [hour, minute, second] = [Number(match[4]), Number(match[5]), Number(match[6])];
+  if (hour > 23 || minute > 59 || second > 59) {
+    throw new SyntaxError(`timestamp ${source}: time is out of range`);
+  }
+  // The fraction is cut (not rounded) to six digits.
+  const micro = match[7] ? Number(match[7].slice(0, 6).padEnd(6, "0")) : 0;
+  let offset: number | undefined;
+  if (match[9] !== undefined) {
+    offset = (Number(match[10]) * 60 + Number(match[11] ?? 0)) * (match[9] === "-" ? -1 : 1);
+    if (Math.abs(offset) >= 24 * 60) {
+      throw new SyntaxError(`timestamp ${source}: offset must be under 24 hours`);
+    }
+  } else if (match[8] === "Z") offset = 0;
+  return new YamlTimestamp(year, month, day, [hour, minute, second, micro], offset);
+}
+
+const PYYAML_SCALARS: ScalarTag[] = [
+  {
+    // PyYAML resolves a plain `=` to the YAML 1.1 value tag, which safe_load has no constructor for.
+    tag: "tag:yaml.org,2002:value",
+    default: true,
+    test: /^=$/,
+    resolve: (text, onError) => {
+      onError("could not determine a constructor for the tag 'tag:yaml.org,2002:value'");
+      return text;
+    },
+  },
+  { tag: "tag:yaml.org,2002:null", default: true, test: YAML_NULL, resolve: () => null },
+  {
+    tag: "tag:yaml.org,2002:bool",
+    default: true,
+    test: YAML_BOOL,
+    resolve: (text) => /^(?:y|t|o[nN])/i.test(text) && !/^of/i.test(text),
+  },
+  { tag: "tag:yaml.org,2002:int", default: true, test: YAML_INT, resolve: constructInt },
+  { tag: "tag:yaml.org,2002:float", default: true, test: YAML_FLOAT, resolve: constructFloat },
+  {
+    tag: "tag:yaml.org,2002:timestamp",
+    default: true,
+    test: YAML_TIMESTAMP,
+    resolve: (text, onError) => {
+      try {
+        return constructTimestamp(text);
+      } catch (error) {
+        onError((error as Error).message);
+        return text;
+      }
+    },
+  },
+];
+
+const REPLACED = new Set(PYYAML_SCALARS.map((tag) => tag.tag));
+
+/** Where PyYAML's scanner stops at a tab: anywhere but a quoted scalar, a comment or block scalar content. */
+function findForbiddenTab(text: string): number {
+  if (!text.includes("\t")) return -1;
+  let offset = 0;
+  let previous = "";
+  let blockHeader = false;
+  for (const token of new Lexer().lex(text)) {
+    const tabAt = token.indexOf("\t");
+    const afterScalarMark = previous === "\u001f";
+    const allowed = token.startsWith("#") ||
+      token.startsWith("'") || token.startsWith('"') || (afterScalarMark && blockHeader);
+    if (tabAt >= 0 && !allowed) return offset + tabAt;
+    if (token.startsWith("|") || token.startsWith(">")) blockHeader = true;
+    else if (afterScalarMark) blockHeader = false;
+    if (token !== "\u001f" && token !== "\u0002") offset += token.length;
+    previous = token;
+  }
+  return -1;
+}
+
+// The subset: printable ASCII lines of `KEY: VALUE` or `KEY:` (a nested mapping, more indented, follows); a
+// VALUE is a plain scalar without spaces or indicators, a double-quoted string without escapes, or a flow
+// sequence of those, `[a, b]`. No comments, tabs, anchors, tags, block sequences, block scalars or documents.
+const SUBSET_TEXT = /^[\x20-\x7e\n]*$/;
+const SUBSET_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: (.+))?$/;
+const SUBSET_PLAIN = /^(?:[A-Za-z0-9_./+]|-[0-9.])[A-Za-z0-9_./+-]*$/;
+const SUBSET_QUOTED = /^"[^"\\]*"$/;
+
+/** A plain scalar resolved and constructed as the full parser does; undefined where that would raise. */
+function resolvePlainScalar(text: string): unknown {
+  let failed = false;
+  for (const tag of PYYAML_SCALARS) {
+    if (tag.test?.test(text)) {
+      const value = tag.resolve(text, () => failed = true, {});
+      return failed ? undefined : value;
+    }
+  }
+  return text;
+}
+
+function subsetValue(text: string): unknown {
+  if (SUBSET_QUOTED.test(text)) return text.slice(1, -1);
+  if (SUBSET_PLAIN.test(text)) return resolvePlainScalar(text);
+  if (!text.startsWith("[") || !text.endsWith("]")) return undefined;
+  const inner = text.slice(1, -1);
+  if (inner === "") return [];
+  const items = [];
+  for (const item of inner.split(", ")) {
+    const value = SUBSET_QUOTED.test(item)
+      ? item.slice(1, -1)
+      : SUBSET_PLAIN.test(item)
+      ? resolvePlainScalar(item)
+      : undefined;
+    if (value === undefined) return undefined;
+    items.push(value);
+  }
+  return items;
+}
+
+/**
+ * Parses the plain subset of YAML that configs are written in (the pinned one included) without the YAML
+ * library, whose first use in a fresh process costs more than the rest of `validate-contracts`; returns
+ * `undefined` for any text outside the subset, which {@linkcode parsePyYaml} then parses in full. Where it
+ * returns a value, that value is the full parser's (the tests compare the two on generated documents).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { parseSubsetYaml } from "./yaml.ts";
+ * deepStrictEqual(parseSubsetYaml('a:\n  b: [5, 7]\n  c: off\nd: "x"'), { a: { b: [5n, 7n], c: false }, d: "x" });
+ * deepStrictEqual(parseSubsetYaml("a: 1 # a comment"), undefined); // outside the subset: parsed in full
+ * ```
+ */
+export function parseSubsetYaml(text: string): Record<string, unknown> | undefined {
+  if (!SUBSET_TEXT.test(text)) return undefined;
+  const root: Record<string, unknown> = {};
+  const open: { indent: number; mapping: Record<string, unknown> }[] = [{ indent: 0, mapping: root }];
+  let opening: { indent: number; mapping: Record<string, unknown>; key: string } | undefined;
+  let lines = 0;
+  for (const line of text.split("\n")) {
+    if (/^ *$/.test(line)) continue;
+    const match = SUBSET_LINE.exec(line);
+    if (match === null) return undefined;
+    const [, spaces, key, valueText] = match;
+    const indent = spaces.length;
+    if (opening !== undefined) {
+      if (indent <= opening.indent) return undefined; // `key:` with nothing under it: null, left to the full parser
+      const mapping: Record<string, unknown> = {};
+      opening.mapping[opening.key] = mapping;
+      open.push({ indent, mapping });
+      opening = undefined;
+    }
+    while (open[open.length - 1].indent > indent) open.pop();
+    const { indent: expected, mapping } = open[open.length - 1];
+    // A key must read as a string (not `yes`, `null`, `1`), once per mapping, and not be `__proto__`.
+    if (indent !== expected || resolvePlainScalar(key) !== key || Object.hasOwn(mapping, key)) {
+      return undefined;
+    }
+    if (key === "__proto__") return undefined;
+    lines++;
+    if (valueText === undefined) {
+      opening = { indent, mapping, key };
+      continue;
+    }
+    const value = subsetValue(valueText);
+    if (value === undefined) return undefined;
+    mapping[key] = value;
+  }
+  return opening === undefined && lines > 0 ? root : undefined;
+}
+
+/**
+ * Parses YAML text as PyYAML's `safe_load`; throws `SyntaxError` with a one-line reason where it raises.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { parsePyYaml } from "./yaml.ts";
+ * deepStrictEqual(parsePyYaml("a: 1e3\nb: 1.5e+3\nc: 017\nd: off\na: 2"), { a: 2n, b: 1500, c: 15n, d: false });
+ * ```
+ */
+export function parsePyYaml(text: string): unknown {
+  return parseSubsetYaml(text) ?? parseFullYaml(text);
+}
+
+/**
+ * Parses YAML text as PyYAML's `safe_load` through the YAML library, whatever the text (see
+ * {@linkcode parsePyYaml}, which tries {@linkcode parseSubsetYaml} first).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { parseFullYaml } from "./yaml.ts";
+ * deepStrictEqual(parseFullYaml("a: &x 1 # anchored\nb: *x"), { a: 1n, b: 1n });
+ * ```
+ */
+export function parseFullYaml(text: string): unknown {
+  const tab = findForbiddenTab(text);
+  if (tab >= 0) {
+    const before = text.slice(0, tab);
+    const line = (before.match(/\n/g)?.length ?? 0) + 1;
+    const column = tab - before.lastIndexOf("\n");
+    throw new SyntaxError(
+      `found a tab character where PyYAML does not allow one (line ${line}, column ${column})`,
+    );
+  }
+  const value = parse(text, {
+    version: "1.1",
+    uniqueKeys: false,
+    customTags: (tags) => [
+      ...tags.filter((tag) => typeof tag === "string" || !REPLACED.has(tag.tag)),
+      ...PYYAML_SCALARS,
+    ],
+    prettyErrors: false,
+  });
+  refuseLoneSurrogates(value);
+  return value;
+}
+
+/** PyYAML reads `"\ud800"` as a lone surrogate, which the reference then cannot write; refuse it here. */
+function refuseLoneSurrogates(value: unknown): void {
+  if (typeof value === "string") {
+    if (!value.isWellFormed()) {
+      const code = value.charCodeAt(value.search(/[\uD800-\uDFFF]/)).toString(16);
+      throw new SyntaxError(`lone surrogate \\u${code}: refused, as no UTF-8 output can hold it`);
+    }
+  } else if (Array.isArray(value)) {
+    for (const item of value) refuseLoneSurrogates(item);
+  } else if (value !== null && typeof value === "object" && !(value instanceof YamlTimestamp)) {
+    for (const [key, item] of Object.entries(value)) {
+      refuseLoneSurrogates(key);
+      refuseLoneSurrogates(item);
+    }
+  }
+}

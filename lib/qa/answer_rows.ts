@@ -1,0 +1,418 @@
+/**
+ * Answer rows: the `responses/<row_id>.json` file `run-qa` writes per successful call — the reference's 14
+ * fields, pretty JSON with sorted keys — and the identity check that binds a stored row to its recomputed task.
+ * A row holds only the prediction and non-secret metadata: never the question, memory, reference answer or key.
+ *
+ * @module
+ */
+
+import * as z from "../base/zod.ts";
+import { CASE_SOURCES } from "../protocol/cases.ts";
+import { RowIntegrityError } from "../base/errors.ts";
+import { POLICIES } from "../policy/policies.ts";
+import { dumps, parsePyJson, type PyJson } from "../py/json.ts";
+import { parseWith, type SameType, type Schema } from "../base/schema.ts";
+import type { AnswerTask } from "./tasks.ts";
+
+/**
+ * The answer row schema version the reference writes and reads.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { ANSWER_ROW_SCHEMA_VERSION } from "./answer_rows.ts";
+ * strictEqual(ANSWER_ROW_SCHEMA_VERSION, 1);
+ * ```
+ */
+export const ANSWER_ROW_SCHEMA_VERSION = 1;
+
+const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits"));
+
+/** A stored answer row (`responses/<row_id>.json`). */
+export interface AnswerRow {
+  /** Calls made for this row (≥ 1). */
+  attempts: number;
+  /** The capacity the memory was cut to. */
+  capacity: number;
+  /** The case answered. */
+  case_id: string;
+  /** When the row was written (Python's `isoformat` of UTC now, with `Z`). */
+  created_at: string;
+  /** The fact IDs the policy kept, in prompt order. */
+  kept_fact_ids: string[];
+  /** The policy that chose the memory. */
+  policy: "confidence" | "hybrid-v1";
+  /** The model's answer. */
+  prediction: string;
+  /** The SHA-256 of the request's non-secret payload. */
+  request_fingerprint: string;
+  /** The model the server says answered, if it said. */
+  response_model: string | null;
+  /** `<case_id>__<policy>`: the file's name without `.json`. */
+  row_id: string;
+  /** The case's scenario. */
+  scenario: string;
+  /** Always {@linkcode ANSWER_ROW_SCHEMA_VERSION}. */
+  schema_version: typeof ANSWER_ROW_SCHEMA_VERSION;
+  /** Where the case comes from. */
+  source: "longmemeval" | "synthetic";
+  /** Integer token counts the server reported. */
+  usage: Record<string, number>;
+}
+
+const answerRowShape = {
+  attempts: z.number().check(z.int(), z.minimum(1)),
+  capacity: z.number().check(z.int()),
+  case_id: z.string().check(z.minLength(1)),
+  created_at: z.string(),
+  kept_fact_ids: z.array(z.string()),
+  policy: z.enum(POLICIES),
+  prediction: z.string(),
+  request_fingerprint: sha256,
+  response_model: z.nullable(z.string()),
+  row_id: z.string().check(z.minLength(1)),
+  scenario: z.string(),
+  schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
+  source: z.enum(CASE_SOURCES),
+  usage: z.record(z.string(), z.number().check(z.int())),
+};
+
+/** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */
+export type AnswerRowShape = { [K in keyof AnswerRow]-?: z.ZodMiniType<AnswerRow[K], unknown> };
+
+/** The answer row schema's object form, for schemas derived from it (the graded row). */
+export const answerRowObject: z.ZodMiniObject<AnswerRowShape, z.core.$strict> = z.strictObject(
+  answerRowShape,
+);
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameRow: SameType<AnswerRow, z.infer<z.ZodMiniObject<typeof answerRowShape>>> = true;
+
+/**
+ * `responses/<row_id>.json`: exactly these 14 fields.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { AnswerRow } from "./answer_rows.ts";
+ * const row = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   created_at: "2026-11-29T11:12:02.090405Z",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1" as const,
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1 as const,
+ *   source: "longmemeval" as const,
+ *   usage: { total_tokens: 12 },
+ * };
+ * strictEqual(AnswerRow.parse(row).prediction, "7 weeks");
+ * strictEqual(AnswerRow.safeParse({ ...row, extra: 1 }).success, false); // unknown keys are refused
+ * strictEqual(AnswerRow.safeParse({ ...row, attempts: 0 }).success, false);
+ * ```
+ */
+export const AnswerRow: Schema<AnswerRow> = answerRowObject;
+
+/** What a successful call returns: the prediction and the non-secret parts of the response. */
+export interface Answer {
+  prediction: string;
+  responseModel: string | null;
+  /** Integer token counts only; nested or non-integer usage fields are dropped. */
+  usage: Record<string, number>;
+}
+
+/**
+ * The row for a task answered after `attempts` calls.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { answerRow } from "./answer_rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = answerRow(task, { prediction: "7", responseModel: "m", usage: {} }, 1, "2026-11-29T11:12:02.090405Z");
+ * strictEqual(row.row_id, "q1__hybrid-v1");
+ * strictEqual(row.prediction, "7");
+ * strictEqual("referenceAnswer" in row || "reference_answer" in row, false); // never the reference answer
+ * ```
+ */
+export function answerRow(task: AnswerTask, answer: Answer, attempts: number, createdAt: string): AnswerRow {
+  return {
+    attempts,
+    capacity: task.capacity,
+    case_id: task.caseId,
+    created_at: createdAt,
+    kept_fact_ids: [...task.keptFactIds],
+    policy: task.policy,
+    prediction: answer.prediction,
+    request_fingerprint: task.requestFingerprint,
+    response_model: answer.responseModel,
+    row_id: task.rowId,
+    scenario: task.scenario,
+    schema_version: ANSWER_ROW_SCHEMA_VERSION,
+    source: task.source,
+    usage: { ...answer.usage },
+  };
+}
+
+/**
+ * The row file's exact text: Python's `json.dumps(row, indent=2, sort_keys=True, ensure_ascii=False)` and a
+ * newline, so a run directory moves freely between this tool and the reference.
+ *
+ * @param row The answer row.
+ * @returns The file's text.
+ * @throws {RowIntegrityError} For a lone surrogate in the prediction, the response model or a usage key.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "../base/errors.ts";
+ * import { answerRowJson } from "./answer_rows.ts";
+ * const row = {
+ *   attempts: 1,
+ *   capacity: 7,
+ *   case_id: "q1",
+ *   created_at: "2026-11-29T11:12:02.090405Z",
+ *   kept_fact_ids: ["f1"],
+ *   policy: "hybrid-v1" as const,
+ *   prediction: "7 weeks",
+ *   request_fingerprint: "0".repeat(64),
+ *   response_model: "m",
+ *   row_id: "q1__hybrid-v1",
+ *   scenario: "access_help",
+ *   schema_version: 1 as const,
+ *   source: "longmemeval" as const,
+ *   usage: { total_tokens: 12 },
+ * };
+ * const text = answerRowJson(row);
+ * strictEqual(text.startsWith('{\n  "attempts": 1,\n  "capacity": 7,'), true);
+ * strictEqual(text.endsWith('"usage": {\n    "total_tokens": 12\n  }\n}\n'), true);
+ * throws(() => answerRowJson({ ...row, prediction: "\ud800" }), RowIntegrityError);
+ * ```
+ */
+export function answerRowJson(row: AnswerRow): string {
+  // A lone surrogate (say, in a model's answer) cannot be written as UTF-8: the reference crashes there, and a
+  // lenient encoder would silently store U+FFFD. Refuse it, naming the row and the field.
+  const fields: [string, string | null][] = [
+    ["prediction", row.prediction],
+    ["response_model", row.response_model],
+    ...Object.keys(row.usage).map((key): [string, string] => ["usage", key]),
+  ];
+  for (const [field, text] of fields) {
+    if (text !== null && !text.isWellFormed()) {
+      throw new RowIntegrityError("holds a lone surrogate, which no UTF-8 file can hold; refused", {
+        path: row.row_id,
+        field,
+      });
+    }
+  }
+  return dumps(row as unknown as PyJson, { indent: 2, sortKeys: true }) + "\n";
+}
+
+/**
+ * The fields that bind a stored row to its recomputed task; {@linkcode identityMismatches} compares them.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { IDENTITY_FIELDS } from "./answer_rows.ts";
+ * strictEqual(IDENTITY_FIELDS.includes("request_fingerprint"), true);
+ * strictEqual((IDENTITY_FIELDS as readonly string[]).includes("prediction"), false);
+ * ```
+ */
+export const IDENTITY_FIELDS = [
+  "row_id",
+  "case_id",
+  "source",
+  "scenario",
+  "policy",
+  "capacity",
+  "kept_fact_ids",
+  "request_fingerprint",
+] as const;
+
+/** One identity field whose stored value differs from the recomputed task. */
+export interface IdentityMismatch {
+  /** The identity field that differs. */
+  field: (typeof IDENTITY_FIELDS)[number];
+  /** The value the recomputed task has. */
+  expected: unknown;
+  /** The value the stored row has. */
+  actual: unknown;
+}
+
+/**
+ * Compares a stored row's identity fields with the recomputed task; returns every field that differs.
+ *
+ * @param row The stored row (its identity fields).
+ * @param task The task recomputed from the protocol.
+ * @returns One entry per differing field, in {@linkcode IDENTITY_FIELDS} order; empty when the row is the task's.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { identityMismatches } from "./answer_rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = {
+ *   row_id: "q1__hybrid-v1",
+ *   case_id: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   kept_fact_ids: ["f1"],
+ *   request_fingerprint: "0".repeat(64),
+ * };
+ * deepStrictEqual(identityMismatches(row, task), []);
+ * deepStrictEqual(identityMismatches({ ...row, capacity: 5 }, task), [{ field: "capacity", expected: 7, actual: 5 }]);
+ * ```
+ */
+export function identityMismatches(
+  row: Pick<AnswerRow, (typeof IDENTITY_FIELDS)[number]>,
+  task: AnswerTask,
+): IdentityMismatch[] {
+  const expected: Record<(typeof IDENTITY_FIELDS)[number], unknown> = {
+    row_id: task.rowId,
+    case_id: task.caseId,
+    source: task.source,
+    scenario: task.scenario,
+    policy: task.policy,
+    capacity: task.capacity,
+    kept_fact_ids: task.keptFactIds,
+    request_fingerprint: task.requestFingerprint,
+  };
+  return IDENTITY_FIELDS.filter((field) => JSON.stringify(row[field]) !== JSON.stringify(expected[field]))
+    .map((field) => ({ field, expected: expected[field], actual: row[field] }));
+}
+
+/**
+ * Parses a row file's text against the schema; a problem is a {@linkcode RowIntegrityError} naming the file
+ * and the field.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "../base/errors.ts";
+ * import { answerRow, answerRowJson, parseAnswerRow } from "./answer_rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const text = answerRowJson(answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z"));
+ * strictEqual(parseAnswerRow(text, "q1__hybrid-v1.json").prediction, "7");
+ * throws(() => parseAnswerRow(text.replace('"attempts": 1', '"attempts": 1.0'), "q1__hybrid-v1.json"), RowIntegrityError);
+ * ```
+ */
+export function parseAnswerRow(text: string, path: string): AnswerRow {
+  let data: unknown;
+  try {
+    // Python's JSON: a float stays a float (so `"attempts": 1.0` is refused, not rewritten as 1), and a lone
+    // surrogate — which the reference would read and then fail to write — is refused with its position.
+    data = parsePyJson(text);
+  } catch (error) {
+    throw new RowIntegrityError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
+  }
+  return parseWith(AnswerRow, data, path, { error: RowIntegrityError });
+}
+
+/**
+ * Checks a stored row against its task, throwing a {@linkcode RowIntegrityError} that names the row file, the
+ * first differing field, and expected vs actual.
+ *
+ * @example
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { RowIntegrityError } from "../base/errors.ts";
+ * import { answerRow, checkRowIdentity } from "./answer_rows.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1",
+ *   caseId: "q1",
+ *   source: "longmemeval" as const,
+ *   scenario: "access_help",
+ *   questionType: "single-session-user",
+ *   policy: "hybrid-v1" as const,
+ *   capacity: 7,
+ *   keptFactIds: ["f1"],
+ *   supportAllRetained: true,
+ *   supportRecall: 1,
+ *   messages: [],
+ *   requestFingerprint: "0".repeat(64),
+ *   referenceAnswer: "seven weeks",
+ * };
+ * const row = answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z");
+ * checkRowIdentity(row, task, "run/responses/q1__hybrid-v1.json"); // the task's own row
+ * throws(() => checkRowIdentity({ ...row, capacity: 5 }, task, "run/responses/q1__hybrid-v1.json"), RowIntegrityError);
+ * ```
+ */
+export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string): void {
+  const [mismatch] = identityMismatches(row, task);
+  if (mismatch !== undefined) {
+    throw new RowIntegrityError(
+      `differs from the recomputed task: expected ${JSON.stringify(mismatch.expected)}, got ${
+        JSON.stringify(mismatch.actual)
+      }`,
+      { path, field: mismatch.field },
+    );
+  }
+}
+
+/**
+ * The row file of a task. Row ids come from the dataset and manifests, so one that could leave the directory
+ * is refused.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { responsePath } from "./answer_rows.ts";
+ * deepStrictEqual(responsePath("run", "05fdf179__confidence"), "run/responses/05fdf179__confidence.json");
+ * ```
+ */
+export function responsePath(directory: string, rowId: string): string {
+  if (/[/\\]/.test(rowId) || rowId.startsWith(".") || rowId.includes("\0")) {
+    throw new RowIntegrityError("is not usable as a file name", { path: rowId, field: "row_id" });
+  }
+  return `${directory}/responses/${rowId}.json`;
+}

@@ -1,0 +1,133 @@
+/**
+ * Answer tasks: one per case and policy at the QA capacity, each with its rendered messages and request
+ * fingerprint — the single source both `run-qa` and `grade-qa`/`verify` recompute.
+ *
+ * @module
+ */
+
+import type { Contracts } from "../protocol/contracts.ts";
+import { evaluateCase, POLICIES } from "../policy/policies.ts";
+import { buildPool } from "../protocol/pool.ts";
+import {
+  type ChatMessage,
+  parsePromptTemplate,
+  renderMessages,
+  requestFingerprint,
+  type RequestSettings,
+} from "./prompt.ts";
+import type { CaseSource, PreparedCase } from "../protocol/cases.ts";
+import type { EvictionPolicy } from "../policy/selector.ts";
+
+/** One answer request, fully determined by the protocol. */
+export interface AnswerTask {
+  /** `<case_id>__<policy>`: the row's file name without `.json`. */
+  rowId: string;
+  /** The case's ID. */
+  caseId: string;
+  /** Where the case comes from. */
+  source: CaseSource;
+  /** The case's scenario. */
+  scenario: string;
+  /** The question type. */
+  questionType: string;
+  /** The policy that chose the memory. */
+  policy: EvictionPolicy;
+  /** The capacity the memory was cut to. */
+  capacity: number;
+  /** The IDs of the facts kept, in prompt order. */
+  keptFactIds: string[];
+  /** Whether every support fact was kept. */
+  supportAllRetained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
+  supportRecall: number;
+  /** The chat messages sent. */
+  messages: ChatMessage[];
+  /** The SHA-256 of the request's non-secret payload. */
+  requestFingerprint: string;
+  /** The reference answer, from the recomputed case — never from a stored row. */
+  referenceAnswer: string;
+}
+
+/**
+ * The request settings a config pins.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
+ * import { requestSettings } from "./tasks.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * const { qa } = contracts.config;
+ * deepStrictEqual(requestSettings(contracts), {
+ *   model: qa.model,
+ *   temperature: qa.temperature,
+ *   maxTokens: qa.max_tokens,
+ *   stream: qa.stream,
+ * });
+ * ```
+ */
+export function requestSettings(contracts: Contracts): RequestSettings {
+  const qa = contracts.config.qa;
+  return { model: qa.model, temperature: qa.temperature, maxTokens: qa.max_tokens, stream: qa.stream };
+}
+
+/**
+ * Builds every answer task, case by case, confidence before hybrid-v1.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { loadContracts } from "../protocol/contracts.ts";
+ * import { buildDemoProtocol } from "../protocol/demo.ts";
+ * import { prepareProtocol } from "../protocol/prepare.ts";
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
+ * const bytes = (text: string) => new TextEncoder().encode(text);
+ * const contracts = loadContracts({
+ *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
+ *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
+ *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
+ * });
+ * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const tasks = buildAnswerTasks(contracts, cases);
+ * strictEqual(tasks.length, 90); // 45 cases × 2 policies
+ * strictEqual(tasks[0].rowId, `${cases[0].caseId}__confidence`);
+ * strictEqual(tasks[1].rowId, `${cases[0].caseId}__hybrid-v1`);
+ * ```
+ */
+export function buildAnswerTasks(
+  contracts: Contracts,
+  cases: readonly PreparedCase[],
+): AnswerTask[] {
+  const { config } = contracts;
+  const template = parsePromptTemplate(contracts.prompt, contracts.sources.prompt.replace(/^embedded:/, ""));
+  const settings = requestSettings(contracts);
+  const tasks: AnswerTask[] = [];
+  for (const prepared of cases) {
+    const pool = buildPool(prepared, config.evaluation_time);
+    for (const policy of POLICIES) {
+      const result = evaluateCase(prepared, policy, config.pool.qa_capacity, config, pool);
+      const messages = renderMessages(template, {
+        question: prepared.question,
+        questionDate: prepared.questionDate,
+        facts: result.keptFacts,
+      });
+      tasks.push({
+        rowId: `${prepared.caseId}__${policy}`,
+        caseId: prepared.caseId,
+        source: prepared.source,
+        scenario: prepared.scenario,
+        questionType: prepared.questionType,
+        policy,
+        capacity: config.pool.qa_capacity,
+        keptFactIds: result.keptFacts.map((fact) => fact.id),
+        supportAllRetained: result.supportAllRetained,
+        supportRecall: result.supportRecall,
+        messages,
+        requestFingerprint: requestFingerprint(settings, messages),
+        referenceAnswer: prepared.answer,
+      });
+    }
+  }
+  return tasks;
+}

@@ -1,0 +1,116 @@
+/**
+ * The report as GitHub-flavoured Markdown, ready to paste into a pull request: the same sections and tables
+ * as the terminal.
+ *
+ * @module
+ */
+
+import { reportHeading, reportSections, type RunReport, type Section, type Table } from "./report.ts";
+import type { SweepReport } from "./sweep.ts";
+
+/**
+ * Escapes text for a Markdown table cell or paragraph: ASCII punctuation that Markdown interprets gets a
+ * backslash, line breaks become spaces.
+ *
+ * @example
+ * ```ts
+ * import { markdownEscape } from "./markdown.ts";
+ * console.log(markdownEscape("a|b *c*")); // "a\\|b \\*c\\*"
+ * ```
+ */
+export function markdownEscape(text: string): string {
+  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]<>|#~]/g, (char) => `\\${char}`);
+}
+
+/**
+ * A table as GFM lines; numeric columns right-aligned.
+ *
+ * @example
+ * ```ts
+ * import { markdownTable } from "./markdown.ts";
+ * console.log(markdownTable({ headers: ["a", "n"], rows: [["x", "1"]], numeric: [false, true] }).join("\n"));
+ * ```
+ */
+export function markdownTable(table: Table): string[] {
+  const row = (cells: string[]) => `| ${cells.map(markdownEscape).join(" | ")} |`;
+  const headers = table.headers.map((header, column) =>
+    header === "" ? (column === 0 ? "item" : "value") : header
+  );
+  return [
+    row(headers),
+    `|${table.numeric.map((numeric) => numeric ? " ---: " : " --- ").join("|")}|`,
+    ...table.rows.map(row),
+  ];
+}
+
+function sectionMarkdown(section: Section): string[] {
+  const lines = [`## ${section.title}`, ""];
+  if (section.id === "verification") {
+    lines.push(...section.lines.map((line) => `- ${markdownEscape(line)}`), "");
+  } else if (section.lines.length > 0) {
+    lines.push(section.lines.map(markdownEscape).join(" "), "");
+  }
+  for (const table of section.tables) lines.push(...markdownTable(table), "");
+  return lines;
+}
+
+/**
+ * The whole report as Markdown text (ends with one newline).
+ *
+ * @example
+ * ```ts
+ * import { match } from "node:assert/strict";
+ * import { policySummaryGroups } from "../policy/outputs.ts";
+ * import type { PolicyReport } from "./report.ts";
+ * import { reportMarkdown } from "./markdown.ts";
+ * const entries = ["confidence", "hybrid-v1"].map((policy, index) => ({
+ *   source: "longmemeval", scenario: "access_help", capacity: 7, policy, supportAllRetained: index === 1, supportRecall: index,
+ * }));
+ * const report: PolicyReport = {
+ *   kind: "policy", directory: "run", verification: { checks: [], ok: true, proved: "demo" }, entries,
+ *   groups: policySummaryGroups(entries), provenance: { entries: [["protocol", "demo-v1"]] },
+ *   differences: [{ caseId: "q1", source: "longmemeval", scenario: "access_help", capacity: 7, keptBy: "hybrid-v1" }],
+ * };
+ * const markdown = reportMarkdown(report);
+ * match(markdown, /^# deermem-eval report: run \(policy run\)\n/);
+ * match(markdown, /\n\| 7 \| longmemeval \| access\\_help \| 0\/1 \| 1\/1 \|\n/); // a GFM table, text escaped
+ * ```
+ */
+export function reportMarkdown(report: RunReport): string {
+  return sectionsMarkdown(reportHeading(report), reportSections(report));
+}
+
+/**
+ * Sections (e.g. a comparison's) as Markdown under a heading.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { sectionsMarkdown } from "./markdown.ts";
+ * const table = { headers: ["policy", "kept"], rows: [["hybrid-v1", "35/40"]], numeric: [false, true] };
+ * const markdown = sectionsMarkdown("heading", [{ id: "a", title: "Retention", lines: ["at capacity 7"], tables: [table] }]);
+ * strictEqual(markdown, "# heading\n\n## Retention\n\nat capacity 7\n\n| policy | kept |\n| --- | ---: |\n| hybrid-v1 | 35/40 |\n");
+ * ```
+ */
+export function sectionsMarkdown(heading: string, sections: readonly Section[]): string {
+  const lines = [`# ${markdownEscape(heading)}`, ""];
+  for (const section of sections) lines.push(...sectionMarkdown(section));
+  return lines.join("\n").replace(/\n+$/, "") + "\n";
+}
+
+/**
+ * A sweep's report as Markdown: its heading and the terminal table in a code block (the heat map is in the HTML
+ * report).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { sweepMarkdown } from "./markdown.ts";
+ * const markdown = sweepMarkdown("/tmp/sweep", { lines: ["best: 3 of 5"], svg: "<svg/>" }); // the terminal lines only
+ * const fence = "\u0060".repeat(3); // three backticks
+ * strictEqual(markdown, `# Sweep /tmp/sweep\n\n${fence}text\nbest: 3 of 5\n${fence}\n`);
+ * ```
+ */
+export function sweepMarkdown(directory: string, sweep: SweepReport): string {
+  return `# ${markdownEscape(`Sweep ${directory}`)}\n\n\`\`\`text\n${sweep.lines.join("\n")}\n\`\`\`\n`;
+}

@@ -1,0 +1,60 @@
+import {
+  describeFailure,
+  InputError,
+  IoError,
+  isOsError,
+  osReason,
+  ProviderError,
+} from "../../lib/base/errors.ts";
+import { simulatedOsError } from "../../lib/base/fs.ts";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+
+Deno.test("bad input is exit 2 with one line; an I/O failure exit 1 with the path and the OS's reason", () => {
+  assertEquals(describeFailure("verify", new InputError("bad\n  value", { path: "x.json", field: "a" })), {
+    code: 2,
+    lines: ["deermem-eval verify: x.json: a: bad value"],
+  });
+  assertEquals(
+    describeFailure("grade-qa", new IoError("write", "out/qa.rows.jsonl", simulatedOsError("ENOSPC"))),
+    {
+      code: 1,
+      lines: [
+        "deermem-eval grade-qa: out/qa.rows.jsonl: cannot write: No space left on device (os error 28)",
+      ],
+    },
+  );
+  assertEquals(describeFailure("run-qa", new ProviderError("HTTP 500", { retryable: true })).code, 1);
+});
+
+Deno.test("an OS error that escaped the fs layer is still one line, exit 1", () => {
+  let raw: unknown;
+  try {
+    Deno.readFileSync("/etc/hostname/x");
+  } catch (error) {
+    raw = error;
+  }
+  assert(isOsError(raw));
+  assertEquals(osReason(raw), "Not a directory (os error 20)");
+  const report = describeFailure("verify", raw);
+  assertEquals(report.code, 1);
+  assertEquals(report.lines.length, 1);
+  assert(report.lines[0].startsWith("deermem-eval verify: Not a directory (os error 20)"), report.lines[0]);
+});
+
+Deno.test("anything else is a bug: one line and the debug hint; the trace only when asked for", () => {
+  const bug = new RangeError("Array buffer allocation failed");
+  const quiet = describeFailure("verify", bug);
+  assertEquals(quiet, {
+    code: 1,
+    lines: [
+      "deermem-eval verify: unexpected error: RangeError: Array buffer allocation failed (set DEERMEM_EVAL_DEBUG=1 for a trace)",
+    ],
+  });
+  const loud = describeFailure("verify", bug, true);
+  assertEquals(loud.lines.length, 2);
+  assertMatch(loud.lines[1], /^RangeError: Array buffer allocation failed\n\s+at /);
+  assert(!isOsError(bug));
+  assertEquals(describeFailure("x", "a string").lines, [
+    "deermem-eval x: unexpected error: a string (set DEERMEM_EVAL_DEBUG=1 for a trace)",
+  ]);
+});

@@ -1,0 +1,134 @@
+import { DirectoryLockedError } from "../../lib/base/errors.ts";
+import { acquireDirectoryLock, LOCK_FILE, refuseIfLocked } from "../../lib/base/lock.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
+import { ROOT, withTempDir } from "../helpers/cli.ts";
+
+const ACTION = "wait for it to finish";
+const NOW = () => new Date("2026-11-30T01:02:03.456Z");
+
+async function lockText(directory: string): Promise<string | null> {
+  return await Deno.readTextFile(`${directory}/${LOCK_FILE}`).catch(() => null);
+}
+
+/** A pid that belonged to a process which has exited (and been reaped). */
+async function deadPid(): Promise<number> {
+  const child = new Deno.Command(Deno.execPath(), { args: ["--version"], stdout: "null" }).spawn();
+  await child.status;
+  return child.pid;
+}
+
+/** Runs tests/fixtures/lock_child.ts in its own process; resolves to its one line of output. */
+function lockChild(directory: string, holdMs: number, how = ""): Promise<string> {
+  const command = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      `${ROOT}tests/fixtures/lock_child.ts`,
+      directory,
+      String(holdMs),
+      how,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  });
+  return command.output().then((output) => new TextDecoder().decode(output.stdout).trim());
+}
+
+Deno.test("the lock file holds the pid and start time while held and is gone after release", async () => {
+  await withTempDir(async (directory) => {
+    const lock = await acquireDirectoryLock(directory, "run-qa", ACTION, NOW);
+    assertEquals(lock.tookOver, null);
+    assertEquals(JSON.parse((await lockText(directory))!), {
+      command: "run-qa",
+      pid: Deno.pid,
+      started_at: "2026-11-30T01:02:03.456Z",
+    });
+    assertEquals([...Deno.readDirSync(directory)].map((entry) => entry.name), [LOCK_FILE]);
+    lock.release();
+    lock.release();
+    assertEquals(await lockText(directory), null);
+    await refuseIfLocked(directory, ACTION);
+  });
+});
+
+Deno.test("a held lock refuses a second holder and a check, naming the holder's pid and start time", async () => {
+  await withTempDir(async (directory) => {
+    const lock = await acquireDirectoryLock(directory, "run-qa", ACTION, NOW);
+    try {
+      const expected = new RegExp(
+        `run-qa\\.lock: locked by run-qa \\(pid ${Deno.pid}, started 2026-11-30T01:02:03\\.456Z\\): wait for it`,
+      );
+      const second = await assertRejects(
+        () => acquireDirectoryLock(directory, "run-qa", ACTION),
+        DirectoryLockedError,
+      );
+      assertMatch(second.message, expected);
+      const check = await assertRejects(() => refuseIfLocked(directory, "grade later"), DirectoryLockedError);
+      assertMatch(check.message, /locked by run-qa \(pid \d+, started [^)]+\): grade later/);
+      // Another process sees the same.
+      assertMatch(await lockChild(directory, 0), new RegExp(`^refused: .*pid ${Deno.pid}, started`));
+      assertEquals(
+        JSON.parse((await lockText(directory))!).pid,
+        Deno.pid,
+        "the refusals left the lock alone",
+      );
+    } finally {
+      lock.release();
+    }
+    assertEquals([...Deno.readDirSync(directory)], [], "no temporary file is left behind");
+  });
+});
+
+Deno.test("a stale lock (no process holds its flock) is taken over, whatever it says", async () => {
+  await withTempDir(async (directory) => {
+    const pid = await deadPid();
+    const stale = { command: "run-qa", pid, started_at: "2026-11-29T00:00:00.000Z" };
+    await Deno.writeTextFile(`${directory}/${LOCK_FILE}`, JSON.stringify(stale));
+    await refuseIfLocked(directory, ACTION);
+    const lock = await acquireDirectoryLock(directory, "run-qa", ACTION, NOW);
+    assertEquals(lock.tookOver, stale);
+    assertEquals(JSON.parse((await lockText(directory))!).pid, Deno.pid);
+    lock.release();
+
+    await Deno.writeTextFile(`${directory}/${LOCK_FILE}`, "{ half a lock");
+    const overUnreadable = await acquireDirectoryLock(directory, "run-qa", ACTION);
+    assertEquals(overUnreadable.tookOver?.command, "unknown");
+    overUnreadable.release();
+
+    // The flock, not the pid, tells: a lock file nobody flocks is stale even if its pid is running now (reused).
+    await Deno.writeTextFile(
+      `${directory}/${LOCK_FILE}`,
+      JSON.stringify({ command: "run-qa", pid: Deno.pid, started_at: "2026-11-29T00:00:00.000Z" }),
+    );
+    const overReused = await acquireDirectoryLock(directory, "run-qa", ACTION);
+    assertEquals(overReused.tookOver?.started_at, "2026-11-29T00:00:00.000Z");
+    overReused.release();
+  });
+});
+
+Deno.test("processes racing for one stale lock: exactly one takes it over, the others name that one", async () => {
+  await withTempDir(async (directory) => {
+    const pid = await deadPid();
+    await Deno.writeTextFile(
+      `${directory}/${LOCK_FILE}`,
+      JSON.stringify({ command: "run-qa", pid, started_at: "2026-11-29T00:00:00.000Z" }),
+    );
+    const lines = await Promise.all([0, 1, 2, 3].map(() => lockChild(directory, 3000)));
+    const winners = lines.filter((line) => line.startsWith("acquired"));
+    assertEquals(winners, [`acquired over pid ${pid}`], lines.join("\n"));
+    for (const line of lines.filter((line) => !line.startsWith("acquired"))) {
+      assertMatch(line, /^refused: .*locked by run-qa \(pid \d+/);
+      assert(!line.includes(`pid ${pid},`), `a loser named the dead holder: ${line}`);
+    }
+    assertEquals(await lockText(directory), null, "the winner released the lock");
+  });
+});
+
+Deno.test("a holder that quits through Deno.exit still removes its lock", async () => {
+  await withTempDir(async (directory) => {
+    assertEquals(await lockChild(directory, 0, "exit"), "acquired");
+    assertEquals(await lockText(directory), null);
+  });
+});

@@ -1,0 +1,97 @@
+import { prepareCases, recomputeSelection } from "../../lib/protocol/cases.ts";
+import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
+import { loadDataset, parseRows } from "../../lib/protocol/dataset.ts";
+import { generateDemoDataset } from "../../lib/protocol/demo.ts";
+import { ContractError, DatasetIntegrityError } from "../../lib/base/errors.ts";
+import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
+import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
+import { type SourceRow, sourceRow } from "../helpers/generate.ts";
+
+const contracts = await fixtureContracts();
+const dataset = await loadDataset(
+  await Deno.readFile(FIXTURE_DATASET),
+  FIXTURE_DATASET,
+  contracts.config.dataset.sha256,
+);
+
+Deno.test("the fixture prepares 45 cases with nine distinct distractors each", () => {
+  const cases = prepareCases(dataset, contracts);
+  assertEquals(cases.length, 45);
+  for (const prepared of cases) {
+    assertEquals(
+      new Set(prepared.distractors.map((row) => row.questionId)).size,
+      contracts.config.pool.distractors,
+    );
+  }
+});
+
+Deno.test("a distractor bank smaller than the draws is refused, naming both numbers", () => {
+  const pool = { ...contracts.config.pool, distractor_bank_size: 5 };
+  const small = { ...contracts, config: { ...contracts.config, pool } };
+  const error = assertThrows(() => prepareCases(dataset, small), ContractError);
+  assertEquals(
+    error.message,
+    "pool.distractor_bank_size: the distractor bank of 5 rows is smaller than the 9 distractors each case draws",
+  );
+});
+
+const embedded = loadContracts(embeddedSources());
+const selectionRule = embedded.official;
+
+function selectionRows(type: string, prefix: string, count: number): SourceRow[] {
+  return Array.from(
+    { length: count },
+    (_, index) => sourceRow(`${prefix}${String(index).padStart(3, "0")}`, type, "ans", "evidence"),
+  );
+}
+
+function datasetOf(rows: SourceRow[]) {
+  return { sha256: "x", ...parseRows(rows, "test.json") };
+}
+
+Deno.test("selection drops pilots, _abs IDs, long or excluded answers and out-of-bound evidence, by code points", () => {
+  const pilot = selectionRule.selection.excluded_pilot_ids[0];
+  const rows = [
+    ...selectionRows("knowledge-update", "k", 20),
+    ...selectionRows("temporal-reasoning", "t", 20),
+    sourceRow(pilot, "knowledge-update", "a", "e"),
+    sourceRow("a000_abs", "knowledge-update", "a", "e"),
+    sourceRow("a001", "knowledge-update", "x".repeat(101), "e"),
+    sourceRow("a002", "knowledge-update", "It is NOT ENOUGH", "e"),
+    sourceRow("a003", "knowledge-update", "  ", "e"),
+    sourceRow("a004", "temporal-reasoning", "a", "e".repeat(2000)),
+    // 100 code points but 102 UTF-16 units: still eligible (Python len).
+    sourceRow("a005", "temporal-reasoning", "😀😀" + "x".repeat(98), "e"),
+  ];
+  const selected = recomputeSelection(datasetOf(rows), selectionRule);
+  assertEquals(
+    selected.get("knowledge-update")!.map((item) => item.questionId),
+    selectionRows("knowledge-update", "k", 20).map((r) => r.question_id),
+  );
+  assertEquals(selected.get("temporal-reasoning")![0].questionId, "a005");
+  assertEquals(selected.get("temporal-reasoning")!.length, 20);
+});
+
+Deno.test("selection: too few eligible rows is its own error", () => {
+  const rows = [
+    ...selectionRows("knowledge-update", "k", 19),
+    ...selectionRows("temporal-reasoning", "t", 20),
+  ];
+  assertThrows(
+    () => recomputeSelection(datasetOf(rows), selectionRule),
+    DatasetIntegrityError,
+    "only 19 eligible knowledge-update rows",
+  );
+});
+
+Deno.test("selection: a manifest that differs from the recomputed IDs names the scenario and both lists", () => {
+  const rows = generateDemoDataset();
+  const data = datasetOf(rows);
+  const manifest = structuredClone(selectionRule);
+  const error = assertThrows(() => prepareCases(data, { ...embedded, official: manifest }));
+  assert(error instanceof DatasetIntegrityError);
+  assertMatch(
+    error.message,
+    /manifests\/longmemeval-pr4789-v1\.json: scenarios\.confirmation_help: recomputed selection .* differs from the pinned 01493427/,
+  );
+});

@@ -1,0 +1,252 @@
+import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
+import { buildReport, type QaReport, reportSections } from "../../lib/report/report.ts";
+import { reportHtml } from "../../lib/report/html.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { findChromium, screenshot } from "../helpers/chromium.ts";
+import { GOLDEN, ROOT, withTempDir } from "../helpers/cli.ts";
+import { fixtureContracts } from "../helpers/fixture.ts";
+import { countPixels, decodePng, near, pixelAt } from "../helpers/png.ts";
+
+const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
+const contracts = loadContracts(embeddedSources());
+const report = await buildReport(PUBLISHED, contracts) as QaReport;
+const html = reportHtml(report);
+
+const CHARTS = ["chart-forest", "chart-accuracy", "chart-retention"] as const;
+
+/** The `<svg id=…>…</svg>` of a chart. */
+function svgOf(page: string, id: string): string {
+  const match = page.match(new RegExp(`<svg id="${id}"[\\s\\S]*?</svg>`));
+  assert(match !== null, `no <svg id="${id}">`);
+  return match[0];
+}
+
+/** The figure holding a chart and the table beside it. */
+function pairOf(page: string, id: string): { caption: string; table: string } {
+  const match = page.match(
+    new RegExp(
+      `<div class="pair"><figure><svg id="${id}"[\\s\\S]*?</svg><figcaption>([^<]+)</figcaption></figure>(<div class="table-wrap"><table>[\\s\\S]*?</table></div>)</div>`,
+    ),
+  );
+  assert(match !== null, `chart ${id} has no caption and table beside it`);
+  return { caption: match[1], table: match[2] };
+}
+
+Deno.test("the HTML report holds three SVG charts, each with a caption and a table beside it", () => {
+  assertEquals([...html.matchAll(/<svg id="([^"]+)"/g)].map((match) => match[1]), [...CHARTS]);
+  for (const id of CHARTS) {
+    const { caption, table } = pairOf(html, id);
+    assertMatch(caption, /^Figure \d\. /);
+    assertStringIncludes(table, "<tbody>");
+  }
+});
+
+Deno.test("the accuracy chart draws every scenario × policy the table beside it lists", () => {
+  const svg = svgOf(html, "chart-accuracy");
+  const { table } = pairOf(html, "chart-accuracy");
+  const titles = [...svg.matchAll(/<title>([^<]+)<\/title>/g)].map((match) => match[1]);
+  assertEquals(titles.length, 10);
+  assertStringIncludes(svg, "<title>access_help · confidence: 3/10 correct (0.300)</title>");
+  assertStringIncludes(svg, "<title>access_help · hybrid-v1: 9/10 correct (0.900)</title>");
+  assertStringIncludes(svg, "<title>correction_reserve · hybrid-v1: 5/5 correct (1.000)</title>");
+  for (const title of titles) {
+    const [, scenario, policy, correct] = title.match(/^(\S+) · (\S+): (\d+\/\d+) correct/)!;
+    const row = table.match(new RegExp(`<tr><td>[a-z]+</td><td>${scenario}</td>(.*?)</tr>`))![1];
+    const cells = [...row.matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((match) => match[1]);
+    assertEquals(cells[policy === "confidence" ? 1 : 2], correct, title);
+  }
+  // Paired bars: one rect per bar carrying its value, plus the legend's two swatches.
+  assertEquals([...svg.matchAll(/<rect class="p[01]"[^>]*data-value=/g)].length, 10);
+});
+
+Deno.test("the forest plot shows each suite's difference and interval, and the zero line", () => {
+  const svg = svgOf(html, "chart-forest");
+  assertStringIncludes(svg, "<title>official: +0.300 [+0.150, +0.450]</title>");
+  assertStringIncludes(svg, "<title>synthetic: +0.800 [+0.400, +1.000]</title>");
+  assertStringIncludes(svg, "<title>overall: +0.356 [+0.200, +0.511]</title>");
+  assertMatch(svg, /<line class="zero"[^>]*\/>/);
+  assertStringIncludes(svg, "no difference");
+  // The zero line sits where the axis says 0.
+  const zero = svg.match(/<line class="zero" x1="([\d.]+)"/)![1];
+  assertMatch(svg, new RegExp(`<text class="muted" x="${zero}" y="[\\d.]+" text-anchor="middle">0</text>`));
+  const { table } = pairOf(html, "chart-forest");
+  assertStringIncludes(table, ">[+0.150, +0.450]</td>");
+});
+
+Deno.test("the retention chart shows accuracy with the support retained and lost, as in its table", () => {
+  const svg = svgOf(html, "chart-retention");
+  assertStringIncludes(svg, "<title>official · confidence · support retained: 23/26 correct</title>");
+  assertStringIncludes(svg, "<title>official · confidence · support lost: 0/14 correct</title>");
+  assertStringIncludes(svg, "<title>official · hybrid-v1 · support retained: 35/40 correct</title>");
+  assertStringIncludes(svg, ">n=0</text>");
+  const { table } = pairOf(html, "chart-retention");
+  assertMatch(
+    table,
+    /<td>official<\/td><td>confidence<\/td><td class="num">26<\/td><td class="num">23<\/td>/,
+  );
+});
+
+Deno.test("the HTML is self-contained: no URL in any src or href, no scripts, links, imports or fonts", () => {
+  assert(!/\b(?:src|href)\s*=\s*["']?\s*(?:https?:)?\/\//i.test(html), "an http(s) URL in src/href");
+  assert(!/\b(?:src|href)\s*=/i.test(html), "no src or href at all");
+  assert(!/<script|<link|<iframe|<img|@import|url\(|@font-face/i.test(html));
+  assert(!/https?:\/\//.test(html), "no http URL anywhere");
+  assertStringIncludes(html, "@media (prefers-color-scheme: dark)");
+  assertStringIncludes(html, "@media print");
+});
+
+Deno.test("every table row of the report appears in the HTML, cell for cell", () => {
+  const unescape = (text: string) =>
+    text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'")
+      .replace(/&amp;/g, "&");
+  const htmlRows = new Set(
+    [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
+      JSON.stringify([...match[1].matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((cell) => unescape(cell[1])))
+    ),
+  );
+  let count = 0;
+  for (const section of reportSections(report)) {
+    for (const table of section.tables) {
+      for (const row of table.rows) {
+        assert(htmlRows.has(JSON.stringify(row)), `missing row ${JSON.stringify(row)}`);
+        count++;
+      }
+    }
+  }
+  assertEquals(count, 3 + 5 + 6 + 18 + 3 + 11);
+});
+
+Deno.test("predictions are escaped: a prediction holding markup is shown as text", async () => {
+  await withTempDir(async (directory) => {
+    for (const name of ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"]) {
+      await Deno.copyFile(`${PUBLISHED}/${name}`, `${directory}/${name}`);
+    }
+    const rows = await Deno.readTextFile(`${directory}/qa.rows.jsonl`);
+    const changed = rows.replace(
+      /("case_id": "1cea1afa"[^\n]*"policy": "confidence", "prediction": )"600"/,
+      '$1"<script>600</script>"',
+    );
+    assert(changed !== rows);
+    await Deno.writeTextFile(`${directory}/qa.rows.jsonl`, changed);
+    const page = reportHtml(await buildReport(directory, contracts));
+    assertStringIncludes(page, "&lt;script&gt;600&lt;/script&gt;");
+    assert(!page.includes("<script>"));
+  });
+});
+
+Deno.test("a policy run's HTML has one retention chart per capacity, each with its table", async () => {
+  const fixture = await fixtureContracts();
+  const page = reportHtml(await buildReport(`${GOLDEN}/fixture-run/policy`, fixture));
+  for (const capacity of [5, 7, 9]) {
+    const svg = svgOf(page, `chart-retention-${capacity}`);
+    assertEquals([...svg.matchAll(/<title>/g)].length, 10);
+    pairOf(page, `chart-retention-${capacity}`);
+  }
+  assertStringIncludes(
+    svgOf(page, "chart-retention-7"),
+    "<title>capacity 7 · access_help · confidence: 3/10 kept the support</title>",
+  );
+});
+
+// ---- Rendering in headless Chromium ----------------------------------------------------------------------
+
+const chromium = findChromium();
+if (chromium === undefined) {
+  console.log(
+    "report_html_test: CANNOT RUN the Chromium render test: no chromium on PATH (install it: apt-get install -y chromium; .ci/run does)",
+  );
+}
+
+/** Lays the three charts out at fixed places and hides everything else, so each chart's area is known. */
+const ISOLATE = `<style>
+body * { visibility: hidden !important; }
+#chart-forest, #chart-forest *, #chart-accuracy, #chart-accuracy *, #chart-retention, #chart-retention * {
+  visibility: visible !important; }
+#chart-forest, #chart-accuracy, #chart-retention { position: fixed !important; left: 0 !important;
+  width: 700px !important; height: auto !important; }
+#chart-forest { top: 0 !important; } #chart-accuracy { top: 400px !important; } #chart-retention { top: 800px !important; }
+</style></head>`;
+
+const REGIONS = { "chart-forest": 0, "chart-accuracy": 400, "chart-retention": 800 } as const;
+
+for (const dark of [false, true]) {
+  Deno.test({
+    name: `Chromium draws each chart of the HTML report (${dark ? "dark" : "light"} colour scheme)`,
+    ignore: chromium === undefined,
+    fn: async () => {
+      await withTempDir(async (directory) => {
+        await Deno.writeTextFile(`${directory}/report.html`, html.replace("</head>", ISOLATE));
+        await screenshot(chromium!, `${directory}/report.html`, `${directory}/report.png`, {
+          width: 720,
+          height: 1200,
+          dark,
+        });
+        const image = await decodePng(await Deno.readFile(`${directory}/report.png`));
+        assertEquals([image.width, image.height], [720, 1200]);
+        const background = pixelAt(image, 710, 1190);
+        // Light: white page; dark: the dark theme's near-black page.
+        assert(dark ? background.every((value) => value < 40) : background.every((value) => value > 240));
+        const palette = dark
+          ? { p0: "#f0883e", p1: "#4493f8", ok: "#3fb950" }
+          : { p0: "#bc4c00", p1: "#0969da", ok: "#1a7f37" };
+        const drawn = (id: keyof typeof REGIONS) => {
+          const region = { x: 0, y: REGIONS[id], width: 700, height: 390 };
+          const different = countPixels(
+            image,
+            region,
+            (rgb) => rgb.some((value, index) => Math.abs(value - background[index]) > 40),
+          );
+          return { region, different };
+        };
+        for (const id of CHARTS) {
+          const { different } = drawn(id);
+          assert(different > 2000, `${id}: only ${different} pixels drawn`);
+        }
+        const colour = (id: keyof typeof REGIONS, hex: string) =>
+          countPixels(image, drawn(id).region, near(hex));
+        // Paired bars in both policy colours; the forest plot's whiskers and its zero line; the retained bars.
+        assert(colour("chart-accuracy", palette.p0) > 2000, "confidence bars");
+        assert(colour("chart-accuracy", palette.p1) > 5000, "hybrid-v1 bars");
+        assert(colour("chart-forest", palette.p1) > 300, "forest whiskers and points");
+        // The dashed zero line is thin and antialiased: count reddish pixels in its column.
+        const zeroX = Math.round(
+          (Number(svgOf(html, "chart-forest").match(/<line class="zero" x1="([\d.]+)"/)![1]) * 700) / 720,
+        );
+        const reddish = countPixels(
+          image,
+          { x: zeroX - 3, y: 10, width: 7, height: 160 },
+          ([r, g, b]) => r - Math.max(g, b) > 80,
+        );
+        assert(reddish > 60, `zero line: ${reddish} pixels`);
+        assert(colour("chart-retention", palette.ok) > 5000, "retained bars");
+        // Nothing outside the three charts is drawn.
+        const outside = countPixels(
+          image,
+          { x: 0, y: 1190, width: 720, height: 10 },
+          (rgb) => rgb.some((value, index) => Math.abs(value - background[index]) > 40),
+        );
+        assertEquals(outside, 0);
+      });
+    },
+  });
+}
+
+Deno.test({
+  name: "Chromium renders the whole HTML report unmodified, readable (dark text on light)",
+  ignore: chromium === undefined,
+  fn: async () => {
+    await withTempDir(async (directory) => {
+      await Deno.writeTextFile(`${directory}/report.html`, html);
+      await screenshot(chromium!, `${directory}/report.html`, `${directory}/report.png`, {
+        width: 1200,
+        height: 2400,
+      });
+      const image = await decodePng(await Deno.readFile(`${directory}/report.png`));
+      const all = { x: 0, y: 0, width: image.width, height: image.height };
+      const dark = countPixels(image, all, (rgb) => rgb.every((value) => value < 80));
+      const blue = countPixels(image, all, near("#0969da"));
+      assert(dark > 10000, `text drawn: ${dark} dark pixels`);
+      assert(blue > 5000, `charts drawn: ${blue} hybrid-v1 pixels`);
+    });
+  },
+});
