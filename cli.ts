@@ -409,7 +409,7 @@ and runs both policies into a fresh temporary directory (or --output-dir DIR); e
 that run (as \`report\` prints it, every row recomputed). No network.`,
     run: async (flags, _positionals, io) => {
       const directory = flags["output-dir"] ?? await Deno.makeTempDir({ prefix: "deermem-eval-demo-" });
-      const { runDemo } = await import("./lib/protocol/demo.ts");
+      const { runDemo } = await import("./lib/commands/demo.ts");
       await runDemo(directory, SOURCE_STATE, io.out);
       return 0;
     },

@@ -12,6 +12,9 @@
 import { fnv1a } from "../base/hash.ts";
 import { pyFloatOf, pyStr, pyStrip } from "../py/builtins.ts";
 import { RADIX_THRESHOLD, radixOrder32, rankOrder } from "./_radix.ts";
+
+export { rankOrder };
+import { EVICTION_POLICY_VERSION } from "../protocol/versions.ts";
 import {
   elapsedSeconds,
   fromIsoFormat,
@@ -44,20 +47,8 @@ export const EVICTION_POLICY_CONFIDENCE = "confidence";
  * strictEqual(EVICTION_POLICY_HYBRID_V1, "hybrid-v1");
  * ```
  */
-export const EVICTION_POLICY_HYBRID_V1 = "hybrid-v1";
-/**
- * The policy version this module implements; a protocol's `required_policy_version` must equal it.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
- * import { EVICTION_POLICY_VERSION } from "./selector.ts";
- * const contracts = loadContracts(embeddedSources());
- * strictEqual(contracts.config.required_policy_version, EVICTION_POLICY_VERSION);
- * ```
- */
-export const EVICTION_POLICY_VERSION: typeof EVICTION_POLICY_HYBRID_V1 = EVICTION_POLICY_HYBRID_V1;
+export const EVICTION_POLICY_HYBRID_V1: typeof EVICTION_POLICY_VERSION = EVICTION_POLICY_VERSION;
+export { EVICTION_POLICY_VERSION };
 
 /** The two eviction policies. */
 export type EvictionPolicy = typeof EVICTION_POLICY_CONFIDENCE | typeof EVICTION_POLICY_HYBRID_V1;

@@ -11,8 +11,7 @@ import embeddedSynthetic from "../../manifests/synthetic-corrections-pr4789-v1.j
 import embeddedPrompt from "../../prompts/answer-v1.txt" with { type: "text" };
 import { parseConfig, type ProtocolConfig } from "./config.ts";
 import { ContractError } from "../base/errors.ts";
-import { EVICTION_POLICY_VERSION } from "../policy/selector.ts";
-import { GRADER_VERSION } from "../qa/grading.ts";
+import { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";
 import { sha256Hex } from "../base/hash.ts";
 import {
   type OfficialManifest,

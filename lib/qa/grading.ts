@@ -12,17 +12,7 @@ import { DatasetIntegrityError, RowIntegrityError } from "../base/errors.ts";
 import { PY_INT_MAX_STR_DIGITS } from "../py/json.ts";
 import { pyLower } from "../py/builtins.ts";
 
-/**
- * The grader version this module implements; a protocol's `qa.grader_version` must equal it.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { GRADER_VERSION } from "./grading.ts";
- * strictEqual(GRADER_VERSION, "deterministic-overlap-v1");
- * ```
- */
-export const GRADER_VERSION = "deterministic-overlap-v1";
+export { GRADER_VERSION } from "../protocol/versions.ts";
 
 /** Accept threshold for the overlap rule, in both directions. */
 export const OVERLAP_THRESHOLD = 0.6;

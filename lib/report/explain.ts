@@ -8,8 +8,12 @@
 
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { InputError } from "../base/errors.ts";
-import { type EvictionPolicy, type ScoreComponents, selectFactsForCapacity } from "../policy/selector.ts";
-import { rankOrder } from "../policy/_radix.ts";
+import {
+  type EvictionPolicy,
+  rankOrder,
+  type ScoreComponents,
+  selectFactsForCapacity,
+} from "../policy/selector.ts";
 import { readTextIfExists } from "../base/fs.ts";
 import { gradeAnswer } from "../qa/grading.ts";
 import { evaluateCase, hybridParams, POLICIES } from "../policy/policies.ts";

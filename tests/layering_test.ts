@@ -1,0 +1,51 @@
+/** lib/'s shape: folders by layer, every import pointing down or within its folder, private files kept private. */
+
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { ROOT } from "./helpers/paths.ts";
+import { LAYERS, layerViolations, readImportGraph } from "./helpers/layers.ts";
+
+Deno.test("every import in lib/ points down the layers or stays in its folder; no _private file leaks", async () => {
+  const edges = await readImportGraph(`${ROOT}lib`);
+  assert(edges.length > 100, `only ${edges.length} imports found: the reader is not reading lib/`);
+  assertEquals(layerViolations(edges), []);
+});
+
+Deno.test("lib/ holds only the layer folders (no module at its top level)", async () => {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(`${ROOT}lib`)) {
+    names.push(entry.isDirectory ? entry.name : `${entry.name}!`);
+  }
+  assertEquals(names.sort(), [...LAYERS].sort());
+});
+
+Deno.test("the layering check fails on a deliberately added upward import in a copy of lib/", async () => {
+  const copy = await Deno.makeTempDir();
+  try {
+    const command = new Deno.Command("cp", { args: ["-r", `${ROOT}lib`, copy] });
+    assert((await command.output()).success);
+    const hash = `${copy}/lib/base/hash.ts`;
+    await Deno.writeTextFile(hash, `${await Deno.readTextFile(hash)}\nimport "../commands/run_qa.ts";\n`);
+    const problems = layerViolations(await readImportGraph(`${copy}/lib`));
+    assertEquals(problems, [
+      "base/hash.ts -> commands/run_qa.ts: base may not import from commands (above it)",
+    ]);
+  } finally {
+    await Deno.remove(copy, { recursive: true });
+  }
+});
+
+Deno.test("the layering check names sideways, private and outside edges", () => {
+  assertEquals(
+    layerViolations([
+      { from: "report/html.ts", to: "conformance/run.ts" },
+      { from: "sweep/grid.ts", to: "policy/_radix.ts" },
+      { from: "policy/selector.ts", to: "policy/_radix.ts" },
+      { from: "qa/tasks.ts", to: "helpers/x.ts" },
+    ]),
+    [
+      "report/html.ts -> conformance/run.ts: report may not import from conformance (above it)",
+      "sweep/grid.ts -> policy/_radix.ts: private to policy/",
+      "qa/tasks.ts -> helpers/x.ts: outside the layer folders",
+    ],
+  );
+});
