@@ -1,0 +1,7 @@
+/**
+ * The sweep layer's public surface.
+ *
+ * @module
+ */
+
+export * from "./sweep.ts";
