@@ -359,7 +359,7 @@ export function osReason(error: unknown): string {
  * deepStrictEqual(exitCodeFor(new ContractError("bad")), 2);
  * ```
  */
-export function exitCodeFor(error: unknown): 1 | 2 {
+export function exitCodeFor(error: unknown): 1 | 2 | 130 {
   return describeFailure("", error).code;
 }
 
@@ -368,7 +368,7 @@ export const DEBUG_ENV = "DEERMEM_EVAL_DEBUG";
 
 /** How a command's failure is reported: its exit code and the lines for stderr. */
 export interface FailureReport {
-  code: 1 | 2;
+  code: 1 | 2 | 130;
   lines: string[];
 }
 
@@ -389,7 +389,8 @@ export interface FailureReport {
  * ```
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
-  const prefix = `deermem-eval ${command}`;
+  if (error instanceof CommandFailedError) return { code: error.exitCode, lines: [] };
+  const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
   const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
   if (error instanceof InputError) return { code: 2, lines: [`${prefix}: ${oneLine(error.message)}`] };
   if (error instanceof IoError || error instanceof ProviderError) {
@@ -400,4 +401,32 @@ export function describeFailure(command: string, error: unknown, debug = false):
   const lines = [`${prefix}: unexpected error: ${oneLine(text)} (set ${DEBUG_ENV}=1 for a trace)`];
   if (debug && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
   return { code: 1, lines };
+}
+
+/**
+ * A command that ran but did not succeed, and has already said why (a check that does not hold, a QA run with
+ * failed or unattempted rows): exit 1, or 130 when interrupted, with no further line.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { CommandFailedError, describeFailure } from "./errors.ts";
+ * deepStrictEqual(describeFailure("verify", new CommandFailedError("2 checks fail")), { code: 1, lines: [] });
+ * deepStrictEqual(describeFailure("run-qa", new CommandFailedError("interrupted", 130)).code, 130);
+ * ```
+ */
+export class CommandFailedError extends Error {
+  /** 1 for a failure, 130 for an interruption. */
+  readonly exitCode: 1 | 130;
+  /**
+   * Creates the error.
+   *
+   * @param message What did not succeed (for a debugger; the command has printed it already).
+   * @param exitCode 1, or 130 when interrupted.
+   */
+  constructor(message: string, exitCode: 1 | 130 = 1) {
+    super(message);
+    this.name = "CommandFailedError";
+    this.exitCode = exitCode;
+  }
 }

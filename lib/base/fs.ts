@@ -550,3 +550,47 @@ export async function moveAside(path: string, asideDirectory: string, asideName:
 export async function ensureDir(path: string): Promise<void> {
   await osCall("mkdir", "create directory", path, () => Deno.mkdir(path, { recursive: true }));
 }
+
+/**
+ * Publishes files at any paths all together or not at all, never overwriting: each is staged beside its
+ * target, then all are linked into place, then the staging names go; any failure undoes what this call did.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { publishFiles } from "./fs.ts";
+ * const directory = await Deno.makeTempDir();
+ * await publishFiles([[`${directory}/a.md`, "# a\n"], [`${directory}/b.html`, "<p>b</p>\n"]]);
+ * strictEqual(await Deno.readTextFile(`${directory}/a.md`), "# a\n");
+ * ```
+ */
+export async function publishFiles(
+  entries: readonly (readonly [path: string, content: string])[],
+): Promise<void> {
+  await refuseExisting(entries.map(([path]) => path));
+  const encoder = new TextEncoder();
+  const id = crypto.randomUUID();
+  const staged: string[] = [];
+  const placed: string[] = [];
+  try {
+    for (const [path, content] of entries) {
+      const { directory, name } = splitPath(path);
+      const staging = `${directory}/.${name}.${id}.staging`;
+      staged.push(staging);
+      await osCall(
+        "write",
+        "write",
+        path,
+        () => Deno.writeFile(staging, encoder.encode(content), { createNew: true }),
+      );
+    }
+    for (const [index, [path]] of entries.entries()) {
+      await osCall("link", "link", path, () => Deno.link(staged[index], path));
+      placed.push(path);
+    }
+    for (const staging of staged) await osCall("remove", "remove", staging, () => Deno.remove(staging));
+  } catch (error) {
+    for (const path of [...placed, ...staged]) await Deno.remove(path).catch(() => {});
+    throw error;
+  }
+}

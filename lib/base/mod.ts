@@ -5,10 +5,8 @@
  */
 
 export * from "./errors.ts";
-export * from "./flags.ts";
 export * from "./fs.ts";
 export * from "./group.ts";
 export * from "./hash.ts";
 export * from "./lock.ts";
 export * from "./schema.ts";
-export * from "./zod.ts";

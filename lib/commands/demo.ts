@@ -4,11 +4,13 @@
  * @module
  */
 
-import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
-import type { SourceState } from "../protocol/identity.ts";
-import { buildReport, reportText } from "../report/report.ts";
+import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/mod.ts";
+import type { SourceState } from "../protocol/mod.ts";
+import { buildReport, reportText } from "../report/mod.ts";
 import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
-import { contractsLine, validateContracts, validatedLine } from "../protocol/prepare.ts";
+import { defineCommand } from "./_command.ts";
+import { SOURCE_STATE } from "./_version.ts";
+import { contractsLine, validateContracts, validatedLine } from "../protocol/mod.ts";
 
 /**
  * The `demo` stage: checks the embedded contracts, generates the synthetic dataset and its demo protocol,
@@ -45,3 +47,26 @@ export async function runDemo(
   onLine("");
   onLine(reportText(report));
 }
+
+/** The `demo` command. */
+export const command = defineCommand({
+  name: "demo",
+  summary:
+    "run validate-contracts, validate and run-policy on a generated synthetic dataset (not LongMemEval)",
+  description:
+    `Shows the offline stages end to end without the pinned dataset: checks the embedded contracts, generates a
+synthetic LongMemEval-shaped dataset (no LongMemEval text) with a demo protocol pinned to it, then validates it
+and runs both policies into a fresh temporary directory (or --output-dir DIR); ends with the policy report of
+that run (as \`report\` prints it, every row recomputed). No network.`,
+  flags: {
+    "output-dir": {
+      type: "string",
+      value: "DIR",
+      help: "where to write the run (default: a new temporary directory)",
+    },
+  },
+  async run({ flags, io }) {
+    const directory = flags["output-dir"] ?? await Deno.makeTempDir({ prefix: "deermem-eval-demo-" });
+    await runDemo(directory, SOURCE_STATE, io.out);
+  },
+});

@@ -8,10 +8,10 @@
 
 import { listDirectory, readTextIfExists, refuseExisting, writeAllOrNothing } from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";
-import { gradeAnswer, GRADER_VERSION } from "../qa/grading.ts";
+import { gradeAnswer, GRADER_VERSION } from "../qa/mod.ts";
 import { refuseIfLocked } from "../base/lock.ts";
-import { readMarker } from "../qa/run_marker.ts";
-import { compareCodePoints } from "../py/json.ts";
+import { readMarker } from "../qa/mod.ts";
+import { compareCodePoints } from "../py/mod.ts";
 import {
   type GradedRow,
   gradedRowsJsonl,
@@ -19,11 +19,22 @@ import {
   type QaStatsSuites,
   qaStatsSuites,
   qaSummary,
-} from "../qa/outputs.ts";
-import { type AnswerRow, checkRowIdentity, parseAnswerRow, responsePath } from "../qa/answer_rows.ts";
-import { type AnswerTask, buildAnswerTasks } from "../qa/tasks.ts";
-import type { Contracts } from "../protocol/contracts.ts";
-import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
+} from "../qa/mod.ts";
+import { type AnswerRow, checkRowIdentity, parseAnswerRow, responsePath } from "../qa/mod.ts";
+import { type AnswerTask, buildAnswerTasks } from "../qa/mod.ts";
+import type { Contracts } from "../protocol/mod.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "../protocol/mod.ts";
+
+import { suiteLines } from "../qa/mod.ts";
+import { defineCommand } from "./_command.ts";
+import {
+  contractPaths,
+  DATASET_FLAG,
+  datasetPath,
+  PROTOCOL_FLAGS,
+  requiredDirectory,
+  wroteLine,
+} from "./_flags.ts";
 
 /** The three files `grade-qa` writes. */
 export const QA_OUTPUTS = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"] as const;
@@ -80,9 +91,9 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
+ * import { embeddedSources, loadContracts } from "../protocol/mod.ts";
  * import { gradeRun } from "./grade_qa.ts";
- * import { answerTasks } from "../qa/answering.ts";
+ * import { answerTasks } from "../qa/mod.ts";
  * const task = {
  *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
  *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
@@ -138,7 +149,7 @@ export async function gradeRun(
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { gradedRow } from "./grade_qa.ts";
- * import { answerRow } from "../qa/answer_rows.ts";
+ * import { answerRow } from "../qa/mod.ts";
  * const task = {
  *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
  *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
@@ -202,3 +213,39 @@ export async function foreignResponseFiles(
   const rows = new Set(tasks.map((task) => `${task.rowId}.json`));
   return names.filter((name) => name !== SUPERSEDED && !rows.has(name));
 }
+
+/** The `grade-qa` command. */
+export const command = defineCommand({
+  name: "grade-qa",
+  summary: "re-verify a QA run read-only, grade blindly, write rows, summary and statistics",
+  description:
+    `Re-verifies the run in DIR without changing it: qa_run.json must carry the five artifact hashes of the
+protocol in use; every task is recomputed, and each of its rows must exist and equal it in row id, case id,
+source, scenario, policy, capacity, kept facts and request fingerprint — the first that does not refuses the
+directory, naming the row and the field. Then grades every prediction blindly against the reference answer of
+the recomputed case (never one a row names) and writes into DIR:
+  qa.rows.jsonl     the graded rows
+  qa.summary.json   accuracy by source, scenario and policy
+  qa.stats.json     exact McNemar and the seeded paired bootstrap, per suite
+Refuses to overwrite any of them. No network.`,
+  flags: {
+    ...DATASET_FLAG,
+    "output-dir": { type: "string", value: "DIR", help: "the run-qa directory", required: true },
+    ...PROTOCOL_FLAGS,
+  },
+  async run({ flags, io }) {
+    const directory = requiredDirectory(flags["output-dir"]);
+    const { rows, suites } = await gradeQa({
+      contracts: contractPaths(flags),
+      dataset: datasetPath(flags, io),
+      directory,
+      onForeignFiles: (foreign) =>
+        io.err(
+          `warning: ${directory}/responses holds ${foreign.length} file(s) that are not a task's row, ` +
+            `not graded: ${foreign.join(", ")}`,
+        ),
+    });
+    for (const line of suiteLines(rows, suites)) io.out(line);
+    io.out(wroteLine(directory, QA_OUTPUTS));
+  },
+});

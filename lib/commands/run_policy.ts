@@ -6,12 +6,23 @@
  */
 
 import { ensureDir, writeAllOrNothing } from "../base/fs.ts";
-import { evaluateAll, type PolicyResult } from "../policy/policies.ts";
-import { evaluatePolicy, loadPolicyModule, type Policy } from "../policy/policies.ts";
-import type { PyJson } from "../py/json.ts";
-import { policyRawJsonl, policySummary, runRecord } from "../policy/outputs.ts";
-import type { SourceState } from "../protocol/identity.ts";
-import type { PreparedProtocol } from "../protocol/prepare.ts";
+import { evaluateAll, type PolicyResult } from "../policy/mod.ts";
+import { evaluatePolicy, loadPolicyModule, type Policy } from "../policy/mod.ts";
+import type { PyJson } from "../py/mod.ts";
+import { policyRawJsonl, policySummary, runRecord } from "../policy/mod.ts";
+import type { SourceState } from "../protocol/mod.ts";
+import { type PreparedProtocol, validate } from "../protocol/mod.ts";
+import { retentionTable } from "../policy/mod.ts";
+import { defineCommand } from "./_command.ts";
+import {
+  contractPaths,
+  DATASET_FLAG,
+  datasetPath,
+  PROTOCOL_FLAGS,
+  requiredDirectory,
+  wroteLine,
+} from "./_flags.ts";
+import { SOURCE_STATE } from "./_version.ts";
 
 /** The three files `run-policy` writes. */
 export const POLICY_OUTPUTS = ["policy.raw.jsonl", "summary.json", "run.json"] as const;
@@ -64,10 +75,10 @@ export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
  * @example
  * ```ts
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
+ * import { loadContracts } from "../protocol/mod.ts";
+ * import { buildDemoProtocol } from "../protocol/mod.ts";
  * import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
+ * import { prepareProtocol } from "../protocol/mod.ts";
  * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
  * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
  *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
@@ -100,3 +111,39 @@ export async function runPolicy(
   await writeAllOrNothing(outputDir, files);
   return results;
 }
+
+/** The `run-policy` command. */
+export const command = defineCommand({
+  name: "run-policy",
+  summary: "run both policies at every capacity: 270 metadata-only rows, a summary and a run record",
+  description:
+    `Validates as \`validate\` does, then runs both policies at every capacity with no model and writes into DIR:
+  policy.raw.jsonl  one metadata-only row per case × capacity × policy (IDs, scores; never content)
+  summary.json      support retention by source, scenario, capacity and policy
+  run.json          dataset identity, artifact hashes, evaluation clock, policies, capacities
+Refuses a DIR that already holds any of them; the three appear together or not at all. No network.
+With --policy-module, the module's default export (a policy: { name, select }, see the README) runs in place
+of the two published policies, under the same cases, capacities and row format; each row also carries
+policy_module (the file name) and policy_module_sha256 (of its source). The module gets no network and no
+environment. A module that throws, returns unknown ids, keeps more than the capacity or decides a case
+differently when asked twice is refused, naming the module and the case.`,
+  flags: {
+    ...DATASET_FLAG,
+    "output-dir": { type: "string", value: "DIR", help: "where to write", required: true },
+    "policy-module": {
+      type: "string",
+      value: "FILE.ts",
+      help: "a policy module to judge instead of the published policies",
+    },
+    ...PROTOCOL_FLAGS,
+  },
+  async run({ flags, io }) {
+    const directory = requiredDirectory(flags["output-dir"]);
+    const prepared = await validate(contractPaths(flags), datasetPath(flags, io));
+    const module = flags["policy-module"];
+    const custom = module === undefined ? undefined : await customPolicyRun(module);
+    const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);
+    io.out(retentionTable(results, custom && [custom.policy.name]));
+    io.out(wroteLine(directory, POLICY_OUTPUTS));
+  },
+});

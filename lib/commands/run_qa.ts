@@ -6,11 +6,11 @@
  * @module
  */
 
-import type { ProtocolConfig } from "../protocol/config.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
 import { InputError } from "../base/errors.ts";
 import { refuseIfLocked } from "../base/lock.ts";
-import type { SourceState } from "../protocol/identity.ts";
-import { openAiProvider } from "../qa/provider.ts";
+import type { SourceState } from "../protocol/mod.ts";
+import { openAiProvider } from "../qa/mod.ts";
 import {
   answerTasks,
   checkQaSettings,
@@ -21,9 +21,16 @@ import {
   resolveCredentials,
   type RunEvent,
   type RunQaSummary,
-} from "../qa/answering.ts";
-import { buildAnswerTasks, requestSettings } from "../qa/tasks.ts";
-import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
+} from "../qa/mod.ts";
+import { buildAnswerTasks, requestSettings } from "../qa/mod.ts";
+import { type ContractPaths, prepareDataset, readContracts } from "../protocol/mod.ts";
+
+import { CommandFailedError } from "../base/errors.ts";
+import { interruptHandler, redact } from "../qa/mod.ts";
+import { defineCommand, type Io } from "./_command.ts";
+import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
+import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
+import { SOURCE_STATE } from "./_version.ts";
 
 /** What `run-qa` reads and where it reports. */
 export interface RunQaRequest {
@@ -95,7 +102,7 @@ function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_u
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
+ * import { buildDemoProtocol } from "../protocol/mod.ts";
  * import { runQa } from "./run_qa.ts";
  * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
  * const dir = await Deno.makeTempDir();
@@ -146,4 +153,107 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     secret: credentials.apiKey,
   });
   return { kind: "ran", summary, qa };
+}
+
+/** The `run-qa` command. */
+export const command = defineCommand({
+  name: "run-qa",
+  summary: "ask the answer model for every task (the only networked command); resumable",
+  description:
+    `Builds the tasks (every case × both policies at the QA capacity) and asks the OpenAI-compatible endpoint,
+with identical settings for both policies, from the config: model, temperature, max_tokens, timeout, attempts,
+workers. The API key and base URL are read only from the two environment variables the config names (for the
+embedded protocol DEERMEM_EVAL_ANSWER_API_KEY and DEERMEM_EVAL_ANSWER_BASE_URL), before the dataset is read.
+Writes into DIR:
+  qa_run.json               the run's identity: the five artifact SHA-256 values and the QA settings (no key)
+  responses/<row_id>.json   one row per answered task, written the moment the answer arrives
+Running the same command again resumes: a stored row is reused only when it equals its recomputed task (ids,
+source, scenario, policy, capacity, kept facts, request fingerprint); any other row is moved to
+responses/superseded/ and called again. A DIR made under a different protocol is refused. While it runs, DIR
+holds run-qa.lock (pid, start time): another run-qa or a grade-qa there refuses. A 401 or 403 stops the run;
+a response body over 4 MiB fails its row; the key's text is never stored or printed ([redacted]). Ctrl-C stops
+cleanly (a second one, a second later, quits at once); rows already written stay valid. Exit 1 if any call
+failed.`,
+  network: true,
+  flags: {
+    ...DATASET_FLAG,
+    "output-dir": {
+      type: "string",
+      value: "DIR",
+      help: "the run directory (new or to resume); optional with --dry-run",
+      required: true,
+    },
+    "dry-run": {
+      type: "boolean",
+      help: "build the tasks and print row ids, fingerprints and sizes; call nothing, write\n" +
+        "nothing, need no key (with --output-dir, also say which rows would be reused)",
+    },
+    ...PROTOCOL_FLAGS,
+  },
+  async run({ flags, io }) {
+    const dryRun = flags["dry-run"] ?? false;
+    const directory = dryRun ? flags["output-dir"] : requiredDirectory(flags["output-dir"]);
+    const interrupt = new AbortController();
+    // Until the key is known nothing printed can carry it; from then on every line is redacted.
+    let say = io;
+    let progress: ReturnType<typeof progressReporter> | undefined;
+    let onInterrupt: (() => void) | undefined;
+    let outcome: RunQaOutcome;
+    try {
+      outcome = await runQa({
+        contracts: contractPaths(flags),
+        dataset: datasetPath(flags, io),
+        directory,
+        dryRun,
+        env: io.env,
+        source: SOURCE_STATE,
+        signal: interrupt.signal,
+        onStart: (secret) => {
+          say = redactingIo(io, secret, redact);
+          progress = progressReporter(say);
+          onInterrupt = listenForInterrupt(say, interrupt);
+        },
+        onEvent: (event) => progress?.onEvent(event),
+      });
+    } finally {
+      progress?.end();
+      if (onInterrupt !== undefined) Deno.removeSignalListener("SIGINT", onInterrupt);
+    }
+    if (outcome.kind === "dry-run") {
+      for (const line of outcome.lines) io.out(line);
+      return;
+    }
+    reportOutcome(outcome, say);
+  },
+});
+
+function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
+  const handler = interruptHandler({
+    stop: () => {
+      say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
+      interrupt.abort();
+    },
+    // Deno.exit skips finally blocks; the lock is released by its "unload" listener.
+    quit: () => Deno.exit(130),
+  });
+  Deno.addSignalListener("SIGINT", handler);
+  return handler;
+}
+
+function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io): void {
+  const { summary, qa } = outcome;
+  say.out(`answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
+  for (const failure of summary.failed) say.out(`  failed ${failure.rowId}: ${failure.reason}`);
+  if (summary.credentialsRejected !== null) {
+    say.out(
+      `stopped: the endpoint rejected the API key (${summary.credentialsRejected.reason}), so no further ` +
+        `call was sent; check ${qa.api_key_env} and ${qa.base_url_env}, then run the same command to resume`,
+    );
+    throw new CommandFailedError("the endpoint rejected the API key");
+  }
+  if (summary.interrupted) {
+    say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
+    throw new CommandFailedError("interrupted", 130);
+  }
+  if (summary.failed.length > 0) throw new CommandFailedError(`${summary.failed.length} row(s) failed`);
 }

@@ -236,7 +236,7 @@ Deno.test("explain prints the pool under both policies; fact text only with --sh
     assertEquals(await listing(directory), []);
     const toFile = await runCli([...args, "--show-text", "--markdown", `${directory}/x.md`], CLI);
     assertEquals(toFile.code, 2);
-    assertStringIncludes(toFile.stderr, "explain writes no files");
+    assertStringIncludes(toFile.stderr, "explain: unknown flag --markdown"); // explain takes no file flag
     assertEquals(await listing(directory), []);
   });
 });

@@ -340,6 +340,6 @@ Deno.test("writeSweepFiles: a failure while streaming the rows leaves no file be
 Deno.test("sweep --help documents the default grid and the grid file", async () => {
   const help = await runCli(["sweep", "--help"]);
   assertEquals(help.code, 0, help.stderr);
-  assertMatch(help.stdout, /^deermem-eval sweep --dataset PATH --output-dir DIR \[--grid FILE\]/);
+  assertMatch(help.stdout, /^Usage: deermem-eval sweep \[--dataset PATH\] --output-dir DIR \[--grid FILE\]/);
   assertMatch(help.stdout, /weights_step: 0\.05/);
 });

@@ -1,0 +1,88 @@
+/**
+ * What a command is: its name, what it says about itself, the flags it takes and the function that runs it.
+ * The command line parses exactly these flags for it and generates its help from this declaration.
+ *
+ * @module
+ */
+
+/** Where a command writes its lines and reads its environment; tests capture them. */
+export interface Io {
+  /** A line for standard output. */
+  out: (line: string) => void;
+  /** A line for standard error. */
+  err: (line: string) => void;
+  /** An environment variable, `undefined` when unset or not granted. */
+  env: (name: string) => string | undefined;
+  /** A status line rewritten in place (terminals only; absent otherwise). */
+  live?: { update: (text: string) => void; done: () => void };
+}
+
+/** One flag a command takes: a string with a value (named by `value` in help) or a boolean. */
+export interface FlagDeclaration {
+  readonly type: "string" | "boolean";
+  /** The value's name in help and usage, e.g. `PATH` (string flags only). */
+  readonly value?: string;
+  /** One line (or a few) of help. */
+  readonly help: string;
+  /** Shown without brackets in the usage line. */
+  readonly required?: boolean;
+  /** The heading of the group it is listed under in help (default: none, listed first). */
+  readonly group?: string;
+}
+
+/** A command's flags by name (without the leading `--`). */
+export type FlagTable = Readonly<Record<string, FlagDeclaration>>;
+
+/** The parsed values of a flag table: each flag absent, or its string, or `true`. */
+export type FlagValues<Flags extends FlagTable> = {
+  -readonly [Name in keyof Flags]?: Flags[Name]["type"] extends "string" ? string : boolean;
+};
+
+/** A positional argument a command takes. */
+export interface PositionalDeclaration {
+  /** Its name in usage, e.g. `RESULTS_DIR`. */
+  readonly name: string;
+  /** Whether it may be left out. */
+  readonly optional?: boolean;
+}
+
+/** What a command's `run` receives. */
+export interface CommandInput<Flags extends FlagTable> {
+  /** The flags given, parsed against the command's own table. */
+  flags: FlagValues<Flags>;
+  /** The positional arguments, at most as many as declared. */
+  positionals: string[];
+  /** Where to print. */
+  io: Io;
+}
+
+/** A command: declared once, parsed, helped and dispatched from this declaration. */
+export interface Command<Flags extends FlagTable = FlagTable> {
+  /** The word that selects it, e.g. `grade-qa`. */
+  readonly name: string;
+  /** One line for the program's command list. */
+  readonly summary: string;
+  /** What it reads, checks and writes: the body of its `--help`. */
+  readonly description: string;
+  /** The positional arguments it takes, in order. */
+  readonly positionals?: readonly PositionalDeclaration[];
+  /** Every flag it takes; any other flag is refused. */
+  readonly flags: Flags;
+  /** Whether it keeps network permission (only `run-qa`). */
+  readonly network?: boolean;
+  /**
+   * Does the work. Success returns; every failure is a thrown typed error, turned into an exit code by the one
+   * mapper in `lib/base/errors.ts`.
+   */
+  run(input: CommandInput<Flags>): Promise<void>;
+}
+
+/**
+ * Declares a command, checking its flags against its `run` at compile time.
+ *
+ * @param command The declaration.
+ * @returns The same declaration.
+ */
+export function defineCommand<Flags extends FlagTable>(command: Command<Flags>): Command<Flags> {
+  return command;
+}

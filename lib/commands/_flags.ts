@@ -1,0 +1,65 @@
+/**
+ * The flag sets several commands share, declared once, and the rules that read them: the protocol files, the
+ * dataset (with its environment fallback), the output directory, report files.
+ *
+ * @module
+ */
+
+import { InputError } from "../base/errors.ts";
+import { type ContractPaths, DATASET_ENV } from "../protocol/mod.ts";
+import type { FlagValues, Io } from "./_command.ts";
+
+const PROTOCOL = "Protocol (embedded pr4789-reproduction-v1 unless given)";
+
+/** `--config`, `--official-manifest`, `--synthetic-manifest`: other protocol files instead of the embedded. */
+export const PROTOCOL_FLAGS = {
+  config: { type: "string", value: "PATH", help: "protocol config YAML", group: PROTOCOL },
+  "official-manifest": {
+    type: "string",
+    value: "PATH",
+    help: "official case manifest JSON",
+    group: PROTOCOL,
+  },
+  "synthetic-manifest": {
+    type: "string",
+    value: "PATH",
+    help: "synthetic correction manifest JSON",
+    group: PROTOCOL,
+  },
+} as const;
+
+/** `--dataset PATH`, defaulting to `$LONGMEMEVAL_ORACLE_PATH`. */
+export const DATASET_FLAG = {
+  dataset: {
+    type: "string",
+    value: "PATH",
+    help: `the pinned longmemeval_oracle.json (default: $${DATASET_ENV})`,
+  },
+} as const;
+
+/** The protocol files a command was given, as the protocol loader takes them. */
+export function contractPaths(flags: FlagValues<typeof PROTOCOL_FLAGS>): ContractPaths {
+  return {
+    config: flags.config,
+    officialManifest: flags["official-manifest"],
+    syntheticManifest: flags["synthetic-manifest"],
+  };
+}
+
+/** The dataset path: `--dataset`, else `$LONGMEMEVAL_ORACLE_PATH`, else `undefined`. */
+export function datasetPath(flags: FlagValues<typeof DATASET_FLAG>, io: Io): string | undefined {
+  if (flags.dataset !== undefined) return flags.dataset;
+  const fromEnv = io.env(DATASET_ENV);
+  return fromEnv === "" ? undefined : fromEnv;
+}
+
+/** A required directory flag's value, refused when absent or empty. */
+export function requiredDirectory(value: string | undefined, flag = "--output-dir"): string {
+  if (value === undefined || value === "") throw new InputError(`needs ${flag} DIR`);
+  return value;
+}
+
+/** `"wrote a, b"` for the files a command published into `directory`. */
+export function wroteLine(directory: string, names: readonly string[]): string {
+  return `wrote ${names.map((name) => `${directory}/${name}`).join(", ")}`;
+}

@@ -1,0 +1,54 @@
+/**
+ * The report files `report` writes on request: Markdown and HTML, both or neither, never over an existing
+ * file; `-` sends that one document to standard output instead.
+ *
+ * @module
+ */
+
+import { InputError } from "../base/errors.ts";
+import { publishFiles } from "../base/fs.ts";
+import type { Io } from "./_command.ts";
+
+/** `--markdown` and `--html`, declared once for `report`. */
+export const REPORT_FILE_FLAGS = {
+  markdown: {
+    type: "string",
+    value: "FILE",
+    help: "also write the report as GitHub-flavoured Markdown (- for standard output)",
+  },
+  html: {
+    type: "string",
+    value: "FILE",
+    help: "also write one self-contained HTML file, inline CSS and SVG charts (- for standard output)",
+  },
+} as const;
+
+/** One requested document: where it goes and how to render it. */
+export interface ReportFile {
+  flag: "--markdown" | "--html";
+  path: string;
+  render: () => string;
+}
+
+/** Whether one of the documents goes to standard output (then the terminal text does not). */
+export function toStandardOutput(files: readonly ReportFile[]): boolean {
+  return files.some((file) => file.path === "-");
+}
+
+/** Writes the requested documents: `-` to standard output, the others published together. */
+export async function writeReportFiles(files: readonly ReportFile[], io: Io): Promise<void> {
+  const toStdout = files.filter((file) => file.path === "-");
+  if (toStdout.length > 1) {
+    throw new InputError("only one of --markdown and --html can be - (standard output)");
+  }
+  const paths = files.filter((file) => file.path !== "-");
+  if (paths.some((file) => file.path === "")) throw new InputError("--markdown and --html need a file name");
+  if (new Set(paths.map((file) => file.path)).size !== paths.length) {
+    throw new InputError("--markdown and --html name the same file");
+  }
+  await publishFiles(paths.map((file) => [file.path, file.render()] as const));
+  for (const file of toStdout) io.out(file.render().replace(/\n$/, ""));
+  // With a document on standard output, the notes go to standard error so the document stays clean.
+  const note = toStdout.length > 0 ? io.err : io.out;
+  for (const file of paths) note(`wrote ${file.path}`);
+}

@@ -1,0 +1,55 @@
+/**
+ * `conformance`: this build against a directory of reference vector files, every value exactly.
+ *
+ * @module
+ */
+
+import { CommandFailedError, InputError } from "../base/errors.ts";
+import { formatConformance, runConformance } from "../conformance/mod.ts";
+import { defineCommand } from "./_command.ts";
+
+/** The `conformance` command. */
+export const command = defineCommand({
+  name: "conformance",
+  summary: "check this build against a directory of reference vector files",
+  positionals: [{ name: "DIR" }],
+  description:
+    `Runs every line of each known vector file in DIR (eviction.jsonl, eviction-exotic.jsonl, datetime.jsonl,
+bounded-number.jsonl, grader.jsonl, stats.jsonl, mt19937.jsonl, pyjson-floats.jsonl, pyjson-strings.jsonl,
+evidence.jsonl, offsets.jsonl, prompts.jsonl, libm.jsonl) through the library and compares every value
+exactly, doubles bit for bit. Fails, naming why, when a known file is missing or empty or DIR holds no vector
+file; a line that is not JSON or not UTF-8 is bad input (exit 2). Symlinks are followed; unknown files are
+listed as skipped; each file is read up to 256 MiB. Reads only DIR; writes nothing.`,
+  flags: {
+    only: {
+      type: "string",
+      value: "FILE,...",
+      help: "check just these known files (each must be present) instead of all of them",
+    },
+    "tolerate-ulps": {
+      type: "string",
+      value: "N",
+      help: "for vector files made on another platform (another libm, a CPU without FMA):\n" +
+        "accept doubles up to N ulps apart; every such line is counted and listed",
+    },
+    json: { type: "boolean", help: "print the report as one JSON document" },
+    strict: { type: "boolean", help: "fail on exotic-tier disagreements too" },
+  },
+  async run({ flags, positionals, io }) {
+    const directory = positionals[0];
+    if (directory === undefined) throw new InputError("conformance needs a directory of vector files");
+    const tolerance = flags["tolerate-ulps"];
+    if (tolerance !== undefined && !/^\d{1,6}$/.test(tolerance)) {
+      throw new InputError(`expected a whole number of ulps, got ${JSON.stringify(tolerance)}`, {
+        field: "--tolerate-ulps",
+      });
+    }
+    const report = await runConformance(directory, {
+      strict: flags.strict,
+      only: flags.only?.split(",").map((name) => name.trim()).filter((name) => name !== ""),
+      tolerateUlps: tolerance === undefined ? 0 : Number(tolerance),
+    });
+    io.out(flags.json ? JSON.stringify(report, null, 2) : formatConformance(report));
+    if (!report.ok) throw new CommandFailedError("a vector file disagrees");
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * `explain`: why each policy keeps or evicts every fact of one case's pool.
+ *
+ * @module
+ */
+
+import { InputError } from "../base/errors.ts";
+import { explain, explainText } from "../report/mod.ts";
+import { defineCommand } from "./_command.ts";
+import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+
+/** The `explain` command. */
+export const command = defineCommand({
+  name: "explain",
+  summary: "show why each policy keeps or evicts every fact of one case's pool",
+  positionals: [{ name: "CASE_ID" }],
+  description:
+    `Rebuilds CASE_ID's pool from the pinned dataset and prints, for every fact: its id, role (support or
+distractor) and category, every score component and the score under both policies, its rank, and whether it
+is kept or evicted at every capacity — so a reader sees why a policy lost the support. Writes nothing (the
+dataset's text is not ours to redistribute); no network.`,
+  flags: {
+    ...DATASET_FLAG,
+    "output-dir": {
+      type: "string",
+      value: "QA_DIR",
+      help: "also show both predictions and their grades (qa.rows.jsonl, else the row files)",
+    },
+    "show-text": {
+      type: "boolean",
+      help: "also print the facts' text, the question and the reference answer (terminal only;\n" +
+        "the dataset's text is never written to a file)",
+    },
+    ...PROTOCOL_FLAGS,
+  },
+  async run({ flags, positionals, io }) {
+    const caseId = positionals[0];
+    if (caseId === undefined) throw new InputError("explain needs exactly one case id, got 0");
+    const explanation = await explain({
+      contracts: contractPaths(flags),
+      dataset: datasetPath(flags, io),
+      caseId,
+      directory: flags["output-dir"],
+    });
+    io.out(explainText(explanation, { showText: flags["show-text"] ?? false }));
+  },
+});

@@ -1,0 +1,132 @@
+/**
+ * `report`: a verified run shown for people — on the terminal, and as Markdown or HTML on request.
+ *
+ * @module
+ */
+
+import { CommandFailedError, InputError } from "../base/errors.ts";
+import {
+  compareRuns,
+  comparisonHeading,
+  comparisonSections,
+  NotVerifiedError,
+  type Prices,
+  report,
+  reportHtml,
+  reportMarkdown,
+  reportText,
+  sectionsHtml,
+  sectionsMarkdown,
+  sectionsText,
+  sweepHtml,
+  sweepMarkdown,
+  verificationLines,
+} from "../report/mod.ts";
+import { defineCommand, type FlagValues } from "./_command.ts";
+import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
+
+const PRICE_FLAGS = {
+  "price-input": {
+    type: "string",
+    value: "USD",
+    help: "USD per million prompt tokens (with --price-output)",
+  },
+  "price-output": { type: "string", value: "USD", help: "USD per million completion tokens" },
+} as const;
+
+/** The `report` command. */
+export const command = defineCommand({
+  name: "report",
+  summary: "show a verified run: suites, scenarios, retention, discordant cases, tokens, provenance",
+  positionals: [{ name: "DIR" }],
+  description:
+    `Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
+a policy run (policy.raw.jsonl, summary.json, run.json) — and first runs the same checks as \`verify\`: if any
+fails it refuses, printing them. Then it prints, from the verified files through the library's own functions:
+the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p, the bootstrap
+difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
+and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
+scenario and policy, and the cases where the policies keep different supports. For a sweep directory
+(sweep.json, sweep.jsonl): the best and worst grid points, with --html the heat map over the weight simplex.
+Refuses to overwrite FILE; both files are written or neither. No network.`,
+  flags: {
+    ...DATASET_FLAG,
+    against: {
+      type: "string",
+      value: "OTHER",
+      help: "compare with another run of the same kind: aggregate, row and byte layers",
+    },
+    ...REPORT_FILE_FLAGS,
+    ...PRICE_FLAGS,
+    ...PROTOCOL_FLAGS,
+  },
+  async run({ flags, positionals, io }) {
+    const directory = positionals[0];
+    if (directory === undefined) throw new InputError("report needs exactly one run directory, got 0");
+    const prices = parsePrices(flags);
+    let result;
+    try {
+      result = await report({
+        contracts: contractPaths(flags),
+        directory,
+        against: flags.against,
+        dataset: datasetPath(flags, io),
+        prices,
+      });
+    } catch (error) {
+      if (!(error instanceof NotVerifiedError)) throw error;
+      for (const line of verificationLines(error.verification)) io.err(line);
+      io.err(`deermem-eval report: ${error.message}`);
+      throw new CommandFailedError(error.message);
+    }
+    const files: ReportFile[] = [];
+    const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
+      if (path !== undefined) files.push({ flag, path, render });
+    };
+    let text: string;
+    if (result.kind === "sweep") {
+      const { sweep } = result;
+      text = sweep.lines.join("\n");
+      ask("--markdown", flags.markdown, () => sweepMarkdown(directory, sweep));
+      ask("--html", flags.html, () => sweepHtml(directory, sweep));
+    } else if (result.against === undefined) {
+      const run = result.report;
+      text = reportText(run);
+      ask("--markdown", flags.markdown, () => reportMarkdown(run));
+      ask("--html", flags.html, () => reportHtml(run));
+    } else {
+      const comparison = await compareRuns(result.report, result.against, result.contracts);
+      const heading = comparisonHeading(comparison);
+      const sections = comparisonSections(comparison);
+      text = sectionsText(heading, sections);
+      ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
+      ask("--html", flags.html, () => sectionsHtml(heading, sections));
+    }
+    if (!toStandardOutput(files)) io.out(text);
+    await writeReportFiles(files, io);
+  },
+});
+
+function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {
+  const input = flags["price-input"];
+  const output = flags["price-output"];
+  if (input === undefined && output === undefined) return undefined;
+  if (input === undefined || output === undefined) {
+    throw new InputError("--price-input and --price-output go together (USD per million tokens)");
+  }
+  return { input: price(input, "--price-input"), output: price(output, "--price-output") };
+}
+
+function price(text: string, flag: string): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
+    throw new InputError(
+      `expected a non-negative number of USD per million tokens, got ${JSON.stringify(text)}`,
+      {
+        field: flag,
+      },
+    );
+  }
+  return value;
+}

@@ -1,0 +1,60 @@
+/**
+ * `sweep`: hybrid-v1 over a grid of its parameters and capacities, against confidence, on every case.
+ *
+ * @module
+ */
+
+import { sweep, SWEEP_OUTPUTS, sweepSummaryLines } from "../sweep/mod.ts";
+import { defineCommand } from "./_command.ts";
+import {
+  contractPaths,
+  DATASET_FLAG,
+  datasetPath,
+  PROTOCOL_FLAGS,
+  requiredDirectory,
+  wroteLine,
+} from "./_flags.ts";
+import { SOURCE_STATE } from "./_version.ts";
+
+/** The `sweep` command. */
+export const command = defineCommand({
+  name: "sweep",
+  summary: "hybrid-v1 over a grid of weights, half-lives, reserve and capacities against confidence",
+  description:
+    `Validates as \`validate\` does, then evaluates hybrid-v1 at every point of a parameter grid against confidence
+on every case, with no model. The default grid (around the config's published parameters): weights every
+multiple of 0.05 on the simplex (231 triples, each summing to 1 by the config's rule), each half-life at ½×, 1×
+and 2× the published one, correction reserve fraction 0, published and twice it, reserve cap 1 and published,
+capacities 1 to the pool size. --grid FILE (YAML, read like the config) replaces any of these lists:
+  weights_step: 0.05                        # 1/n for a whole n ≤ 100
+  confirmation_half_life_days: [45, 90, 180]
+  access_half_life_days: [15, 30, 60]
+  correction_reserved_fraction: [0, 0.1, 0.2]
+  correction_reserved_max: [1, 10]
+  capacities: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+Writes into DIR, all or nothing, never overwriting:
+  sweep.jsonl  one metadata-only row per parameter set × capacity × scenario: the parameters, the cases, the
+               supports each policy keeps and the difference
+  sweep.json   the grid, the published parameters, the protocol's hashes and the tool version
+Prints where the published parameters sit: their own result, the neighbourhood (reached one parameter step at a
+time) in which hybrid-v1 keeps at least as many supports as confidence in every scenario at every capacity, and
+the parameter sets that keep fewer in any, nearest first. No network.`,
+  flags: {
+    ...DATASET_FLAG,
+    "output-dir": { type: "string", value: "DIR", help: "where to write", required: true },
+    grid: { type: "string", value: "FILE", help: "the grid (YAML); default as above" },
+    ...PROTOCOL_FLAGS,
+  },
+  async run({ flags, io }) {
+    const directory = requiredDirectory(flags["output-dir"]);
+    const { result, capacities } = await sweep({
+      contracts: contractPaths(flags),
+      dataset: datasetPath(flags, io),
+      directory,
+      grid: flags.grid,
+      tool: SOURCE_STATE.tool!,
+    });
+    for (const line of sweepSummaryLines(result, capacities)) io.out(line);
+    io.out(wroteLine(directory, SWEEP_OUTPUTS));
+  },
+});

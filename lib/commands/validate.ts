@@ -1,0 +1,23 @@
+/**
+ * `validate`: the dataset's pin, the official selection recomputed, all 45 cases built.
+ *
+ * @module
+ */
+
+import { validate, validatedLine } from "../protocol/mod.ts";
+import { defineCommand } from "./_command.ts";
+import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+
+/** The `validate` command. */
+export const command = defineCommand({
+  name: "validate",
+  summary: "verify the dataset's SHA-256, recompute the official selection and build all 45 cases",
+  description:
+    `Checks the dataset file's SHA-256 against the config's pin (before parsing it), recomputes the 40 official
+IDs from the selection rule and compares them with the manifest, builds the distractor bank and all cases.
+Writes nothing; no network.`,
+  flags: { ...DATASET_FLAG, ...PROTOCOL_FLAGS },
+  async run({ flags, io }) {
+    io.out(validatedLine(await validate(contractPaths(flags), datasetPath(flags, io))));
+  },
+});

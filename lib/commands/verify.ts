@@ -1,0 +1,38 @@
+/**
+ * `verify`: proves offline that a published results directory follows from its rows.
+ *
+ * @module
+ */
+
+import { CommandFailedError, InputError } from "../base/errors.ts";
+import { formatVerifyResult, verify } from "../verify/mod.ts";
+import { defineCommand } from "./_command.ts";
+import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+
+/** The `verify` command. */
+export const command = defineCommand({
+  name: "verify",
+  summary: "prove offline that a published results directory follows from its rows",
+  positionals: [{ name: "RESULTS_DIR" }],
+  description:
+    `Reads RESULTS_DIR (qa.rows.jsonl, qa.summary.json, qa.stats.json, qa_run.json) and lists each check with its
+verdict: the rows' schema, QA capacity and grader version; one row per (case, policy) with the capacity's kept
+facts; qa.rows.jsonl byte for byte the canonical serialisation of its rows; qa.summary.json and qa.stats.json
+re-derived byte for byte; the run marker as grade-qa checks it. Without a dataset the closing line says that
+predictions and grades are not re-derived. With one it rebuilds the tasks and re-derives every row's
+identity, kept facts, fingerprint, question type, support fields, grade and rule; prediction text, usage,
+attempts and response_model are recorded, not re-derivable. Writes nothing; no network. Exit 0 only when every
+check run holds.`,
+  flags: { ...DATASET_FLAG, ...PROTOCOL_FLAGS },
+  async run({ flags, positionals, io }) {
+    const directory = positionals[0];
+    if (directory === undefined) throw new InputError("verify needs a results directory");
+    const result = await verify({
+      contracts: contractPaths(flags),
+      directory,
+      dataset: datasetPath(flags, io),
+    });
+    io.out(formatVerifyResult(result));
+    if (!result.ok) throw new CommandFailedError("a check does not hold");
+  },
+});
