@@ -15,7 +15,7 @@
 import denoConfig from "../deno.json" with { type: "json" };
 import { buildDemoProtocol } from "../lib/protocol/demo.ts";
 import { sha256Hex } from "../lib/base/hash.ts";
-import { buildBundle } from "../tests/helpers/bundle.ts";
+import { buildBundle } from "../.ci/bundle.ts";
 
 const COLD = 5;
 const WARM_REPEAT = 6;

@@ -21,12 +21,13 @@ import {
   qaSummary,
 } from "../qa/mod.ts";
 import { type AnswerRow, checkRowIdentity, parseAnswerRow, responsePath } from "../qa/mod.ts";
-import { type AnswerTask, buildAnswerTasks } from "../qa/mod.ts";
+import type { AnswerTask } from "../qa/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
-import { type ContractPaths, prepareDataset, readContracts } from "../protocol/mod.ts";
+import type { ContractPaths } from "../protocol/mod.ts";
 
 import { suiteLines } from "../qa/mod.ts";
 import { defineCommand } from "./_command.ts";
+import { loadProtocol } from "./_protocol.ts";
 import {
   contractPaths,
   DATASET_FLAG,
@@ -73,9 +74,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const { directory } = request;
   // Existing outputs refuse the run before any work (and gradeRun's all-or-nothing write refuses again).
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
-  const contracts = await readContracts(request.contracts);
-  const prepared = await prepareDataset(contracts, request.dataset);
-  const tasks = buildAnswerTasks(contracts, prepared.cases);
+  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
   return await gradeRun(directory, contracts, tasks);
@@ -91,22 +90,15 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { embeddedSources, loadContracts } from "../protocol/mod.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/mod.ts";
+ * import { answerTasks, buildAnswerTasks } from "../qa/mod.ts";
  * import { gradeRun } from "./grade_qa.ts";
- * import { answerTasks } from "../qa/mod.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
- *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
- *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
- *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
- * };
- * const tasks = (["longmemeval", "synthetic"] as const).flatMap((source, index) => // both policies, both suites
- *   (["confidence", "hybrid-v1"] as const).map((policy) => ({ ...task, source, policy, caseId: `c${index}`, rowId: `c${index}__${policy}` })));
- * const contracts = loadContracts(embeddedSources()), dir = await Deno.makeTempDir();
- * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} }); // offline
- * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 1, source: { dirty: null, head: null } });
- * const { rows } = await gradeRun(dir, contracts, tasks); // also writes qa.rows.jsonl, qa.summary.json, qa.stats.json
- * deepStrictEqual(rows.map((row) => row.grade_correct), [true, true, true, true]);
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const tasks = buildAnswerTasks(contracts, cases), dir = await Deno.makeTempDir();
+ * const provider = () => Promise.resolve({ prediction: "INSUFFICIENT", responseModel: "m", usage: {} }); // offline
+ * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 4, source: { dirty: null, head: null } });
+ * const { rows } = await gradeRun(dir, contracts, tasks); // and writes qa.rows.jsonl, qa.summary.json, qa.stats.json
+ * deepStrictEqual([rows.length, rows.filter((row) => row.grade_correct).length], [90, 0]);
  * ```
  */
 export async function gradeRun(
@@ -148,17 +140,14 @@ export async function gradeRun(
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/mod.ts";
+ * import { answerRow, buildAnswerTasks } from "../qa/mod.ts";
  * import { gradedRow } from "./grade_qa.ts";
- * import { answerRow } from "../qa/mod.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
- *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
- *   supportAllRetained: true, supportRecall: 1, messages: [], requestFingerprint: "0".repeat(64),
- *   referenceAnswer: "seven weeks",
- * };
- * const row = answerRow(task, { prediction: "Seven weeks.", responseModel: "m", usage: {} }, 1, "2026-11-29T00:00:00Z");
- * const graded = gradedRow(task, row); // graded against the task's answer, never one the row carries
- * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, "single-session-user", false]);
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const task = buildAnswerTasks(contracts, cases)[0];
+ * const answer = { prediction: task.referenceAnswer, responseModel: "m", usage: {} };
+ * const graded = gradedRow(task, answerRow(task, answer, 1, "2026-11-29T00:00:00Z")); // the task's answer decides
+ * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, task.questionType, false]);
  * ```
  */
 export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {

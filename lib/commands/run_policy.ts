@@ -47,9 +47,7 @@ export interface CustomPolicyRun {
  * import { sha256Hex } from "../base/hash.ts";
  * import { customPolicyRun } from "./run_policy.ts";
  * const path = `${await Deno.makeTempDir()}/keep_first.js`;
- * const source = 'export default { name: "keep-first", select: (input) => ({ ' +
- *   "kept: input.facts.slice(0, input.capacity).map((fact) => fact.id), " +
- *   "evicted: input.facts.slice(input.capacity).map((fact) => fact.id), scores: {} }) };\n";
+ * const source = 'export default { name: "keep-first", select: (i) => ({ kept: [], evicted: [], scores: {} }) };';
  * await Deno.writeTextFile(path, source);
  * const custom = await customPolicyRun(path); // from here on this process may not read the environment
  * strictEqual(custom.policy.name, "keep-first");
@@ -75,15 +73,9 @@ export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
  * @example
  * ```ts
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/mod.ts";
- * import { buildDemoProtocol } from "../protocol/mod.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/mod.ts";
  * import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
- * import { prepareProtocol } from "../protocol/mod.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
- *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
- * const contracts = loadContracts({ config, official, synthetic });
- * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const prepared = await prepareDemoProtocol(await buildDemoProtocol());
  * const dir = await Deno.makeTempDir();
  * const results = await runPolicy(prepared, dir, new Date(0), { dirty: null, head: null });
  * strictEqual(results.length, 45 * 3 * 2); // cases × capacities × policies

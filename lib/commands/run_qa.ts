@@ -22,12 +22,13 @@ import {
   type RunEvent,
   type RunQaSummary,
 } from "../qa/mod.ts";
-import { buildAnswerTasks, requestSettings } from "../qa/mod.ts";
-import { type ContractPaths, prepareDataset, readContracts } from "../protocol/mod.ts";
+import { requestSettings } from "../qa/mod.ts";
+import type { ContractPaths } from "../protocol/mod.ts";
 
 import { CommandFailedError } from "../base/errors.ts";
 import { interruptHandler, redact } from "../qa/mod.ts";
 import { defineCommand, type Io } from "./_command.ts";
+import { loadProtocol } from "./_protocol.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
 import { SOURCE_STATE } from "./_version.ts";
@@ -119,18 +120,20 @@ function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_u
  */
 export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   const { directory, dryRun } = request;
-  const contracts = await readContracts(request.contracts);
-  checkQaSettings(contracts);
-  // Credentials first: a missing variable must fail before the dataset is touched.
-  if (!dryRun) requireRunQaPermissions(contracts.config.qa);
-  const credentials = dryRun ? undefined : resolveCredentials(contracts.config, request.env);
-  if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
-  if (directory !== undefined) {
-    await checkRunDirectory(directory, contracts);
-    if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
-  }
-  const prepared = await prepareDataset(contracts, request.dataset);
-  const tasks = buildAnswerTasks(contracts, prepared.cases);
+  let credentials: ReturnType<typeof resolveCredentials> | undefined;
+  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, {
+    beforeDataset: async (contracts) => {
+      checkQaSettings(contracts);
+      // Credentials first: a missing variable must fail before the dataset is touched.
+      if (!dryRun) requireRunQaPermissions(contracts.config.qa);
+      credentials = dryRun ? undefined : resolveCredentials(contracts.config, request.env);
+      if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
+      if (directory !== undefined) {
+        await checkRunDirectory(directory, contracts);
+        if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
+      }
+    },
+  });
   if (credentials === undefined) {
     const plans = directory === undefined ? undefined : await planRows(directory, tasks);
     return { kind: "dry-run", lines: dryRunLines(tasks, plans) };

@@ -5,9 +5,11 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
-import { formatVerifyResult, verify } from "../verify/mod.ts";
+import { exists } from "../base/fs.ts";
+import { formatVerifyResult, verifyResults } from "../verify/mod.ts";
 import { defineCommand } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { loadProtocolIfDataset } from "./_protocol.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -27,11 +29,9 @@ check run holds.`,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     if (directory === undefined) throw new InputError("verify needs a results directory");
-    const result = await verify({
-      contracts: contractPaths(flags),
-      directory,
-      dataset: datasetPath(flags, io),
-    });
+    if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
+    const { contracts, stage } = await loadProtocolIfDataset(contractPaths(flags), datasetPath(flags, io));
+    const result = await verifyResults(directory, contracts, stage?.tasks);
     io.out(formatVerifyResult(result));
     if (!result.ok) throw new CommandFailedError("a check does not hold");
   },

@@ -32,7 +32,7 @@ import {
 } from "../qa/outputs.ts";
 import { type AnswerTask, buildAnswerTasks } from "../qa/tasks.ts";
 import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
-import { type Check, formatVerifyResult, verifyResults } from "../verify/qa_run.ts";
+import { type Check, formatVerifyResult, verifyResults } from "../verify/mod.ts";
 import { verifyPolicyRun } from "../verify/policy_run.ts";
 import { readSweepReport, type SweepReport } from "./sweep.ts";
 

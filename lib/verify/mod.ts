@@ -1,8 +1,10 @@
 /**
- * The verify layer's public surface.
+ * The verify layer's public surface: the checks that prove a results directory follows from its rows.
  *
  * @module
  */
 
+export * from "./checks.ts";
 export * from "./policy_run.ts";
 export * from "./qa_run.ts";
+export * from "./row_checks.ts";

@@ -17,7 +17,7 @@ import {
   policySummaryOf,
   rawRowEntry,
 } from "../policy/outputs.ts";
-import type { Check } from "./qa_run.ts";
+import type { Check } from "./checks.ts";
 
 /** Checks and a one-line statement of what they prove. */
 export interface PolicyVerification {
@@ -118,70 +118,10 @@ export async function verifyPolicyRun(
   cases?: readonly PreparedCase[],
 ): Promise<PolicyVerification> {
   const checks: Check[] = [];
-  const rawPath = `${directory}/policy.raw.jsonl`;
-  const rawText = await readTextIfExists(rawPath);
-  let rows: PolicyRawRow[] | undefined;
-  if (rawText === undefined) {
-    checks.push({ name: "policy.raw.jsonl is present", verdict: "fail", detail: "missing" });
-  } else {
-    try {
-      rows = parsePolicyRawRows(rawText, rawPath);
-      const problems = rowProblems(rows, contracts);
-      checks.push({
-        name:
-          `policy.raw.jsonl: ${rows.length} rows, one per case × capacity × policy, each keeping its capacity and consistent in support retention`,
-        verdict: problems.length === 0 && rows.length > 0 ? "pass" : "fail",
-        detail: problems.length > 0
-          ? `${problems.length} problem(s): ${problems.slice(0, 3).join("; ")}`
-          : rows.length === 0
-          ? "no rows"
-          : undefined,
-      });
-    } catch (error) {
-      checks.push({
-        name: "policy.raw.jsonl matches the row schema",
-        verdict: "fail",
-        detail: (error as Error).message,
-      });
-    }
-  }
-  const summary = await readTextIfExists(`${directory}/summary.json`);
-  if (rows === undefined || summary === undefined) {
-    checks.push({
-      name: "summary.json re-derived byte for byte from the rows",
-      verdict: "fail",
-      detail: summary === undefined ? "missing" : "rows unreadable",
-    });
-  } else {
-    const derived = policySummaryOf(rows.map(rawRowEntry), contracts.config.protocol_id);
-    checks.push({
-      name: "summary.json re-derived byte for byte from the rows",
-      verdict: derived === summary ? "pass" : "fail",
-      detail: derived === summary
-        ? undefined
-        : `first difference at byte ${firstDifference(derived, summary)}`,
-    });
-  }
-  const recordText = await readTextIfExists(`${directory}/run.json`);
-  if (recordText === undefined) {
-    checks.push({ name: "run.json names the protocol in use", verdict: "fail", detail: "missing" });
-  } else {
-    let record: unknown;
-    try {
-      record = JSON.parse(recordText);
-    } catch {
-      record = undefined;
-    }
-    const differing = record !== null && typeof record === "object"
-      ? runRecordProblems(record as Record<string, unknown>, contracts)
-      : ["(not a JSON object)"];
-    checks.push({
-      name:
-        "run.json: protocol id, four artifact hashes, dataset pin, capacities and policies match the protocol",
-      verdict: differing.length === 0 ? "pass" : "fail",
-      detail: differing.length === 0 ? undefined : `differ: ${differing.join(", ")}`,
-    });
-  }
+  const rawText = await readTextIfExists(`${directory}/policy.raw.jsonl`);
+  const rows = checkRawRows(checks, rawText, `${directory}/policy.raw.jsonl`, contracts);
+  checkSummary(checks, rows, await readTextIfExists(`${directory}/summary.json`), contracts);
+  checkRunRecord(checks, await readTextIfExists(`${directory}/run.json`), contracts);
   if (cases !== undefined && rawText !== undefined) {
     const recomputed = policyRawJsonl(evaluateAll(cases, contracts.config));
     checks.push({
@@ -196,4 +136,79 @@ export async function verifyPolicyRun(
     ? "structure and retention verified: summary.json follows from the rows and run.json names this protocol; the kept facts and scores need --dataset to be recomputed"
     : "every row recomputed from the pinned dataset byte for byte; summary.json follows from the rows; run.json names this protocol";
   return { checks, proved, rows };
+}
+
+function checkRawRows(
+  checks: Check[],
+  rawText: string | undefined,
+  rawPath: string,
+  contracts: Contracts,
+): PolicyRawRow[] | undefined {
+  if (rawText === undefined) {
+    checks.push({ name: "policy.raw.jsonl is present", verdict: "fail", detail: "missing" });
+    return undefined;
+  }
+  try {
+    const rows = parsePolicyRawRows(rawText, rawPath);
+    const problems = rowProblems(rows, contracts);
+    checks.push({
+      name:
+        `policy.raw.jsonl: ${rows.length} rows, one per case × capacity × policy, each keeping its capacity and consistent in support retention`,
+      verdict: problems.length === 0 && rows.length > 0 ? "pass" : "fail",
+      detail: problems.length > 0
+        ? `${problems.length} problem(s): ${problems.slice(0, 3).join("; ")}`
+        : rows.length === 0
+        ? "no rows"
+        : undefined,
+    });
+    return rows;
+  } catch (error) {
+    checks.push({
+      name: "policy.raw.jsonl matches the row schema",
+      verdict: "fail",
+      detail: (error as Error).message,
+    });
+    return undefined;
+  }
+}
+
+function checkSummary(
+  checks: Check[],
+  rows: PolicyRawRow[] | undefined,
+  summary: string | undefined,
+  contracts: Contracts,
+): void {
+  const name = "summary.json re-derived byte for byte from the rows";
+  if (rows === undefined || summary === undefined) {
+    checks.push({ name, verdict: "fail", detail: summary === undefined ? "missing" : "rows unreadable" });
+    return;
+  }
+  const derived = policySummaryOf(rows.map(rawRowEntry), contracts.config.protocol_id);
+  checks.push({
+    name,
+    verdict: derived === summary ? "pass" : "fail",
+    detail: derived === summary ? undefined : `first difference at byte ${firstDifference(derived, summary)}`,
+  });
+}
+
+function checkRunRecord(checks: Check[], recordText: string | undefined, contracts: Contracts): void {
+  if (recordText === undefined) {
+    checks.push({ name: "run.json names the protocol in use", verdict: "fail", detail: "missing" });
+    return;
+  }
+  let record: unknown;
+  try {
+    record = JSON.parse(recordText);
+  } catch {
+    record = undefined;
+  }
+  const differing = record !== null && typeof record === "object"
+    ? runRecordProblems(record as Record<string, unknown>, contracts)
+    : ["(not a JSON object)"];
+  checks.push({
+    name:
+      "run.json: protocol id, four artifact hashes, dataset pin, capacities and policies match the protocol",
+    verdict: differing.length === 0 ? "pass" : "fail",
+    detail: differing.length === 0 ? undefined : `differ: ${differing.join(", ")}`,
+  });
 }

@@ -3,7 +3,7 @@
  * runnable alone — no node_modules, no protocol files, no deno.json — through its own shebang line.
  */
 
-import { buildBundle } from "../helpers/bundle.ts";
+import { buildBundle } from "../../.ci/bundle.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, withTempDir } from "../helpers/cli.ts";
 import { completion, startAnswerServer } from "../helpers/answer_server.ts";

@@ -2,21 +2,8 @@
 
 import denoConfig from "../../deno.json" with { type: "json" };
 
-export const ROOT = new URL("../../", import.meta.url).pathname;
-export const SHARED = `${ROOT}../shared`;
-export const GOLDEN = `${SHARED}/golden`;
-
-try {
-  Deno.statSync(`${GOLDEN}/vectors`);
-} catch {
-  // One clear line per test file instead of a stack trace and dozens of NotFound errors: this file's isolate
-  // ends here (the run fails), and the next test file goes on.
-  const file = new URL(Deno.mainModule).pathname.replace(ROOT, "");
-  Deno.stderr.writeSync(
-    new TextEncoder().encode(`${file}: needs the reference data in ../shared beside this clone: not found\n`),
-  );
-  Deno.exit(1);
-}
+export { GOLDEN, ROOT, SHARED } from "./paths.ts";
+import { GOLDEN, ROOT } from "./paths.ts";
 
 export interface CliResult {
   code: number;

@@ -4,7 +4,7 @@ import {
   NOT_REDERIVABLE,
   type VerifyResult,
   verifyResults,
-} from "../../lib/verify/qa_run.ts";
+} from "../../lib/verify/mod.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "../helpers/cli.ts";
 import { fixtureContracts, fixtureTasks, REFERENCE_QA } from "../helpers/fixture.ts";

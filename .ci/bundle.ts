@@ -1,8 +1,8 @@
 /**
  * Builds the shipped program, `dist/deermem-eval.js`: `deno bundle` of `cli.ts` behind a shebang line that carries
- * the `run-qa` task's permission flags, made executable, and its SHA-256 printed. It lives among the test helpers
- * because the bundle test builds with it (twice, to prove the build reproducible) and the pipeline bench measures
- * what it builds; `deno task bundle` runs it. Run: deno task bundle [OUTPUT]
+ * the `run-qa` task's permission flags, made executable, and its SHA-256 printed. `deno task bundle` runs it; the
+ * bundle test builds with it (twice, to prove the build reproducible) and the pipeline bench measures what it
+ * builds. Run: deno task bundle [OUTPUT]
  *
  * The bundle targets the browser platform only for module resolution: npm packages then resolve to their ESM
  * builds (yaml's `browser/` build instead of its CommonJS one, which would load Node compatibility); Deno's own
@@ -10,9 +10,9 @@
  * bytes for Deno to load on every start; the source it is built from is the repository at the same commit.
  */
 
-import denoConfig from "../../deno.json" with { type: "json" };
+import denoConfig from "../deno.json" with { type: "json" };
 
-const ROOT = new URL("../../", import.meta.url).pathname;
+const ROOT = new URL("../", import.meta.url).pathname;
 
 /**
  * The shebang: `env -S` splits the rest into words, sets the variable and runs `deno run` with the `run-qa`

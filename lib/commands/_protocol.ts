@@ -1,0 +1,55 @@
+/**
+ * The preamble every stage shares, in its one order: the contracts (embedded, or the files given), any check of
+ * the stage's own that must come before the dataset is touched, the pinned dataset and its cases, the tasks.
+ *
+ * @module
+ */
+
+import {
+  type ContractPaths,
+  type Contracts,
+  prepareDataset,
+  type PreparedProtocol,
+  readContracts,
+} from "../protocol/mod.ts";
+import { type AnswerTask, buildAnswerTasks } from "../qa/mod.ts";
+
+/** The protocol a stage works on, with the dataset prepared and the answer tasks built. */
+export interface StageProtocol {
+  contracts: Contracts;
+  prepared: PreparedProtocol;
+  tasks: AnswerTask[];
+}
+
+/** What a stage asks of the preamble. */
+export interface PreambleOptions {
+  /** Runs after the contracts are read and before the dataset is (credentials, directory checks …). */
+  beforeDataset?: (contracts: Contracts) => Promise<void> | void;
+}
+
+/**
+ * Reads the contracts, runs the stage's own early checks, then prepares the dataset (its pin checked before it is
+ * parsed) and builds the answer tasks.
+ *
+ * @throws {InputError} When no dataset is given (the program never downloads it) or any input is bad.
+ */
+export async function loadProtocol(
+  paths: ContractPaths,
+  dataset: string | undefined,
+  options: PreambleOptions = {},
+): Promise<StageProtocol> {
+  const contracts = await readContracts(paths);
+  await options.beforeDataset?.(contracts);
+  const prepared = await prepareDataset(contracts, dataset);
+  return { contracts, prepared, tasks: buildAnswerTasks(contracts, prepared.cases) };
+}
+
+/** {@linkcode loadProtocol} when a dataset is given, else the contracts alone. */
+export async function loadProtocolIfDataset(
+  paths: ContractPaths,
+  dataset: string | undefined,
+): Promise<{ contracts: Contracts; stage?: StageProtocol }> {
+  if (dataset === undefined) return { contracts: await readContracts(paths) };
+  const stage = await loadProtocol(paths, dataset);
+  return { contracts: stage.contracts, stage };
+}

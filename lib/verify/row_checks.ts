@@ -1,0 +1,197 @@
+/**
+ * The checks of graded rows that need no file: their structure, their canonical serialisation, and each row
+ * against its recomputed task (identity, case fields, a blind re-grade).
+ *
+ * @module
+ */
+
+import { gradeAnswer } from "../qa/mod.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { compareCodePoints } from "../py/mod.ts";
+import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } from "../qa/mod.ts";
+
+/**
+ * Compares every row with its recomputed task (identity, kept facts, fingerprint) and re-grades it against the
+ * recomputed reference answer. Returns one message per disagreement.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, match } from "node:assert/strict";
+ * import { gradedRow } from "../commands/grade_qa.ts";
+ * import { answerRow } from "../qa/answer_rows.ts";
+ * import { checkRowsAgainstTasks } from "./row_checks.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const row = gradedRow(task, answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T00:00:00Z"));
+ * deepStrictEqual(checkRowsAgainstTasks([row], [task]), []);
+ * const [problem] = checkRowsAgainstTasks([{ ...row, grade_correct: !row.grade_correct }], [task]);
+ * match(problem, /^q1__hybrid-v1: grade .* but re-grading gives /);
+ * ```
+ */
+export function checkRowsAgainstTasks(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
+  return [
+    ...identityProblems(rows, tasks),
+    ...caseFieldProblems(rows, tasks),
+    ...gradeProblems(rows, tasks),
+  ];
+}
+
+function pairs(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): [GradedRow, AnswerTask][] {
+  const byRowId = new Map(rows.map((row) => [row.row_id, row]));
+  return tasks.flatMap((task) => {
+    const row = byRowId.get(task.rowId);
+    return row === undefined ? [] : [[row, task] as [GradedRow, AnswerTask]];
+  });
+}
+
+export function identityProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
+  const problems: string[] = [];
+  const present = new Set(rows.map((row) => row.row_id));
+  for (const task of tasks) if (!present.has(task.rowId)) problems.push(`${task.rowId}: missing`);
+  const known = new Set(tasks.map((task) => task.rowId));
+  for (const row of rows) {
+    if (!known.has(row.row_id)) problems.push(`${row.row_id}: not a task of this protocol`);
+  }
+  for (const [row, task] of pairs(rows, tasks)) {
+    for (const mismatch of identityMismatches(row, task)) {
+      problems.push(`${task.rowId}: ${mismatch.field} differs from the recomputed task`);
+    }
+  }
+  return problems;
+}
+
+export function caseFieldProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
+  const problems: string[] = [];
+  for (const [row, task] of pairs(rows, tasks)) {
+    const fields: [string, unknown, unknown][] = [
+      ["question_type", row.question_type, task.questionType],
+      ["support_all_retained", row.support_all_retained, task.supportAllRetained],
+      ["support_recall", row.support_recall, task.supportRecall],
+    ];
+    for (const [field, stored, recomputed] of fields) {
+      if (stored !== recomputed) {
+        problems.push(
+          `${task.rowId}: ${field} is ${JSON.stringify(stored)}, recomputed ${JSON.stringify(recomputed)}`,
+        );
+      }
+    }
+  }
+  return problems;
+}
+
+export function gradeProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
+  const problems: string[] = [];
+  for (const [row, task] of pairs(rows, tasks)) {
+    // The reference answer comes from the recomputed case; nothing in the row chooses it.
+    const grade = gradeAnswer(row.prediction, task.referenceAnswer);
+    if (grade.correct !== row.grade_correct || grade.rule !== row.grade_rule) {
+      problems.push(
+        `${task.rowId}: grade ${row.grade_correct}/${row.grade_rule} but re-grading gives ${grade.correct}/${grade.rule}`,
+      );
+    }
+  }
+  return problems;
+}
+
+/**
+ * The structural problems of parsed rows: one row per (case, policy) for both policies, no duplicate row id,
+ * row ids of the form `CASE__POLICY`, and exactly the QA capacity's number of kept facts, without duplicates.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { gradedRow } from "../commands/grade_qa.ts";
+ * import { answerRow } from "../qa/answer_rows.ts";
+ * import { structureProblems } from "./row_checks.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const other = { ...task, rowId: "q1__confidence", policy: "confidence" as const };
+ * const rows = [task, other].map((t) => gradedRow(t, answerRow(t, { prediction: "7", responseModel: null, usage: {} }, 1, "")));
+ * deepStrictEqual(structureProblems(rows, 1), []); // one kept fact each at capacity 1
+ * deepStrictEqual(structureProblems(rows.slice(1), 1), ["case q1 has confidence, expected one row per policy"]);
+ * ```
+ */
+export function structureProblems(rows: readonly GradedRow[], capacity: number): string[] {
+  const problems: string[] = [];
+  if (rows.length === 0) return ["no rows"];
+  const seen = new Set<string>();
+  const policiesByCase = new Map<string, string[]>();
+  for (const row of rows) {
+    if (seen.has(row.row_id)) problems.push(`${row.row_id}: duplicate row`);
+    seen.add(row.row_id);
+    if (row.row_id !== `${row.case_id}__${row.policy}`) {
+      problems.push(`${row.row_id}: row_id is not ${row.case_id}__${row.policy}`);
+    }
+    if (row.kept_fact_ids.length !== capacity) {
+      problems.push(`${row.row_id}: ${row.kept_fact_ids.length} kept facts, the QA capacity is ${capacity}`);
+    } else if (new Set(row.kept_fact_ids).size !== capacity) {
+      problems.push(`${row.row_id}: a kept fact id repeats`);
+    }
+    policiesByCase.set(row.case_id, [...(policiesByCase.get(row.case_id) ?? []), row.policy]);
+  }
+  for (const [caseId, policies] of policiesByCase) {
+    if (policies.length !== POLICIES.length || !POLICIES.every((policy) => policies.includes(policy))) {
+      problems.push(`case ${caseId} has ${policies.join(", ")}, expected one row per policy`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Where `text` first departs from the canonical serialisation of its rows, or `undefined` when it is identical.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { gradedRow } from "../commands/grade_qa.ts";
+ * import { gradedRowsJsonl } from "../qa/outputs.ts";
+ * import { answerRow } from "../qa/answer_rows.ts";
+ * import { canonicalDifference } from "./row_checks.ts";
+ * const task = {
+ *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
+ *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
+ *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
+ *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
+ * };
+ * const rows = [gradedRow(task, answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, ""))];
+ * strictEqual(canonicalDifference(gradedRowsJsonl(rows), rows), undefined);
+ * strictEqual(canonicalDifference(gradedRowsJsonl(rows).replace("\n", "\r\n"), rows), "line 1: ends with CR (expected \\n line ends)");
+ * ```
+ */
+export function canonicalDifference(text: string, rows: readonly GradedRow[]): string | undefined {
+  const canonical = gradedRowsJsonl([...rows].sort((a, b) => compareCodePoints(a.row_id, b.row_id)));
+  if (canonical === text) return undefined;
+  const published = text.split("\n");
+  const expected = canonical.split("\n");
+  let at = 0;
+  while (published[at] === expected[at]) at++;
+  const got = published[at];
+  const want = expected[at];
+  if (got === undefined) return `line ${at}: the file must end with \\n`;
+  let why: string;
+  if (want === undefined || (want === "" && at === expected.length - 1)) {
+    why = "extra content after the last row";
+  } else if (got === "") why = "an empty line";
+  else if (got.endsWith("\r")) why = "ends with CR (expected \\n line ends)";
+  else {
+    let gotId: unknown;
+    try {
+      gotId = (JSON.parse(got) as { row_id?: unknown }).row_id;
+    } catch {
+      gotId = undefined;
+    }
+    const wantId = (JSON.parse(want) as { row_id: string }).row_id;
+    why = gotId !== wantId
+      ? `holds ${JSON.stringify(gotId)}, expected ${wantId} (rows ordered by row id)`
+      : `row ${wantId} is not in canonical form (sorted keys, Python spacing and number forms)`;
+  }
+  return `line ${at + 1}: ${why}`;
+}
