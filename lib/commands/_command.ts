@@ -35,7 +35,9 @@ export type FlagTable = Readonly<Record<string, FlagDeclaration>>;
 
 /** The parsed values of a flag table: each flag absent, or its string, or `true`. */
 export type FlagValues<Flags extends FlagTable> = {
-  -readonly [Name in keyof Flags]?: Flags[Name]["type"] extends "string" ? string : boolean;
+  -readonly [Name in keyof Flags]?: [Flags[Name]["type"]] extends ["string"] ? string
+    : [Flags[Name]["type"]] extends ["boolean"] ? boolean
+    : string | boolean;
 };
 
 /** A positional argument a command takes. */
