@@ -8,21 +8,18 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import { InputError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
-import { POLICIES } from "../policy/policies.ts";
-import { parsePolicyRawRows } from "../policy/outputs.ts";
-import { compareCodePoints } from "../py/json.ts";
-import { parseGradedRows } from "../qa/outputs.ts";
+import { shorten } from "./format.ts";
+import type { Section, Table } from "./model.ts";
+import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import {
-  formatP,
-  formatSigned,
-  type PolicyReport,
-  type QaReport,
-  RUN_FILES,
-  type RunReport,
-  type Section,
-  shorten,
-} from "./report.ts";
+  type AggregateLayer,
+  compareFiles,
+  compareRows,
+  keyedRows,
+  policyAggregate,
+  qaAggregate,
+  type RowLayer,
+} from "./_compare_layers.ts";
 
 /** One layer's verdict. */
 export interface LayerVerdict {
@@ -59,154 +56,36 @@ export interface Comparison {
   files: FileComparison[];
 }
 
-type Keyed = { id: string; fields: Record<string, string>; describe: Record<string, string> };
-
-async function readRequired(path: string): Promise<string> {
-  const text = await readTextIfExists(path);
-  if (text === undefined) throw new InputError("missing", { path });
-  return text;
-}
-
-async function keyedRows(report: RunReport, contracts: Contracts): Promise<Keyed[]> {
-  if (report.kind === "qa") {
-    const path = `${report.directory}/qa.rows.jsonl`;
-    return parseGradedRows(await readRequired(path), path, contracts.config).map((row) => ({
-      id: row.row_id,
-      fields: {
-        kept_fact_ids: JSON.stringify(row.kept_fact_ids),
-        request_fingerprint: row.request_fingerprint,
-        prediction: row.prediction,
-        grade: `${row.grade_correct} ${row.grade_rule}`,
-      },
-      describe: {
-        kept_fact_ids: row.kept_fact_ids.join(" "),
-        request_fingerprint: row.request_fingerprint.slice(0, 12),
-        prediction: JSON.stringify(shorten(row.prediction)),
-        grade: `${row.grade_correct ? "correct" : "wrong"} (${row.grade_rule})`,
-      },
-    }));
-  }
-  const path = `${report.directory}/policy.raw.jsonl`;
-  return parsePolicyRawRows(await readRequired(path), path).map((row) => ({
-    id: `${row.case_id}@${row.capacity}__${row.policy}`,
-    fields: {
-      kept_fact_ids: JSON.stringify(row.kept_fact_ids),
-      scores: JSON.stringify(row.scores),
-      evicted: JSON.stringify(row.evicted),
-      support_all_retained: String(row.support_all_retained),
+function layerVerdicts(
+  aggregate: AggregateLayer,
+  rows: RowLayer & { here: number; there: number },
+  files: readonly FileComparison[],
+): LayerVerdict[] {
+  const { rowDifferences } = rows;
+  const agreeing = rows.here -
+    rowDifferences.filter((item) => !item.fields[0].startsWith("(only in the other")).length;
+  const filesIdentical = files.every((file) => file.status === "identical");
+  return [
+    {
+      layer: "aggregate",
+      identical: aggregate.identical,
+      summary: aggregate.identical ? "identical" : "differ",
     },
-    describe: {
-      kept_fact_ids: row.kept_fact_ids.join(" "),
-      scores: `${Object.keys(row.scores).length} scores`,
-      evicted: row.evicted.map((fact) => fact.fact_id).join(" "),
-      support_all_retained: String(row.support_all_retained),
+    {
+      layer: "row",
+      identical: rowDifferences.length === 0,
+      summary: rowDifferences.length === 0
+        ? `identical: all ${rows.here} rows agree in every compared field`
+        : `${agreeing} of ${Math.max(rows.here, rows.there)} rows agree; ${rowDifferences.length} differ`,
     },
-  }));
-}
-
-function qaAggregate(mine: QaReport, theirs: QaReport): { rows: string[][]; identical: boolean } {
-  const [first, second] = POLICIES;
-  const rows: string[][] = [];
-  let identical = true;
-  for (const suite of mine.suites) {
-    const other = theirs.suites.find((item) => item.name === suite.name)!;
-    const metric = (name: string, a: number, b: number, format: (value: number) => string, delta: string) => {
-      if (a !== b) identical = false;
-      rows.push([suite.name, name, format(a), format(b), a === b ? "same" : delta]);
-    };
-    const count = (value: number) => String(value);
-    for (const policy of [first, second]) {
-      const a = suite.correct[policy];
-      const b = other.correct[policy];
-      metric(`${policy} correct`, a, b, count, `${b - a > 0 ? "+" : ""}${b - a}`);
-    }
-    const pa = suite.stats.mcnemar.p_value;
-    const pb = other.stats.mcnemar.p_value;
-    metric("exact McNemar p", pa, pb, formatP, `${formatSigned(pb - pa)}`);
-    const ba = suite.stats.bootstrap;
-    const bb = other.stats.bootstrap;
-    metric(
-      "difference",
-      ba.mean_difference,
-      bb.mean_difference,
-      formatSigned,
-      formatSigned(bb.mean_difference - ba.mean_difference),
-    );
-    const interval = (value: typeof ba) => `[${formatSigned(value.lower)}, ${formatSigned(value.upper)}]`;
-    const same = ba.lower === bb.lower && ba.upper === bb.upper;
-    if (!same) identical = false;
-    rows.push([suite.name, "interval", interval(ba), interval(bb), same ? "same" : "differs"]);
-  }
-  return { rows, identical };
-}
-
-function policyAggregate(mine: PolicyReport, theirs: PolicyReport): { rows: string[][]; identical: boolean } {
-  const rows: string[][] = [];
-  let identical = true;
-  const capacities = [...new Set([...mine.entries, ...theirs.entries].map((entry) => entry.capacity))]
-    .sort((a, b) => a - b);
-  const kept = (report: PolicyReport, capacity: number, policy: string) => {
-    const members = report.entries.filter((entry) => entry.capacity === capacity && entry.policy === policy);
-    return { kept: members.filter((entry) => entry.supportAllRetained).length, cases: members.length };
-  };
-  for (const capacity of capacities) {
-    for (const policy of POLICIES) {
-      const a = kept(mine, capacity, policy);
-      const b = kept(theirs, capacity, policy);
-      const same = a.kept === b.kept && a.cases === b.cases;
-      if (!same) identical = false;
-      rows.push([
-        `capacity ${capacity}`,
-        `${policy} support retained`,
-        `${a.kept}/${a.cases}`,
-        `${b.kept}/${b.cases}`,
-        same ? "same" : `${b.kept - a.kept > 0 ? "+" : ""}${b.kept - a.kept}`,
-      ]);
-    }
-  }
-  return { rows, identical };
-}
-
-function firstDifference(a: Uint8Array, b: Uint8Array): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return index;
-  return length;
-}
-
-async function readIfExists(path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await Deno.readFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
-async function compareFiles(
-  kind: RunReport["kind"],
-  mine: string,
-  theirs: string,
-): Promise<FileComparison[]> {
-  const files: FileComparison[] = [];
-  for (const file of RUN_FILES[kind]) {
-    const a = await readIfExists(`${mine}/${file}`);
-    const b = await readIfExists(`${theirs}/${file}`);
-    if (a === undefined || b === undefined) {
-      files.push({
-        file,
-        status: a === undefined && b === undefined
-          ? "missing in both"
-          : a === undefined
-          ? "missing here"
-          : "missing there",
-      });
-    } else if (a.length === b.length && firstDifference(a, b) === a.length) {
-      files.push({ file, status: "identical" });
-    } else {
-      files.push({ file, status: "differs", firstDifference: firstDifference(a, b) });
-    }
-  }
-  return files;
+    {
+      layer: "byte",
+      identical: filesIdentical,
+      summary: filesIdentical
+        ? `identical: ${files.map((file) => file.file).join(", ")}`
+        : `${files.filter((file) => file.status === "identical").length} of ${files.length} files identical`,
+    },
+  ];
 }
 
 /**
@@ -215,23 +94,15 @@ async function compareFiles(
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { compareRuns } from "./compare.ts";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { buildReport } from "./report.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { runPolicy } from "../commands/run_policy.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
- *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
- * const contracts = loadContracts({ config, official, synthetic });
- * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
- * const dir = await Deno.makeTempDir(); // a policy run of two cases
- * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, dir, new Date(0), { dirty: null, head: null });
- * const again = await Deno.makeTempDir(); // the same run once more: identical in every layer
- * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, again, new Date(0), { dirty: null, head: null });
- * const comparison = await compareRuns(await buildReport(dir, contracts), await buildReport(again, contracts), contracts);
- * deepStrictEqual(comparison.verdicts.map((verdict) => verdict.identical), [true, true, true]);
+ * import { buildReport, compareRuns } from "./mod.ts";
+ * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), source = { dirty: null, head: null };
+ * const [dir, again] = [await Deno.makeTempDir(), await Deno.makeTempDir()]; // the same run twice
+ * for (const into of [dir, again]) await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, into, new Date(0), source);
+ * const [mine, theirs] = [await buildReport(dir, prepared.contracts), await buildReport(again, prepared.contracts)];
+ * const comparison = await compareRuns(mine, theirs, prepared.contracts);
+ * deepStrictEqual(comparison.verdicts.map((verdict) => verdict.identical), [true, true, true]); // in every layer
  * ```
  */
 export async function compareRuns(
@@ -249,77 +120,37 @@ export async function compareRuns(
     : policyAggregate(mine, theirs as PolicyReport);
   const a = await keyedRows(mine, contracts);
   const b = await keyedRows(theirs, contracts);
-  const byId = new Map(b.map((row) => [row.id, row]));
-  const fieldNames = Object.keys(a[0]?.fields ?? b[0]?.fields ?? {});
-  const agreement = new Map(fieldNames.map((field) => [field, { agree: 0, differ: 0 }]));
-  const rowDifferences: RowDifference[] = [];
-  for (const row of a) {
-    const other = byId.get(row.id);
-    if (other === undefined) {
-      rowDifferences.push({
-        rowId: row.id,
-        fields: ["(only in this run)"],
-        mine: "present",
-        theirs: "absent",
-      });
-      continue;
-    }
-    const differing = fieldNames.filter((field) => row.fields[field] !== other.fields[field]);
-    for (const field of fieldNames) agreement.get(field)![differing.includes(field) ? "differ" : "agree"]++;
-    if (differing.length > 0) {
-      rowDifferences.push({
-        rowId: row.id,
-        fields: differing,
-        mine: row.describe[differing[0]],
-        theirs: other.describe[differing[0]],
-      });
-    }
-  }
-  const mineIds = new Set(a.map((row) => row.id));
-  for (const row of b) {
-    if (!mineIds.has(row.id)) {
-      rowDifferences.push({
-        rowId: row.id,
-        fields: ["(only in the other run)"],
-        mine: "absent",
-        theirs: "present",
-      });
-    }
-  }
-  rowDifferences.sort((x, y) => compareCodePoints(x.rowId, y.rowId));
+  const rows = compareRows(a, b);
   const files = await compareFiles(mine.kind, mine.directory, theirs.directory);
-  const agreeing = a.length -
-    rowDifferences.filter((item) => !item.fields[0].startsWith("(only in the other")).length;
-  const verdicts: LayerVerdict[] = [
-    {
-      layer: "aggregate",
-      identical: aggregate.identical,
-      summary: aggregate.identical ? "identical" : "differ",
-    },
-    {
-      layer: "row",
-      identical: rowDifferences.length === 0,
-      summary: rowDifferences.length === 0
-        ? `identical: all ${a.length} rows agree in every compared field`
-        : `${agreeing} of ${Math.max(a.length, b.length)} rows agree; ${rowDifferences.length} differ`,
-    },
-    {
-      layer: "byte",
-      identical: files.every((file) => file.status === "identical"),
-      summary: files.every((file) => file.status === "identical")
-        ? `identical: ${files.map((file) => file.file).join(", ")}`
-        : `${files.filter((file) => file.status === "identical").length} of ${files.length} files identical`,
-    },
-  ];
   return {
     directory: mine.directory,
     other: theirs.directory,
-    verdicts,
+    verdicts: layerVerdicts(aggregate, { ...rows, here: a.length, there: b.length }, files),
     aggregate: { rows: aggregate.rows },
-    fieldAgreement: fieldNames.map((field) => ({ field, ...agreement.get(field)! })),
-    rowDifferences,
+    fieldAgreement: rows.fieldAgreement,
+    rowDifferences: rows.rowDifferences,
     files,
   };
+}
+
+/** The row layer's tables: agreement per field, then (when any) the rows that differ. */
+function rowTables(comparison: Comparison): Table[] {
+  const agreement: Table = {
+    headers: ["field", "rows agreeing", "rows differing"],
+    rows: comparison.fieldAgreement.map((item) => [item.field, String(item.agree), String(item.differ)]),
+    numeric: [false, true, true],
+  };
+  if (comparison.rowDifferences.length === 0) return [agreement];
+  return [agreement, {
+    headers: ["row", "differing fields", "this run", "other run"],
+    rows: comparison.rowDifferences.map((item) => [
+      item.rowId,
+      item.fields.join(", "),
+      shorten(item.mine, 60),
+      shorten(item.theirs, 60),
+    ]),
+    numeric: [false, false, false, false],
+  }];
 }
 
 /**
@@ -343,6 +174,12 @@ export function comparisonSections(comparison: Comparison): Section[] {
     const item = comparison.verdicts.find((entry) => entry.layer === layer)!;
     return `${layer}: ${item.summary}`;
   };
+  const files = comparison.files.map((file) => [
+    file.file,
+    file.firstDifference === undefined
+      ? file.status
+      : `${file.status} (first at byte ${file.firstDifference})`,
+  ]);
   return [
     {
       id: "layers",
@@ -362,44 +199,12 @@ export function comparisonSections(comparison: Comparison): Section[] {
         numeric: [false, false, true, true, true],
       }],
     },
-    {
-      id: "rows",
-      title: "Rows",
-      lines: [verdict("row")],
-      tables: [
-        {
-          headers: ["field", "rows agreeing", "rows differing"],
-          rows: comparison.fieldAgreement.map((
-            item,
-          ) => [item.field, String(item.agree), String(item.differ)]),
-          numeric: [false, true, true],
-        },
-        ...(comparison.rowDifferences.length === 0 ? [] : [{
-          headers: ["row", "differing fields", "this run", "other run"],
-          rows: comparison.rowDifferences.map((item) => [
-            item.rowId,
-            item.fields.join(", "),
-            shorten(item.mine, 60),
-            shorten(item.theirs, 60),
-          ]),
-          numeric: [false, false, false, false],
-        }]),
-      ],
-    },
+    { id: "rows", title: "Rows", lines: [verdict("row")], tables: rowTables(comparison) },
     {
       id: "bytes",
       title: "Bytes",
       lines: [verdict("byte")],
-      tables: [{
-        headers: ["file", "status"],
-        rows: comparison.files.map((file) => [
-          file.file,
-          file.firstDifference === undefined
-            ? file.status
-            : `${file.status} (first at byte ${file.firstDifference})`,
-        ]),
-        numeric: [false, false],
-      }],
+      tables: [{ headers: ["file", "status"], rows: files, numeric: [false, false] }],
     },
   ];
 }

@@ -8,38 +8,13 @@
  */
 
 import { POLICIES } from "../policy/policies.ts";
-import {
-  formatSigned,
-  type PolicyReport,
-  type QaReport,
-  reportHeading,
-  reportSections,
-  type RunReport,
-  type Section,
-  type Table,
-} from "./report.ts";
+import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
+import { capacitiesOf } from "./_groups.ts";
+import { escapeHtml } from "./html_escape.ts";
+import type { Section, Table } from "./model.ts";
+import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
+import { reportHeading, reportSections } from "./sections.ts";
 import type { SweepReport } from "./sweep.ts";
-
-/**
- * Escapes text for HTML element content and attribute values.
- *
- * @example
- * ```ts
- * import { escapeHtml } from "./html.ts";
- * console.log(escapeHtml(`<a href="x">&</a>`)); // "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
- * ```
- */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]);
-}
-
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #ffffff; --panel: #f6f8fa;
@@ -107,230 +82,6 @@ function tableHtml(table: Table, className = ""): string {
   }>${head}<tbody>\n${body}\n</tbody></table></div>`;
 }
 
-const round = (value: number) => Math.round(value * 10) / 10;
-
-/** A bar of a grouped bar chart. */
-interface Bar {
-  label: string;
-  /** 0..1, or undefined when there is nothing to measure (drawn as "n=0"). */
-  value: number | undefined;
-  text: string;
-  className: string;
-  title: string;
-}
-
-/** Grouped vertical bars on a 0–1 scale. */
-function barChart(
-  id: string,
-  title: string,
-  groups: { label: string; bars: Bar[] }[],
-  legend: [string, string][],
-): string {
-  const width = 720;
-  const height = 300;
-  const left = 44;
-  const right = 12;
-  const top = 40;
-  const bottom = 58;
-  const plotWidth = width - left - right;
-  const plotHeight = height - top - bottom;
-  const y = (value: number) => top + plotHeight * (1 - value);
-  const parts: string[] = [];
-  for (const tick of [0, 0.25, 0.5, 0.75, 1]) {
-    parts.push(
-      `<line class="grid" x1="${left}" x2="${width - right}" y1="${round(y(tick))}" y2="${round(y(tick))}"/>`,
-      `<text class="muted" x="${left - 6}" y="${round(y(tick) + 4)}" text-anchor="end">${
-        tick.toFixed(2)
-      }</text>`,
-    );
-  }
-  const slot = plotWidth / groups.length;
-  groups.forEach((group, index) => {
-    const barWidth = Math.min(44, (slot * 0.8) / group.bars.length);
-    const start = left + slot * index + (slot - barWidth * group.bars.length) / 2;
-    group.bars.forEach((bar, barIndex) => {
-      const x = start + barWidth * barIndex;
-      const center = round(x + barWidth / 2);
-      if (bar.value === undefined) {
-        parts.push(
-          `<text class="muted" x="${center}" y="${round(y(0) - 4)}" text-anchor="middle">${
-            escapeHtml(bar.text)
-          }</text>`,
-        );
-        return;
-      }
-      const barHeight = Math.max(bar.value > 0 ? 1 : 0, plotHeight * bar.value);
-      parts.push(
-        `<rect class="${bar.className}" x="${round(x + 1)}" y="${round(y(0) - barHeight)}" width="${
-          round(barWidth - 2)
-        }" height="${round(barHeight)}" data-value="${bar.value}"><title>${
-          escapeHtml(bar.title)
-        }</title></rect>`,
-        `<text x="${center}" y="${round(y(0) - barHeight - 4)}" text-anchor="middle">${
-          escapeHtml(bar.text)
-        }</text>`,
-      );
-    });
-    const lines = group.label.split("\n");
-    lines.forEach((line, lineIndex) => {
-      parts.push(
-        `<text class="small" x="${round(left + slot * index + slot / 2)}" y="${
-          height - bottom + 16 + lineIndex * 14
-        }" text-anchor="middle">${escapeHtml(line)}</text>`,
-      );
-    });
-  });
-  parts.push(`<line class="axis" x1="${left}" x2="${width - right}" y1="${y(0)}" y2="${y(0)}"/>`);
-  let legendX = left;
-  for (const [className, label] of legend) {
-    parts.push(
-      `<rect class="${className}" x="${legendX}" y="6" width="12" height="12"/>`,
-      `<text x="${legendX + 16}" y="16">${escapeHtml(label)}</text>`,
-    );
-    legendX += 24 + label.length * 7;
-  }
-  return `<svg id="${id}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${escapeHtml(title)}">${
-    parts.join("")
-  }</svg>`;
-}
-
-/** Forest plot of the bootstrap differences with their intervals, the zero line marked. */
-function forestChart(report: QaReport): string {
-  const width = 720;
-  const rowHeight = 44;
-  const top = 30;
-  const left = 90;
-  const right = 190;
-  const height = top + rowHeight * report.suites.length + 36;
-  const lows = report.suites.map((suite) => suite.stats.bootstrap.lower);
-  const highs = report.suites.map((suite) => suite.stats.bootstrap.upper);
-  const low = Math.min(-0.25, Math.floor(Math.min(...lows) * 4) / 4);
-  const high = Math.max(0.25, Math.ceil(Math.max(...highs) * 4) / 4);
-  const plotWidth = width - left - right;
-  const x = (value: number) => left + (plotWidth * (value - low)) / (high - low);
-  const bottom = top + rowHeight * report.suites.length;
-  const parts: string[] = [];
-  for (let tick = low; tick <= high + 1e-9; tick += 0.25) {
-    const value = Math.round(tick * 100) / 100;
-    parts.push(
-      `<line class="grid" x1="${round(x(value))}" x2="${round(x(value))}" y1="${top - 6}" y2="${bottom}"/>`,
-      `<text class="muted" x="${round(x(value))}" y="${bottom + 16}" text-anchor="middle">${
-        value === 0 ? "0" : formatSigned(value).replace(/0$/, "")
-      }</text>`,
-    );
-  }
-  parts.push(
-    `<line class="zero" x1="${round(x(0))}" x2="${round(x(0))}" y1="${top - 10}" y2="${bottom}"/>`,
-    `<text class="muted" x="${round(x(0) + 4)}" y="${top - 14}">no difference</text>`,
-    `<text class="muted" x="${width - right + 12}" y="${top - 14}">difference [interval]</text>`,
-    `<text class="muted" x="${left + plotWidth / 2}" y="${
-      bottom + 32
-    }" text-anchor="middle">hybrid-v1 − confidence (accuracy)</text>`,
-  );
-  report.suites.forEach((suite, index) => {
-    const { lower, upper, mean_difference: mean } = suite.stats.bootstrap;
-    const cy = round(top + rowHeight * index + rowHeight / 2);
-    const label = `${formatSigned(mean)} [${formatSigned(lower)}, ${formatSigned(upper)}]`;
-    parts.push(
-      `<text x="${left - 10}" y="${cy + 4}" text-anchor="end">${escapeHtml(suite.name)}</text>`,
-      `<line class="whisker" x1="${round(x(lower))}" x2="${round(x(upper))}" y1="${cy}" y2="${cy}"/>`,
-      `<line class="whisker" x1="${round(x(lower))}" x2="${round(x(lower))}" y1="${cy - 6}" y2="${cy + 6}"/>`,
-      `<line class="whisker" x1="${round(x(upper))}" x2="${round(x(upper))}" y1="${cy - 6}" y2="${cy + 6}"/>`,
-      `<circle class="point" cx="${
-        round(x(mean))
-      }" cy="${cy}" r="6" data-value="${mean}" data-lower="${lower}" data-upper="${upper}"><title>${
-        escapeHtml(`${suite.name}: ${label}`)
-      }</title></circle>`,
-      `<text x="${width - right + 12}" y="${cy + 4}">${escapeHtml(label)}</text>`,
-    );
-  });
-  return `<svg id="chart-forest" viewBox="0 0 ${width} ${height}" role="img" aria-label="bootstrap differences per suite">${
-    parts.join("")
-  }</svg>`;
-}
-
-function accuracyChart(report: QaReport): string {
-  const keys = [...new Set(report.scenarios.map(({ group }) => `${group.source}\u0000${group.scenario}`))];
-  const groups = keys.map((key) => {
-    const [source, scenario] = key.split("\u0000");
-    return {
-      label: `${scenario}\n${source === "longmemeval" ? "official" : source} · n=${
-        report.scenarios.find(({ group }) => group.scenario === scenario)!.group.cases
-      }`,
-      bars: POLICIES.map((policy, index) => {
-        const { group } = report.scenarios.find(({ group }) =>
-          group.source === source && group.scenario === scenario && group.policy === policy
-        )!;
-        return {
-          label: policy,
-          value: group.accuracy,
-          text: `${group.correct}/${group.cases}`,
-          className: `p${index}`,
-          title: `${scenario} · ${policy}: ${group.correct}/${group.cases} correct (${
-            group.accuracy.toFixed(3)
-          })`,
-        };
-      }),
-    };
-  });
-  return barChart(
-    "chart-accuracy",
-    "accuracy per scenario and policy",
-    groups,
-    POLICIES.map((policy, index) => [`p${index}`, policy]),
-  );
-}
-
-function retentionChart(report: QaReport): string {
-  const groups = report.retention.map((item) => ({
-    label: `${item.suite}\n${item.policy}`,
-    bars: ([["retained", item.retained, "ok"], ["lost", item.lost, "lost"]] as const).map((
-      [name, part, className],
-    ) => ({
-      label: name,
-      value: part.cases === 0 ? undefined : part.correct / part.cases,
-      text: part.cases === 0 ? "n=0" : `${part.correct}/${part.cases}`,
-      className,
-      title: `${item.suite} · ${item.policy} · support ${name}: ${part.correct}/${part.cases} correct`,
-    })),
-  }));
-  return barChart("chart-retention", "accuracy when the support was retained and when it was lost", groups, [
-    ["ok", "support retained"],
-    ["lost", "support lost (evicted)"],
-  ]);
-}
-
-function retentionBarsChart(report: PolicyReport, capacity: number): string {
-  const keys = [...new Set(report.groups.map((group) => `${group.source}\u0000${group.scenario}`))];
-  const groups = keys.map((key) => {
-    const [source, scenario] = key.split("\u0000");
-    return {
-      label: `${scenario}\n${source === "longmemeval" ? "official" : source}`,
-      bars: POLICIES.map((policy, index) => {
-        const group = report.groups.find((item) =>
-          item.capacity === capacity && item.source === source && item.scenario === scenario &&
-          item.policy === policy
-        );
-        return {
-          label: policy,
-          value: group?.support_all_retained_rate,
-          text: group === undefined ? "–" : `${group.support_all_retained}/${group.cases}`,
-          className: `p${index}`,
-          title: `capacity ${capacity} · ${scenario} · ${policy}: ${group?.support_all_retained ?? 0}/${
-            group?.cases ?? 0
-          } kept the support`,
-        };
-      }),
-    };
-  });
-  return barChart(
-    `chart-retention-${capacity}`,
-    `support retained at capacity ${capacity}`,
-    groups,
-    POLICIES.map((policy, index) => [`p${index}`, policy]),
-  );
-}
-
 function figure(svg: string, caption: string, table: Table): string {
   return `<div class="pair"><figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>${
     tableHtml(table)
@@ -360,6 +111,7 @@ function sectionHtml(section: Section, chart?: string): string {
   return parts.join("\n");
 }
 
+/** The QA report's charts, each a figure with its section's table beside it, by section id. */
 function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
   const tableOf = (id: string) => sections.find((section) => section.id === id)!.tables[0];
   return new Map([
@@ -390,6 +142,21 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
       ),
     ],
   ]);
+}
+
+/** A policy run's retention: one figure per capacity, each with that capacity's rows of the table beside it. */
+function policyCharts(report: PolicyReport, sections: Section[]): Map<string, string> {
+  const retention = sections.find((section) => section.id === "retention")!.tables[0];
+  return new Map([[
+    "retention",
+    capacitiesOf(report.groups).map((capacity) =>
+      figure(
+        retentionBarsChart(report, capacity),
+        `Support retained at capacity ${capacity}, paired bars per policy; labels give cases kept/cases.`,
+        { ...retention, rows: retention.rows.filter((row) => row[0] === String(capacity)) },
+      )
+    ).join("\n"),
+  ]]);
 }
 
 /**
@@ -465,39 +232,18 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { policySummaryGroups } from "../policy/outputs.ts";
- * import type { PolicyReport } from "./report.ts";
+ * import type { PolicyReport } from "./run_report.ts";
  * import { reportHtml } from "./html.ts";
- * const entries = ["confidence", "hybrid-v1"].map((policy, index) => ({
- *   source: "longmemeval", scenario: "access_help", capacity: 7, policy, supportAllRetained: index === 1, supportRecall: index,
- * }));
- * const report: PolicyReport = {
- *   kind: "policy", directory: "run", verification: { checks: [], ok: true, proved: "demo" }, entries,
- *   groups: policySummaryGroups(entries), provenance: { entries: [["protocol", "demo-v1"]] },
- *   differences: [{ caseId: "q1", source: "longmemeval", scenario: "access_help", capacity: 7, keptBy: "hybrid-v1" }],
- * };
- * const page = reportHtml(report);
- * strictEqual(page.includes("<title>deermem-eval report: run (policy run)</title>"), true);
- * strictEqual(page.includes("<svg"), true); // the retention chart, inline
+ * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
+ *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
+ * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance, differences: [] };
+ * strictEqual(reportHtml(report).includes("<title>deermem-eval report: run (policy run)</title>"), true);
+ * strictEqual(reportHtml(report).includes('<svg id="chart-retention-7"'), true); // the retention chart, inline
  * ```
  */
 export function reportHtml(report: RunReport): string {
   const sections = reportSections(report);
-  let charts: Map<string, string>;
-  if (report.kind === "qa") {
-    charts = qaCharts(report, sections);
-  } else {
-    const capacities = [...new Set(report.groups.map((group) => group.capacity))].sort((a, b) => a - b);
-    const retention = sections.find((section) => section.id === "retention")!.tables[0];
-    charts = new Map([[
-      "retention",
-      capacities.map((capacity) =>
-        figure(
-          retentionBarsChart(report, capacity),
-          `Support retained at capacity ${capacity}, paired bars per policy; labels give cases kept/cases.`,
-          { ...retention, rows: retention.rows.filter((row) => row[0] === String(capacity)) },
-        )
-      ).join("\n"),
-    ]]);
-  }
+  const charts = report.kind === "qa" ? qaCharts(report, sections) : policyCharts(report, sections);
   return sectionsHtml(reportHeading(report), sections, charts);
 }

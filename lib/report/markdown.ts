@@ -5,7 +5,9 @@
  * @module
  */
 
-import { reportHeading, reportSections, type RunReport, type Section, type Table } from "./report.ts";
+import type { Section, Table } from "./model.ts";
+import type { RunReport } from "./run_report.ts";
+import { reportHeading, reportSections } from "./sections.ts";
 import type { SweepReport } from "./sweep.ts";
 
 /**
@@ -14,8 +16,9 @@ import type { SweepReport } from "./sweep.ts";
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { markdownEscape } from "./markdown.ts";
- * console.log(markdownEscape("a|b *c*")); // "a\\|b \\*c\\*"
+ * strictEqual(markdownEscape("a|b *c*\nd"), "a\\|b \\*c\\* d");
  * ```
  */
 export function markdownEscape(text: string): string {
@@ -27,8 +30,10 @@ export function markdownEscape(text: string): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { markdownTable } from "./markdown.ts";
- * console.log(markdownTable({ headers: ["a", "n"], rows: [["x", "1"]], numeric: [false, true] }).join("\n"));
+ * const lines = markdownTable({ headers: ["a", "n"], rows: [["x", "1"]], numeric: [false, true] });
+ * deepStrictEqual(lines, ["| a | n |", "| --- | ---: |", "| x | 1 |"]);
  * ```
  */
 export function markdownTable(table: Table): string[] {
@@ -61,19 +66,14 @@ function sectionMarkdown(section: Section): string[] {
  * ```ts
  * import { match } from "node:assert/strict";
  * import { policySummaryGroups } from "../policy/outputs.ts";
- * import type { PolicyReport } from "./report.ts";
+ * import type { PolicyReport } from "./run_report.ts";
  * import { reportMarkdown } from "./markdown.ts";
- * const entries = ["confidence", "hybrid-v1"].map((policy, index) => ({
- *   source: "longmemeval", scenario: "access_help", capacity: 7, policy, supportAllRetained: index === 1, supportRecall: index,
- * }));
- * const report: PolicyReport = {
- *   kind: "policy", directory: "run", verification: { checks: [], ok: true, proved: "demo" }, entries,
- *   groups: policySummaryGroups(entries), provenance: { entries: [["protocol", "demo-v1"]] },
- *   differences: [{ caseId: "q1", source: "longmemeval", scenario: "access_help", capacity: 7, keptBy: "hybrid-v1" }],
- * };
- * const markdown = reportMarkdown(report);
- * match(markdown, /^# deermem-eval report: run \(policy run\)\n/);
- * match(markdown, /\n\| 7 \| longmemeval \| access\\_help \| 0\/1 \| 1\/1 \|\n/); // a GFM table, text escaped
+ * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
+ *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
+ * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance, differences: [] };
+ * match(reportMarkdown(report), /^# deermem-eval report: run \(policy run\)\n/);
+ * match(reportMarkdown(report), /\n\| 7 \| longmemeval \| access\\_help \| 0\/1 \| 1\/1 \|\n/); // a GFM table, text escaped
  * ```
  */
 export function reportMarkdown(report: RunReport): string {

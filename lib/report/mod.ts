@@ -4,9 +4,29 @@
  * @module
  */
 
+export { NotVerifiedError } from "../base/errors.ts";
+export * from "./case_answers.ts";
+export * from "./collect.ts";
 export * from "./compare.ts";
+export * from "./discordant.ts";
 export * from "./explain.ts";
+export * from "./explanation.ts";
+export * from "./format.ts";
 export * from "./html.ts";
+export * from "./html_escape.ts";
+export * from "./load.ts";
 export * from "./markdown.ts";
-export * from "./report.ts";
+export * from "./model.ts";
+export * from "./policy_sections.ts";
+export * from "./provenance.ts";
+export * from "./retention.ts";
+export * from "./run_kind.ts";
+export * from "./scenarios.ts";
+export * from "./sections.ts";
+export * from "./suites.ts";
 export * from "./sweep.ts";
+export * from "./sweep_schema.ts";
+export * from "./text.ts";
+export * from "./tokens.ts";
+export * from "./verification.ts";
+export * from "./run_report.ts";

@@ -1,7 +1,6 @@
-import { compareRuns, comparisonSections } from "../../lib/report/compare.ts";
+import { buildReport, compareRuns, comparisonSections, sectionsText } from "../../lib/report/mod.ts";
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { InputError } from "../../lib/base/errors.ts";
-import { buildReport, sectionsText } from "../../lib/report/report.ts";
 import { assert, assertEquals, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
 import { GOLDEN, ROOT, withTempDir } from "../helpers/cli.ts";
 import { fixtureContracts } from "../helpers/fixture.ts";

@@ -1,6 +1,5 @@
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
-import { buildReport, type QaReport, reportSections } from "../../lib/report/report.ts";
-import { reportHtml } from "../../lib/report/html.ts";
+import { buildReport, type QaReport, reportHtml, reportSections } from "../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { findChromium, screenshot } from "../helpers/chromium.ts";
 import { GOLDEN, ROOT, withTempDir } from "../helpers/cli.ts";

@@ -1,6 +1,7 @@
 /** Markdown rendering of reports: escaping and GFM tables. */
-import { markdownEscape, markdownTable } from "../../lib/report/markdown.ts";
-import { assertEquals } from "../helpers/assert.ts";
+import { markdownEscape, markdownTable, reportMarkdown } from "../../lib/report/mod.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { publishedReport } from "./_published.ts";
 
 Deno.test("markdownEscape: Markdown's punctuation gets a backslash, line breaks become one space", () => {
   assertEquals(
@@ -24,4 +25,18 @@ Deno.test("markdownTable: header, alignment row (numeric right-aligned), escaped
     "| item | value |",
     "| --- | --- |",
   ]);
+});
+
+Deno.test("the Markdown report carries the same tables as GFM", async () => {
+  const markdown = reportMarkdown(await publishedReport());
+  assertStringIncludes(markdown, "# deermem-eval report:");
+  assertStringIncludes(markdown, "## Discordant cases");
+  assertStringIncludes(
+    markdown,
+    "| official | 40 | 23/40 | 35/40 | 14 | 1 | 13 | 0.0018 | +0.300 | \\[+0.150, +0.450\\] |",
+  );
+  assertStringIncludes(markdown, "| --- | ---: |");
+  assertStringIncludes(markdown, "| total | 90 | 90 | 86,342 | 12,340 |");
+  assertMatch(markdown, /\n$/);
+  assert(!markdown.endsWith("\n\n"));
 });

@@ -3,7 +3,7 @@ import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/sweep.ts";
-import { sweepReport } from "../../lib/report/sweep.ts";
+import { sweepReport } from "../../lib/report/mod.ts";
 
 const contracts = await fixtureContracts();
 const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);

@@ -1,0 +1,66 @@
+/**
+ * How the report writes a number or a text in a table cell: counts with separators, signed differences,
+ * p-values, fractions, rates and shortened predictions.
+ *
+ * @module
+ */
+
+/**
+ * A count with thousands separators: `86342` → `86,342`.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { formatCount } from "./format.ts";
+ * strictEqual(formatCount(86342), "86,342");
+ * ```
+ */
+export function formatCount(value: number): string {
+  return String(value).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/**
+ * A difference with its sign and three decimals: `0.30000000000000004` → `+0.300`.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { formatSigned } from "./format.ts";
+ * deepStrictEqual([formatSigned(0.30000000000000004), formatSigned(-0.05)], ["+0.300", "-0.050"]);
+ * ```
+ */
+export function formatSigned(value: number): string {
+  const text = Math.abs(value).toFixed(3);
+  return `${value < 0 && text !== "0.000" ? "-" : "+"}${text}`;
+}
+
+/** A McNemar p-value at four decimals, as `grade-qa` prints it. */
+export function formatP(value: number): string {
+  return value.toFixed(4);
+}
+
+/** `correct` of `cases` as `3/5`. */
+export function fraction(correct: number, cases: number): string {
+  return `${correct}/${cases}`;
+}
+
+/** `correct` over `cases` at three decimals, or `–` when there are no cases. */
+export function rate(correct: number, cases: number): string {
+  return cases === 0 ? "–" : (correct / cases).toFixed(3);
+}
+
+/**
+ * Makes a prediction one short line: whitespace collapsed, at most `limit` characters.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { shorten } from "./format.ts";
+ * strictEqual(shorten("seven\n  weeks, give or take", 12), "seven weeks…");
+ * ```
+ */
+export function shorten(text: string, limit = 40): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  const chars = [...flat];
+  return chars.length <= limit ? flat : `${chars.slice(0, limit - 1).join("")}…`;
+}

@@ -1,0 +1,74 @@
+/**
+ * The report laid out as titled sections, in order: what `verify` proved, then the QA results' suites,
+ * scenarios, retention, discordant cases, token bill and provenance — or a policy run's retention,
+ * differences and provenance.
+ *
+ * @module
+ */
+
+import { discordantSection } from "./discordant.ts";
+import type { Section } from "./model.ts";
+import { differencesSection, supportRetainedSection } from "./policy_sections.ts";
+import { provenanceSection } from "./provenance.ts";
+import { retentionSection } from "./retention.ts";
+import type { RunReport } from "./run_report.ts";
+import { scenariosSection } from "./scenarios.ts";
+import { suitesSection } from "./suites.ts";
+import { billSection } from "./tokens.ts";
+import type { Verification } from "./verification.ts";
+
+function verificationSection(verification: Verification): Section {
+  return {
+    id: "verification",
+    title: "Verification",
+    lines: [
+      // Only a verified directory is reported, so a check either passed or was not run (needs the dataset).
+      ...verification.checks.map((check) =>
+        check.verdict === "pass" ? `✓ ${check.name}` : `– ${check.name} — needs --dataset`
+      ),
+      `proved: ${verification.proved}`,
+    ],
+    tables: [],
+  };
+}
+
+/**
+ * The report laid out as titled sections of tables, shared by every renderer.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { policySummaryGroups } from "../policy/outputs.ts";
+ * import type { PolicyReport } from "./run_report.ts";
+ * import { reportSections } from "./sections.ts";
+ * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
+ *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
+ * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance, differences: [] };
+ * deepStrictEqual(reportSections(report).map((section) => section.id), ["verification", "retention", "differences", "provenance"]);
+ * ```
+ */
+export function reportSections(report: RunReport): Section[] {
+  if (report.kind === "policy") {
+    return [
+      verificationSection(report.verification),
+      supportRetainedSection(report),
+      differencesSection(report.differences),
+      provenanceSection(report.provenance),
+    ];
+  }
+  return [
+    verificationSection(report.verification),
+    suitesSection(report),
+    scenariosSection(report.scenarios),
+    retentionSection(report.retention),
+    discordantSection(report.discordant),
+    billSection(report.bill),
+    provenanceSection(report.provenance),
+  ];
+}
+
+/** The report's heading line. */
+export function reportHeading(report: RunReport): string {
+  return `deermem-eval report: ${report.directory} (${report.kind === "qa" ? "QA results" : "policy run"})`;
+}

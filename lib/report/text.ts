@@ -1,0 +1,113 @@
+/**
+ * The report for the terminal: titled sections of aligned tables, and the verification's lines when the
+ * report refuses a directory.
+ *
+ * @module
+ */
+
+import { retentionTableOf } from "../policy/outputs.ts";
+import { formatVerifyResult } from "../verify/mod.ts";
+import type { Section, Table } from "./model.ts";
+import type { RunReport } from "./run_report.ts";
+import { reportHeading, reportSections } from "./sections.ts";
+import type { Verification } from "./verification.ts";
+
+/**
+ * A table as aligned terminal lines (two spaces between columns; headers underlined by nothing, just first).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { tableLines } from "./text.ts";
+ * deepStrictEqual(tableLines({ headers: ["a", "n"], rows: [["x", "10"]], numeric: [false, true] }), ["  a   n", "  x  10"]);
+ * ```
+ */
+export function tableLines(table: Table): string[] {
+  const width = (cell: string) => [...cell].length;
+  const widths = table.headers.map((header, column) =>
+    Math.max(width(header), ...table.rows.map((row) => width(row[column] ?? "")))
+  );
+  const line = (cells: string[]) =>
+    cells.map((cell, column) => {
+      const pad = " ".repeat(widths[column] - width(cell));
+      return table.numeric[column] ? pad + cell : cell + pad;
+    }).join("  ").trimEnd();
+  const header = table.headers.every((cell) => cell === "") ? [] : [line(table.headers)];
+  return [...header, ...table.rows.map(line)].map((text) => `  ${text}`);
+}
+
+/**
+ * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { sectionsText } from "./text.ts";
+ * const table = { headers: ["policy", "kept"], rows: [["hybrid-v1", "35/40"]], numeric: [false, true] };
+ * const text = sectionsText("heading", [{ id: "a", title: "Retention", lines: ["at capacity 7"], tables: [table] }]);
+ * strictEqual(text, "heading\n\nRETENTION\n  at capacity 7\n  policy      kept\n  hybrid-v1  35/40");
+ * ```
+ */
+export function sectionsText(
+  heading: string,
+  sections: readonly Section[],
+  replace: ReadonlyMap<string, string[]> = new Map(),
+): string {
+  const lines = [heading];
+  for (const section of sections) {
+    lines.push("", section.title.toUpperCase(), ...section.lines.map((line) => `  ${line}`));
+    const replacement = replace.get(section.id);
+    // A replacement is printed as is: e.g. the retention table exactly as `run-policy` prints it.
+    if (replacement !== undefined) lines.push(...replacement);
+    else for (const item of section.tables) lines.push(...tableLines(item));
+  }
+  return lines.join("\n");
+}
+
+/**
+ * The report for the terminal. A policy run's retention is the same table `run-policy` and `demo` print.
+ *
+ * @example
+ * ```ts
+ * import { match } from "node:assert/strict";
+ * import { policySummaryGroups } from "../policy/outputs.ts";
+ * import type { PolicyReport } from "./run_report.ts";
+ * import { reportText } from "./text.ts";
+ * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
+ *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
+ * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance, differences: [] };
+ * match(reportText(report), /^deermem-eval report: run \(policy run\)\n/);
+ * match(reportText(report), /\n {2}all 1 cases +0\/1 +1\/1\n/); // the retention table as run-policy prints it
+ * ```
+ */
+export function reportText(report: RunReport): string {
+  const replace = new Map<string, string[]>();
+  if (report.kind === "policy") replace.set("retention", retentionTableOf(report.entries).split("\n"));
+  return sectionsText(reportHeading(report), reportSections(report), replace);
+}
+
+/**
+ * Verification as terminal lines: the checks, then what was proved (or why the report refuses).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { verificationLines } from "./text.ts";
+ * const checks = [{ name: "summary.json matches", verdict: "fail" as const, detail: "differs" }];
+ * deepStrictEqual(verificationLines({ checks, ok: false, proved: "" }).at(-1), "NOT verified: the report refuses this directory");
+ * ```
+ */
+export function verificationLines(verification: Verification): string[] {
+  const lines = formatVerifyResult({
+    checks: verification.checks,
+    ok: verification.ok,
+    scope: "structure-and-statistics",
+    notRederivable: [],
+    conclusion: "",
+  }).split("\n").slice(0, verification.checks.length); // the checks only: the report states what was proved
+  lines.push(
+    verification.ok ? `proved: ${verification.proved}` : "NOT verified: the report refuses this directory",
+  );
+  return lines;
+}

@@ -1,0 +1,69 @@
+/**
+ * The report's verification step: the same checks `verify` runs, on either kind of run directory. Only a
+ * directory whose checks all hold is reported.
+ *
+ * @module
+ */
+
+import type { Contracts } from "../protocol/contracts.ts";
+import type { PreparedCase } from "../protocol/cases.ts";
+import { exists } from "../base/fs.ts";
+import type { AnswerTask } from "../qa/tasks.ts";
+import { type Check, verifyResults } from "../verify/mod.ts";
+import { verifyPolicyRun } from "../verify/mod.ts";
+import type { RunKind } from "./run_kind.ts";
+
+/** What `verify` found: every check, whether they all hold, and what that proves. */
+export interface Verification {
+  checks: Check[];
+  ok: boolean;
+  /** One sentence: what the checks prove and what they leave unproved. */
+  proved: string;
+}
+
+/** What the per-row checks need, by kind: the QA tasks, or the prepared cases of a policy run. */
+export interface Recomputed {
+  tasks?: readonly AnswerTask[];
+  cases?: readonly PreparedCase[];
+}
+
+/**
+ * Runs the same checks as `verify` on a run directory. This is the one place the report calls `verifyResults`.
+ * A QA directory without `qa_run.json` is accepted (the report then says the run is not bound to artifacts).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { runPolicy } from "../commands/run_policy.ts";
+ * import { verifyRun } from "./verification.ts";
+ * const prepared = await prepareDemoProtocol(await buildDemoProtocol());
+ * const dir = await Deno.makeTempDir(); // a policy run of two cases
+ * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, dir, new Date(0), { dirty: null, head: null });
+ * const verification = await verifyRun("policy", dir, prepared.contracts);
+ * strictEqual(verification.ok, true);
+ * strictEqual(verification.checks.length, 3); // the rows' own consistency, summary.json, run.json
+ * ```
+ */
+export async function verifyRun(
+  kind: RunKind,
+  directory: string,
+  contracts: Contracts,
+  recomputed: Recomputed = {},
+): Promise<Verification> {
+  if (kind === "policy") {
+    const { checks, proved } = await verifyPolicyRun(directory, contracts, recomputed.cases);
+    return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
+  }
+  const hasMarker = await exists(`${directory}/qa_run.json`);
+  const result = await verifyResults(directory, contracts, recomputed.tasks);
+  // qa_run.json is optional for a report: without it the artifact hashes are simply not claimed.
+  const checks = hasMarker
+    ? result.checks
+    : result.checks.filter((check) => !check.name.startsWith("qa_run.json"));
+  const conclusion = result.conclusion.replace(/^verified: /, "");
+  const proved = hasMarker
+    ? conclusion
+    : `${conclusion}; no qa_run.json: the run is not bound to artifact hashes`;
+  return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
+}
