@@ -8,8 +8,9 @@
  * @module
  */
 
-import { parse as parseYaml } from "yaml";
 import * as z from "../base/zod.ts";
+import { laxFloat, laxInt } from "../py/pydantic_lax.ts";
+import { parsePyYaml } from "../py/yaml.ts";
 import type { Contracts } from "../protocol/contracts.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { isoformatUtc, isoformatZulu } from "../py/time.ts";
@@ -45,10 +46,10 @@ export interface SweepGrid {
   capacities: number[];
 }
 
-const int = z.number().check(z.int("must be an integer"));
-const unit = z.number().check(z.minimum(0, "must be in [0, 1]"), z.maximum(1, "must be in [0, 1]"));
+// The config's own conversions (pydantic's lax mode), so a value reads as a config field of its type reads it.
+const unit = laxFloat().check(z.refine((value) => value >= 0 && value <= 1, "must be in [0, 1]"));
 
-function valuesOf<T extends z.ZodMiniType<number>>(item: T) {
+function valuesOf<T>(item: z.ZodMiniType<T, unknown>) {
   return z.array(item).check(
     z.minLength(1, "must not be empty"),
     z.refine((values) => new Set(values).size === values.length, "must not repeat a value"),
@@ -58,16 +59,16 @@ function valuesOf<T extends z.ZodMiniType<number>>(item: T) {
 /** The `--grid` YAML file: every key optional, a missing one takes the default grid's values. */
 export const SweepGridFile = z.strictObject({
   weights_step: z.optional(
-    z.number().check(z.refine((step) => {
+    laxFloat().check(z.refine((step) => {
       const divisions = Math.round(1 / step);
       return divisions >= 1 && divisions <= 100 && 1 / divisions === step;
     }, "must be 1/n for a whole n from 1 to 100 (e.g. 0.05)")),
   ),
-  confirmation_half_life_days: z.optional(valuesOf(int.check(z.minimum(1, "must be ≥ 1")))),
-  access_half_life_days: z.optional(valuesOf(int.check(z.minimum(1, "must be ≥ 1")))),
+  confirmation_half_life_days: z.optional(valuesOf(laxInt({ min: 1 }))),
+  access_half_life_days: z.optional(valuesOf(laxInt({ min: 1 }))),
   correction_reserved_fraction: z.optional(valuesOf(unit)),
-  correction_reserved_max: z.optional(valuesOf(int.check(z.minimum(0, "must be ≥ 0")))),
-  capacities: z.optional(valuesOf(int.check(z.minimum(1, "must be ≥ 1")))),
+  correction_reserved_max: z.optional(valuesOf(laxInt({ min: 0 }))),
+  capacities: z.optional(valuesOf(laxInt({ min: 1 }))),
 });
 
 /** A parsed `--grid` file. */
@@ -182,7 +183,7 @@ export function defaultGrid(config: ProtocolConfig): SweepGrid {
 export function parseGrid(text: string, path: string, config: ProtocolConfig): SweepGrid {
   let data: unknown;
   try {
-    data = parseYaml(text, { version: "1.1" });
+    data = parsePyYaml(text);
   } catch (error) {
     throw new InputError(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, {
       path,

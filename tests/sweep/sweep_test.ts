@@ -134,7 +134,10 @@ Deno.test("a bad grid file is one InputError naming the file and the field", () 
     "confirmation_half_life_days: [90, 90]\n",
     "g.yaml: confirmation_half_life_days: must not repeat a value",
   );
-  bad("access_half_life_days: [1.5]\n", "g.yaml: access_half_life_days.0: must be an integer");
+  bad(
+    "access_half_life_days: [1.5]\n",
+    "g.yaml: access_half_life_days.0: must be an integer, got a number with a fractional part",
+  );
   bad("correction_reserved_fraction: [1.5]\n", "g.yaml: correction_reserved_fraction.0: must be in [0, 1]");
   bad("correction_reserved_max: []\n", "g.yaml: correction_reserved_max: must not be empty");
   bad("half_life: 3\n", "g.yaml: (root): unknown key(s): half_life");
@@ -145,6 +148,91 @@ Deno.test("a bad grid file is one InputError naming the file and the field", () 
   // An empty file is the default grid.
   assertEquals(parseGrid("", "g.yaml", config), defaultGrid(config));
 });
+
+/** A parse's value, or `refused: ` and the reason (the message without its file and field). */
+function outcome(read: () => unknown): unknown {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof InputError) return `refused: ${error.detail}`;
+    throw error;
+  }
+}
+
+Deno.test("the grid reads each number as the config reads a field of its type: PyYAML, then pydantic's lax mode", () => {
+  // PyYAML reads 5e-2 as a string (a YAML 1.1 float needs a dot); a config float field turns it into 0.05.
+  assertEquals(
+    parseGrid("weights_step: 5e-2\n", "g.yaml", config),
+    parseGrid("weights_step: 0.05\n", "g.yaml", config),
+  );
+  const text = new TextDecoder().decode(embeddedArtifact("configs/pr4789-reproduction-v1.yaml").bytes);
+  const asConfig = (
+    key: string,
+    spelling: string,
+    read: (parsed: ReturnType<typeof parseConfig>) => unknown,
+  ) =>
+    outcome(() => {
+      const changed = text.replace(new RegExp(`^( *${key}: ).*$`, "m"), `$1${spelling}`);
+      assert(changed !== text, key);
+      return read(parseConfig(changed, "c.yaml"));
+    });
+  const asGrid = (key: string, spelling: string, read: (grid: SweepGrid) => unknown) =>
+    outcome(() => read(parseGrid(`${key}: ${spelling}\n`, "g.yaml", config)));
+  const ints = [
+    "7",
+    "'7'",
+    "' 7 '",
+    "7.0",
+    "'7.0'",
+    "0x7",
+    "07",
+    "1:30",
+    "true",
+    "1e1",
+    "'1e1'",
+    "7.5",
+    ".inf",
+    "0",
+    "-3",
+    "abc",
+    "[7]",
+  ];
+  const floats = ["0.1", "'0.1'", "1e-1", "'1e-1'", "1.0e-1", "true", "0", "'nan'", "1.5", "abc", "'0x1p-1'"];
+  const hybrid = (key: string) => (parsed: ReturnType<typeof parseConfig>) =>
+    (parsed.policies.hybrid_v1 as Record<string, unknown>)[key];
+  for (const key of ["confirmation_half_life_days", "access_half_life_days", "correction_reserved_max"]) {
+    for (const spelling of ints) {
+      const grid = asGrid(
+        key,
+        `[${spelling}]`,
+        (grid) => (grid as unknown as Record<string, number[]>)[camel(key)][0],
+      );
+      assertEquals(grid, asConfig(key, spelling, hybrid(key)), `${key}: ${spelling}`);
+    }
+  }
+  for (const spelling of ints) {
+    // A capacity is an int ≥ 1 like a half-life, and at most the pool size.
+    const expected = asConfig("confirmation_half_life_days", spelling, hybrid("confirmation_half_life_days"));
+    const capacity = asGrid("capacities", `[${spelling}]`, (grid) => grid.capacities[0]);
+    const poolSize = "refused: must be in [1, 10] (the pool size)";
+    assertEquals(capacity, typeof expected === "number" && expected > 10 ? poolSize : expected, spelling);
+  }
+  for (const spelling of floats) {
+    const key = "correction_reserved_fraction";
+    const grid = asGrid(key, `[${spelling}]`, (grid) => grid.correctionReservedFraction[0]);
+    assertEquals(grid, asConfig(key, spelling, hybrid(key)), `${key}: ${spelling}`);
+  }
+  for (const spelling of ["0.05", "5e-2", "'0.25'", "' 0.5 '", "true", "1", "abc"]) {
+    // weights_step is a float (then 1/n); the config's float field qa.temperature converts it the same way.
+    const expected = asConfig("temperature", spelling, (parsed) => parsed.qa.temperature);
+    const step = asGrid("weights_step", spelling, (grid) => grid.weightStep);
+    assertEquals(step, expected, `weights_step: ${spelling}`);
+  }
+});
+
+function camel(key: string): string {
+  return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
+}
 
 Deno.test("sweep.jsonl: one Python-style row per parameter set × capacity × scenario, metadata only", () => {
   const grid = parseGrid(`${PUBLISHED_ONLY}\nweights_step: 0.5\ncapacities: [1, 7]\n`, "grid.yaml", config);
