@@ -106,7 +106,7 @@ function signed(value: number): string {
  * import { loadContracts } from "../protocol/contracts.ts";
  * import { buildDemoProtocol } from "../protocol/demo.ts";
  * import { prepareProtocol } from "../protocol/prepare.ts";
- * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/sweep.ts";
+ * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/mod.ts";
  * import { sweepReport } from "./sweep.ts";
  * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
  * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
@@ -329,7 +329,7 @@ function heatMap(all: Point[], published: SweepRow["parameters"], step: number):
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { sweep } from "../sweep/sweep.ts";
+ * import { sweep } from "../sweep/mod.ts";
  * import { readSweepReport } from "./sweep.ts";
  * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
  * const dir = await Deno.makeTempDir();
