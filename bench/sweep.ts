@@ -12,7 +12,7 @@ import {
   sweepRecord,
   sweepSummaryLines,
   writeSweepFiles,
-} from "../lib/sweep/sweep.ts";
+} from "../lib/sweep/mod.ts";
 
 const prepared = await prepareDemoProtocol(await buildDemoProtocol());
 const { contracts } = prepared;

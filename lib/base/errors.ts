@@ -459,3 +459,30 @@ export class NotVerifiedError<V = unknown> extends Error {
     this.verification = verification;
   }
 }
+
+/**
+ * A conformance vector file is malformed (not UTF-8, bad JSON, a missing or mistyped field, over its size cap):
+ * bad input, exit code 2.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { InputError, VectorFormatError } from "./errors.ts";
+ * const error = new VectorFormatError("line 2: expected: missing field", { path: "bounded-number.jsonl" });
+ * strictEqual(error.message, "bounded-number.jsonl: line 2: expected: missing field");
+ * strictEqual(error.name, "VectorFormatError");
+ * strictEqual(error instanceof InputError, true); // exit code 2
+ * ```
+ */
+export class VectorFormatError extends InputError {
+  /**
+   * Creates the error.
+   *
+   * @param message What is wrong.
+   * @param options The file, field and cause.
+   */
+  constructor(message: string, options: DomainErrorOptions = {}) {
+    super(message, options);
+    this.name = "VectorFormatError";
+  }
+}

@@ -77,7 +77,7 @@ function sweepLines(
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
- * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/sweep.ts";
+ * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/mod.ts";
  * import { sweepReport } from "./sweep.ts";
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), { contracts } = prepared;
  * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
@@ -111,7 +111,7 @@ export function sweepReport(recordText: string, rowsText: string, directory: str
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
- * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/sweep.ts";
+ * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/mod.ts";
  * import { readSweepReport } from "./sweep.ts";
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), { contracts } = prepared;
  * const result = runSweep(prepared, parseGrid("weights_step: 0.5\ncapacities: [7]\n", "grid.yaml", contracts.config));

@@ -4,4 +4,10 @@
  * @module
  */
 
+export * from "./grid.ts";
+export * from "./parameters.ts";
+export * from "./engine.ts";
+export * from "./neighbourhood.ts";
+export * from "./outputs.ts";
+export * from "./summary.ts";
 export * from "./sweep.ts";

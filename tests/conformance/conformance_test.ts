@@ -1,60 +1,9 @@
-import {
-  checkVectorText,
-  decodeVectorFile,
-  readVectorFile,
-  runConformance,
-  VECTOR_CHECKERS,
-  VectorFormatError,
-} from "../../lib/conformance/conformance.ts";
+import { runConformance, VECTOR_CHECKERS } from "../../lib/conformance/mod.ts";
 import { doubleToHex, hexToDouble } from "../../lib/conformance/float_bits.ts";
-import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { GOLDEN, runCli } from "../helpers/cli.ts";
 
 const VECTORS = `${GOLDEN}/vectors`;
-
-// The golden tests of every module run through this one runner, so the CLI and the suite share a code path.
-Deno.test("every shared reference vector agrees with this build, exactly: zero tolerated differences", async () => {
-  const report = await runConformance(VECTORS, { strict: true });
-  assertEquals(report.files.map((file) => file.file).sort(), Object.keys(VECTOR_CHECKERS).sort());
-  for (const file of report.files) {
-    assertEquals(
-      file.coreFailures + file.exoticFailures,
-      0,
-      `${file.file}: ${JSON.stringify(file.mismatches)}`,
-    );
-    assertEquals(file.passed, file.total, file.file);
-    assertEquals([file.tolerated, file.toleratedLines], [0, []], file.file);
-    assert(file.total > 0, file.file);
-  }
-  assertEquals(report.files.find((file) => file.file === "libm.jsonl")?.total, 5580);
-  assertEquals([report.skipped, report.missing, report.problems], [[], [], []]);
-  assertEquals(report.tolerateUlps, 0);
-  assert(report.ok);
-});
-
-Deno.test("an altered expected value fails and names the line and field", async () => {
-  const lines = (await Deno.readTextFile(`${VECTORS}/grader.jsonl`)).split("\n");
-  const record = JSON.parse(lines[41]);
-  record.expected = record.expected.error
-    ? { correct: true, rule: "exact" }
-    : { ...record.expected, correct: !record.expected.correct };
-  lines[41] = JSON.stringify(record);
-  const report = await checkVectorText("grader.jsonl", lines.join("\n"));
-  assertEquals(report.total - report.passed, 1);
-  assertEquals(report.mismatches[0].line, 42);
-  assertMatch(report.mismatches[0].field, /^expected\./);
-});
-
-Deno.test("a malformed line is a format error naming the file and line", async () => {
-  const text = '{"expected": "3fe6666666666666", "input": 0.7}\n{"input": 1}\n';
-  const error = await assertRejects(() => checkVectorText("bounded-number.jsonl", text), VectorFormatError);
-  assertMatch(error.message, /bounded-number\.jsonl: line 2: expected: missing field/);
-  await assertRejects(
-    () => checkVectorText("grader.jsonl", "{not json\n"),
-    VectorFormatError,
-    "line 1: not valid JSON",
-  );
-});
 
 /** A temporary directory holding copies (or symlinks) of the named shared vector files. */
 async function vectorDirectory(names: string[], options: { link?: boolean } = {}): Promise<string> {
@@ -168,47 +117,6 @@ Deno.test("conformance fails on an empty known file and on a directory with no v
     assertMatch(none.stdout, /conformance: FAILED$/m);
   } finally {
     await Deno.remove(bare, { recursive: true });
-  }
-});
-
-Deno.test("a line that is not UTF-8 is bad input naming the file and line", async () => {
-  const lines = (await Deno.readTextFile(`${VECTORS}/libm.jsonl`)).split("\n");
-  const head = new TextEncoder().encode(`${lines.slice(0, 3).join("\n")}\n`);
-  const bad = new Uint8Array([...head, 0x7b, 0x22, 0xff, 0xfe, 0x22, 0x7d, 0x0a]); // {"\xff\xfe"} on line 4
-  assertThrows(
-    () => decodeVectorFile("libm.jsonl", bad),
-    VectorFormatError,
-    "libm.jsonl: line 4: not valid UTF-8",
-  );
-  const directory = await Deno.makeTempDir();
-  try {
-    await Deno.writeFile(`${directory}/libm.jsonl`, bad);
-    const result = await runCli(["conformance", directory, "--only", "libm.jsonl"]);
-    assertEquals(result.code, 2);
-    assertMatch(result.stderr, /libm\.jsonl: line 4: not valid UTF-8/);
-    assert(!result.stderr.includes("\ufffd") && !result.stderr.includes("missing field"));
-  } finally {
-    await Deno.remove(directory, { recursive: true });
-  }
-});
-
-Deno.test("vector files are read up to a cap; a larger one is refused, naming it", async () => {
-  const directory = await Deno.makeTempDir();
-  try {
-    await Deno.writeTextFile(`${directory}/mt19937.jsonl`, "x".repeat(100));
-    assertEquals((await readVectorFile(`${directory}/mt19937.jsonl`, 100)).length, 100);
-    await assertRejects(
-      () => readVectorFile(`${directory}/mt19937.jsonl`, 99),
-      VectorFormatError,
-      "mt19937.jsonl: larger than the 99-byte cap on a vector file",
-    );
-    await assertRejects(
-      () => readVectorFile(`${directory}/absent.jsonl`),
-      Error,
-      "absent.jsonl: cannot read vector file: not found",
-    );
-  } finally {
-    await Deno.remove(directory, { recursive: true });
   }
 });
 

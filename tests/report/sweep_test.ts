@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/asse
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
-import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/sweep.ts";
+import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/mod.ts";
 import { sweepReport } from "../../lib/report/mod.ts";
 
 const contracts = await fixtureContracts();
