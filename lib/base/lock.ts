@@ -10,6 +10,7 @@
  */
 
 import { DirectoryLockedError } from "./errors.ts";
+import { decodeStrictUtf8 } from "./utf8.ts";
 
 /** The lock's file name inside a run directory. */
 export const LOCK_FILE = "run-qa.lock";
@@ -85,12 +86,12 @@ function readAll(file: Deno.FsFile): string {
     bytes.set(chunk, at);
     at += chunk.length;
   }
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return decodeStrictUtf8(bytes);
 }
 
 function readHolderAt(path: string): LockHolder | null | undefined {
   try {
-    return parseHolder(new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path)));
+    return parseHolder(decodeStrictUtf8(Deno.readFileSync(path)));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     return null;
@@ -182,6 +183,7 @@ async function createLockFile(
  * ```ts
  * import { rejects } from "node:assert/strict";
  * import { DirectoryLockedError } from "./errors.ts";
+import { decodeStrictUtf8 } from "./utf8.ts";
  * import { acquireDirectoryLock } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");

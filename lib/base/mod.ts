@@ -5,10 +5,12 @@
  */
 
 export * from "./errors.ts";
+export * from "./failure.ts";
 export * from "./flags.ts";
 export * from "./fs.ts";
 export * from "./group.ts";
 export * from "./hash.ts";
 export * from "./lock.ts";
 export * from "./schema.ts";
+export * from "./utf8.ts";
 export * from "./zod.ts";
