@@ -13,6 +13,7 @@ import { parseConfig, type ProtocolConfig } from "./config.ts";
 import { ContractError } from "../base/errors.ts";
 import { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";
 import { sha256Hex } from "../base/hash.ts";
+import { decodeStrictUtf8 } from "../base/utf8.ts";
 import {
   type OfficialManifest,
   parseOfficialManifest,
@@ -45,8 +46,6 @@ export interface Contracts {
 }
 
 const encoder = new TextEncoder();
-// ignoreBOM keeps a leading BOM in the text: PyYAML skips one, the reference's json.load refuses one.
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The artifacts this program ships, keyed by their path relative to the protocol root. */
 export const EMBEDDED_ARTIFACTS: Readonly<Record<string, string>> = Object.freeze({
@@ -104,7 +103,8 @@ export function embeddedSources(): ContractSources {
 
 function decode(artifact: Artifact): string {
   try {
-    return decoder.decode(artifact.bytes);
+    // A leading BOM is kept: PyYAML skips one in the config, the reference's json.load refuses one in a manifest.
+    return decodeStrictUtf8(artifact.bytes);
   } catch (error) {
     throw new ContractError("not valid UTF-8", { path: artifact.source, cause: error });
   }
