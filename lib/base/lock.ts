@@ -131,8 +131,15 @@ function lockedError(
  *
  * @example
  * ```ts
- * import { refuseIfLocked } from "./lock.ts";
- * await refuseIfLocked("/definitely/not/here", "grade it after that run has ended");
+ * import { rejects } from "node:assert/strict";
+ * import { DirectoryLockedError } from "./errors.ts";
+ * import { acquireDirectoryLock, refuseIfLocked } from "./lock.ts";
+ * const directory = await Deno.makeTempDir();
+ * await refuseIfLocked(directory, "grade it after that run has ended"); // no lock: fine
+ * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");
+ * await rejects(refuseIfLocked(directory, "grade it after that run has ended"), DirectoryLockedError);
+ * lock.release();
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function refuseIfLocked(directory: string, action: string): Promise<void> {
@@ -183,16 +190,12 @@ async function createLockFile(
  * ```ts
  * import { rejects } from "node:assert/strict";
  * import { DirectoryLockedError } from "./errors.ts";
-import { decodeStrictUtf8 } from "./utf8.ts";
  * import { acquireDirectoryLock } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");
- * try {
- *   // … work in the directory; a second holder is refused meanwhile …
- *   await rejects(acquireDirectoryLock(directory, "run-qa", "wait for it to finish"), DirectoryLockedError);
- * } finally {
- *   lock.release();
- * }
+ * // … work in the directory; a second holder is refused meanwhile …
+ * await rejects(acquireDirectoryLock(directory, "run-qa", "wait for it to finish"), DirectoryLockedError);
+ * lock.release();
  * await Deno.remove(directory, { recursive: true });
  * ```
  */

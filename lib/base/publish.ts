@@ -15,8 +15,13 @@ import { osCall } from "./_os_call.ts";
  *
  * @example
  * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { OverwriteError } from "./errors.ts";
  * import { refuseExisting } from "./publish.ts";
- * await refuseExisting(["/definitely/not/here"]);
+ * await refuseExisting(["/definitely/not/here"]); // nothing there: fine
+ * const path = await Deno.makeTempFile();
+ * await rejects(refuseExisting(["/definitely/not/here", path]), OverwriteError);
+ * await Deno.remove(path);
  * ```
  */
 export async function refuseExisting(paths: readonly string[]): Promise<void> {
