@@ -1,7 +1,7 @@
 /**
- * Domain errors. Each carries the file (or row) and the field it is about, and `cli.ts` maps them to exit
- * codes in one place: {@linkcode InputError} subclasses are bad input (exit 2), everything else is a
- * runtime failure (exit 1).
+ * Domain errors, every class in one place. Each carries the file (or row) and the field it is about;
+ * `failure.ts` maps them to exit codes in one place: {@linkcode InputError} subclasses are bad input (exit 2),
+ * everything else is a runtime failure (exit 1).
  *
  * @module
  */
@@ -350,67 +350,14 @@ export function osReason(error: unknown): string {
 }
 
 /**
- * The exit code for an error, as {@linkcode describeFailure} maps it: 2 for bad input, 1 for anything else.
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { ContractError, exitCodeFor } from "./errors.ts";
- * deepStrictEqual(exitCodeFor(new ContractError("bad")), 2);
- * ```
- */
-export function exitCodeFor(error: unknown): 1 | 2 | 130 {
-  return describeFailure("", error).code;
-}
-
-/** The environment variable that makes an unexpected error print its stack trace. */
-export const DEBUG_ENV = "DEERMEM_EVAL_DEBUG";
-
-/** How a command's failure is reported: its exit code and the lines for stderr. */
-export interface FailureReport {
-  code: 1 | 2 | 130;
-  lines: string[];
-}
-
-/**
- * The one place an error becomes an exit code and a message. Bad input: exit 2, one line. An I/O failure:
- * exit 1, one line with the path and the OS's reason. A provider failure: exit 1, one line. Anything else is a
- * bug: exit 1, one line and the hint to set {@linkcode DEBUG_ENV} (with it set, the stack trace follows).
- *
- * @example
- * ```ts
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * import { describeFailure, InputError } from "./errors.ts";
- * deepStrictEqual(describeFailure("verify", new InputError("bad", { path: "x.json" })), {
- *   code: 2,
- *   lines: ["deermem-eval verify: x.json: bad"],
- * });
- * strictEqual(describeFailure("verify", new TypeError("oops")).code, 1); // a bug: exit 1
- * ```
- */
-export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
-  if (error instanceof CommandFailedError) return { code: error.exitCode, lines: [] };
-  const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
-  const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
-  if (error instanceof InputError) return { code: 2, lines: [`${prefix}: ${oneLine(error.message)}`] };
-  if (error instanceof IoError || error instanceof ProviderError) {
-    return { code: 1, lines: [`${prefix}: ${oneLine(error.message)}`] };
-  }
-  if (isOsError(error)) return { code: 1, lines: [`${prefix}: ${oneLine((error as Error).message)}`] };
-  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  const lines = [`${prefix}: unexpected error: ${oneLine(text)} (set ${DEBUG_ENV}=1 for a trace)`];
-  if (debug && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
-  return { code: 1, lines };
-}
-
-/**
  * A command that ran but did not succeed, and has already said why (a check that does not hold, a QA run with
  * failed or unattempted rows): exit 1, or 130 when interrupted, with no further line.
  *
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { CommandFailedError, describeFailure } from "./errors.ts";
+ * import { CommandFailedError } from "./errors.ts";
+ * import { describeFailure } from "./failure.ts";
  * deepStrictEqual(describeFailure("verify", new CommandFailedError("2 checks fail")), { code: 1, lines: [] });
  * deepStrictEqual(describeFailure("run-qa", new CommandFailedError("interrupted", 130)).code, 130);
  * ```

@@ -42,8 +42,11 @@ export function sha256Bytes(data: Uint8Array | string): Uint8Array {
  *
  * @example
  * ```ts
- * import { sha256HexAsync } from "./hash.ts";
- * console.log(await sha256HexAsync(new TextEncoder().encode("abc"))); // "ba7816bf…15ad"
+ * import { strictEqual } from "node:assert/strict";
+ * import { sha256Hex, sha256HexAsync } from "./hash.ts";
+ * const bytes = new TextEncoder().encode("abc");
+ * strictEqual(await sha256HexAsync(bytes), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+ * strictEqual(await sha256HexAsync(bytes), sha256Hex(bytes));
  * ```
  */
 export async function sha256HexAsync(bytes: Uint8Array): Promise<string> {
@@ -74,8 +77,9 @@ export function toHex(bytes: Uint8Array): string {
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import { fnv1a } from "./hash.ts";
- * console.log(fnv1a("a")); // 3826002220
+ * strictEqual(fnv1a("a"), 3826002220);
  * ```
  */
 export function fnv1a(text: string): number {

@@ -10,6 +10,7 @@
  */
 
 import { DirectoryLockedError } from "./errors.ts";
+import { decodeStrictUtf8 } from "./utf8.ts";
 
 /** The lock's file name inside a run directory. */
 export const LOCK_FILE = "run-qa.lock";
@@ -85,12 +86,12 @@ function readAll(file: Deno.FsFile): string {
     bytes.set(chunk, at);
     at += chunk.length;
   }
-  return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return decodeStrictUtf8(bytes);
 }
 
 function readHolderAt(path: string): LockHolder | null | undefined {
   try {
-    return parseHolder(new TextDecoder("utf-8", { fatal: true }).decode(Deno.readFileSync(path)));
+    return parseHolder(decodeStrictUtf8(Deno.readFileSync(path)));
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     return null;
@@ -130,8 +131,15 @@ function lockedError(
  *
  * @example
  * ```ts
- * import { refuseIfLocked } from "./lock.ts";
- * await refuseIfLocked("/definitely/not/here", "grade it after that run has ended");
+ * import { rejects } from "node:assert/strict";
+ * import { DirectoryLockedError } from "./errors.ts";
+ * import { acquireDirectoryLock, refuseIfLocked } from "./lock.ts";
+ * const directory = await Deno.makeTempDir();
+ * await refuseIfLocked(directory, "grade it after that run has ended"); // no lock: fine
+ * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");
+ * await rejects(refuseIfLocked(directory, "grade it after that run has ended"), DirectoryLockedError);
+ * lock.release();
+ * await Deno.remove(directory, { recursive: true });
  * ```
  */
 export async function refuseIfLocked(directory: string, action: string): Promise<void> {
@@ -185,12 +193,9 @@ async function createLockFile(
  * import { acquireDirectoryLock } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");
- * try {
- *   // … work in the directory; a second holder is refused meanwhile …
- *   await rejects(acquireDirectoryLock(directory, "run-qa", "wait for it to finish"), DirectoryLockedError);
- * } finally {
- *   lock.release();
- * }
+ * // … work in the directory; a second holder is refused meanwhile …
+ * await rejects(acquireDirectoryLock(directory, "run-qa", "wait for it to finish"), DirectoryLockedError);
+ * lock.release();
  * await Deno.remove(directory, { recursive: true });
  * ```
  */

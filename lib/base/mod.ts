@@ -5,8 +5,10 @@
  */
 
 export * from "./errors.ts";
+export * from "./failure.ts";
 export * from "./fs.ts";
 export * from "./group.ts";
 export * from "./hash.ts";
 export * from "./lock.ts";
 export * from "./schema.ts";
+export * from "./utf8.ts";

@@ -37,12 +37,12 @@ export type SchemaResult<T> =
  *
  * @example
  * ```ts
+ * import { strictEqual } from "node:assert/strict";
  * import * as z from "zod/mini";
  * import type { Schema } from "./schema.ts";
  * const Port: Schema<number> = z.number().check(z.int(), z.minimum(1));
- * const result = Port.safeParse(0);
- * if (result.success) throw new Error("0 is not a port");
- * if (Port.parse(8080) !== 8080) throw new Error("8080 is a port");
+ * strictEqual(Port.safeParse(0).success, false); // 0 is not a port
+ * strictEqual(Port.parse(8080), 8080);
  * ```
  */
 export interface Schema<T> {

@@ -44,8 +44,6 @@ export async function readVectorFile(path: string, capBytes: number = VECTOR_CAP
   }
 }
 
-const BOM = [0xef, 0xbb, 0xbf];
-
 /**
  * A vector file's bytes as text, strictly decoded by base/fs.ts (a leading byte order mark is kept: it is not
  * JSON, so the first line then fails as such); bytes that are not UTF-8 are a {@linkcode VectorFormatError}
@@ -70,7 +68,7 @@ export function decodeVectorFile(file: string, bytes: Uint8Array): string {
     const line = bytes.subarray(0, offset).reduce((count, byte) => byte === 0x0a ? count + 1 : count, 1);
     throw new VectorFormatError(`line ${line}: not valid UTF-8`, { path: file, cause: error });
   }
-  return BOM.every((byte, index) => bytes[index] === byte) ? `\ufeff${text}` : text;
+  return text;
 }
 
 /** The names of the regular files in a directory, symlinks followed (a dangling one is an error naming it). */

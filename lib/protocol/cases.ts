@@ -89,17 +89,8 @@ function byQuestionId(a: DatasetRow, b: DatasetRow): number {
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { recomputeSelection } from "./cases.ts";
- * import { loadContracts } from "./contracts.ts";
- * import { buildDemoProtocol } from "./demo.ts";
- * import { loadDataset } from "./dataset.ts";
- * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
+ * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
  * const byType = recomputeSelection(dataset, contracts.official); // question type → eligible rows, in order
  * const [type] = contracts.official.selection.eligible_question_types;
  * strictEqual(byType.get(type)!.length, contracts.official.selection.take_per_question_type);
@@ -141,17 +132,8 @@ export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest)
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { checkOfficialSelection } from "./cases.ts";
- * import { loadContracts } from "./contracts.ts";
- * import { buildDemoProtocol } from "./demo.ts";
- * import { loadDataset } from "./dataset.ts";
- * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
+ * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
  * const scenarios = checkOfficialSelection(dataset, contracts.official, "demo-official.json");
  * deepStrictEqual([...scenarios.keys()], contracts.official.scenario_order);
  * ```
@@ -189,17 +171,8 @@ export function checkOfficialSelection(
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDistractorBank } from "./cases.ts";
- * import { loadContracts } from "./contracts.ts";
- * import { buildDemoProtocol } from "./demo.ts";
- * import { loadDataset } from "./dataset.ts";
- * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
+ * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
  * strictEqual(buildDistractorBank(dataset, contracts.config).length, contracts.config.pool.distractor_bank_size);
  * ```
  */
@@ -256,17 +229,8 @@ function drawDistractors(
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { prepareCases } from "./cases.ts";
- * import { loadContracts } from "./contracts.ts";
- * import { buildDemoProtocol } from "./demo.ts";
- * import { loadDataset } from "./dataset.ts";
- * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
+ * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
+ * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
  * const cases = prepareCases(dataset, contracts);
  * strictEqual(cases.length, 45); // 40 official, 5 synthetic
  * strictEqual(cases.filter((item) => item.source === "synthetic").length, 5);

@@ -277,7 +277,8 @@ const protocolConfigSchema = z.strictObject({
  * import { ProtocolConfig } from "./config.ts";
  * import { embeddedSources } from "./contracts.ts";
  * import { parsePyYaml } from "../py/yaml.ts";
- * const data = parsePyYaml(new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().config.bytes));
+ * import { decodeStrictUtf8 } from "../base/utf8.ts";
+ * const data = parsePyYaml(decodeStrictUtf8(embeddedSources().config.bytes));
  * strictEqual(ProtocolConfig.parse(data).pool.qa_capacity, 7);
  * const result = ProtocolConfig.safeParse({ schema_version: 1 });
  * strictEqual(result.success, false);
@@ -298,7 +299,8 @@ const _sameConfig: SameType<ProtocolConfig, z.infer<typeof protocolConfigSchema>
  * import { parseConfig } from "./config.ts";
  * import { embeddedSources } from "./contracts.ts";
  * import { ContractError } from "../base/errors.ts";
- * const text = new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().config.bytes);
+ * import { decodeStrictUtf8 } from "../base/utf8.ts";
+ * const text = decodeStrictUtf8(embeddedSources().config.bytes);
  * strictEqual(parseConfig(text, "configs/pr4789-reproduction-v1.yaml").pool.qa_capacity, 7);
  * throws(() => parseConfig(text.replace("qa_capacity: 7", "qa_capacity: 8"), "x.yaml"), ContractError);
  * ```

@@ -13,6 +13,7 @@ import { parseConfig, type ProtocolConfig } from "./config.ts";
 import { ContractError } from "../base/errors.ts";
 import { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";
 import { sha256Hex } from "../base/hash.ts";
+import { decodeStrictUtf8 } from "../base/utf8.ts";
 import {
   type OfficialManifest,
   parseOfficialManifest,
@@ -45,8 +46,6 @@ export interface Contracts {
 }
 
 const encoder = new TextEncoder();
-// ignoreBOM keeps a leading BOM in the text: PyYAML skips one, the reference's json.load refuses one.
-const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The artifacts this program ships, keyed by their path relative to the protocol root. */
 export const EMBEDDED_ARTIFACTS: Readonly<Record<string, string>> = Object.freeze({
@@ -104,7 +103,8 @@ export function embeddedSources(): ContractSources {
 
 function decode(artifact: Artifact): string {
   try {
-    return decoder.decode(artifact.bytes);
+    // A leading BOM is kept: PyYAML skips one in the config, the reference's json.load refuses one in a manifest.
+    return decodeStrictUtf8(artifact.bytes);
   } catch (error) {
     throw new ContractError("not valid UTF-8", { path: artifact.source, cause: error });
   }
@@ -144,6 +144,40 @@ export function loadContracts(sources: ContractSources): Contracts {
   const config = parseConfig(decode(sources.config), configPath);
   const official = parseOfficialManifest(decode(sources.official), officialPath);
   const synthetic = parseSyntheticManifest(decode(sources.synthetic), syntheticPath);
+  checkAgreement(config, { official, officialPath, synthetic, syntheticPath, configPath });
+  const { artifact: promptArtifact, sha256: promptHash } = pinnedPrompt(config, configPath);
+  return {
+    config,
+    official,
+    synthetic,
+    prompt: decode(promptArtifact),
+    sources: {
+      config: sources.config.source,
+      official: sources.official.source,
+      synthetic: sources.synthetic.source,
+      prompt: promptArtifact.source,
+    },
+    hashes: {
+      config: sha256Hex(sources.config.bytes),
+      official: sha256Hex(sources.official.bytes),
+      synthetic: sha256Hex(sources.synthetic.bytes),
+      prompt: promptHash,
+    },
+  };
+}
+
+/** One protocol id across the three, and the grader and policy versions this program implements. */
+function checkAgreement(
+  config: ProtocolConfig,
+  manifests: {
+    official: OfficialManifest;
+    officialPath: string;
+    synthetic: SyntheticManifest;
+    syntheticPath: string;
+    configPath: string;
+  },
+): void {
+  const { official, officialPath, synthetic, syntheticPath, configPath } = manifests;
   if (official.protocol_id !== config.protocol_id) {
     throw new ContractError(`${official.protocol_id} does not match the config's ${config.protocol_id}`, {
       path: officialPath,
@@ -171,6 +205,10 @@ export function loadContracts(sources: ContractSources): Contracts {
       { path: configPath, field: "required_policy_version" },
     );
   }
+}
+
+/** The prompt the config names, from this program's protocol root, checked against its pinned SHA-256. */
+function pinnedPrompt(config: ProtocolConfig, configPath: string): { artifact: Artifact; sha256: string } {
   const promptArtifact = EMBEDDED_ARTIFACTS[config.qa.answer_prompt.path] !== undefined &&
       config.qa.answer_prompt.path.startsWith("prompts/")
     ? embeddedArtifact(config.qa.answer_prompt.path)
@@ -191,22 +229,5 @@ export function loadContracts(sources: ContractSources): Contracts {
       },
     );
   }
-  return {
-    config,
-    official,
-    synthetic,
-    prompt: decode(promptArtifact),
-    sources: {
-      config: sources.config.source,
-      official: sources.official.source,
-      synthetic: sources.synthetic.source,
-      prompt: promptArtifact.source,
-    },
-    hashes: {
-      config: sha256Hex(sources.config.bytes),
-      official: sha256Hex(sources.official.bytes),
-      synthetic: sha256Hex(sources.synthetic.bytes),
-      prompt: promptHash,
-    },
-  };
+  return { artifact: promptArtifact, sha256: promptHash };
 }

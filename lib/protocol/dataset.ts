@@ -8,7 +8,8 @@
 import { DatasetIntegrityError } from "../base/errors.ts";
 import type { HashedBytes } from "../base/fs.ts";
 import { sha256HexAsync } from "../base/hash.ts";
-import { dumps, parsePyJson, type PyJson } from "../py/json.ts";
+import { decodeStrictUtf8 } from "../base/utf8.ts";
+import { dumps, parsePyJson, parsePyJsonBytes, type PyJson } from "../py/json.ts";
 import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "../py/builtins.ts";
 
 /** One dataset row, as the reference reads it. */
@@ -230,14 +231,15 @@ export function parseDatasetJson(bytes: Uint8Array): unknown {
     const rows: unknown[] = [];
     try {
       for (let index = 0; index < pieces.length; index += 2) {
-        rows.push(parsePyJson(decodePiece(bytes.subarray(pieces[index], pieces[index + 1]))));
+        // A byte-order mark inside the file is kept, and fails the piece's parse as it fails the whole one.
+        rows.push(parsePyJson(decodeStrictUtf8(bytes.subarray(pieces[index], pieces[index + 1]))));
       }
       return rows;
     } catch {
       // Fall through to the single parse, which also gives the error message for invalid input.
     }
   }
-  return parsePyJson(decodeUtf8Strict(bytes));
+  return parsePyJsonBytes(bytes);
 }
 
 function isJsonSpace(byte: number): boolean {
@@ -273,20 +275,6 @@ function rowPieces(bytes: Uint8Array): number[] | undefined {
   }
   pieces.push(end);
   return pieces;
-}
-
-// Strict, as Python's json.loads of bytes: invalid UTF-8 is an error, never a replacement character.
-const pieceDecoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-const wholeDecoder = new TextDecoder("utf-8", { fatal: true });
-
-/** One piece of the file as text; a byte-order mark inside the file is kept (and fails the piece's parse). */
-function decodePiece(bytes: Uint8Array): string {
-  return pieceDecoder.decode(bytes);
-}
-
-/** The whole file as text (a leading byte-order mark skipped); invalid UTF-8 throws. */
-function decodeUtf8Strict(bytes: Uint8Array): string {
-  return wholeDecoder.decode(bytes);
 }
 
 /** The reference's `evidence_record` checks: identity fields non-empty strings, `question_date` a string or null. */

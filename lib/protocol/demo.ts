@@ -5,7 +5,7 @@
  * @module
  */
 
-import { EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
+import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
 import { sha256HexAsync } from "../base/hash.ts";
 import { parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
@@ -172,6 +172,29 @@ export async function buildDemoProtocol(
 }
 
 /**
+ * A demo protocol's contracts loaded, as `validate-contracts` would load them from files.
+ *
+ * @param demo What {@linkcode buildDemoProtocol} generated.
+ * @returns The parsed and cross-checked contracts, named `demo:config.yaml`, `demo:official.json`, ….
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, DEMO_PROTOCOL_ID, loadDemoContracts } from "./demo.ts";
+ * const contracts = loadDemoContracts(await buildDemoProtocol());
+ * strictEqual(contracts.config.protocol_id, DEMO_PROTOCOL_ID);
+ * ```
+ */
+export function loadDemoContracts(demo: DemoProtocol): Contracts {
+  const encoder = new TextEncoder();
+  return loadContracts({
+    config: { source: "demo:config.yaml", bytes: encoder.encode(demo.config) },
+    official: { source: "demo:official.json", bytes: encoder.encode(demo.official) },
+    synthetic: { source: "demo:synthetic.json", bytes: encoder.encode(demo.synthetic) },
+  });
+}
+
+/**
  * A demo protocol's contracts loaded and its generated dataset prepared, as `validate` would from files.
  *
  * @param demo What {@linkcode buildDemoProtocol} generated.
@@ -186,11 +209,5 @@ export async function buildDemoProtocol(
  * ```
  */
 export async function prepareDemoProtocol(demo: DemoProtocol): Promise<PreparedProtocol> {
-  const encoder = new TextEncoder();
-  const contracts = loadContracts({
-    config: { source: "demo:config.yaml", bytes: encoder.encode(demo.config) },
-    official: { source: "demo:official.json", bytes: encoder.encode(demo.official) },
-    synthetic: { source: "demo:synthetic.json", bytes: encoder.encode(demo.synthetic) },
-  });
-  return await prepareProtocol(contracts, demo.dataset, "demo:dataset.json");
+  return await prepareProtocol(loadDemoContracts(demo), demo.dataset, "demo:dataset.json");
 }

@@ -9,6 +9,7 @@ import { ContractError } from "../base/errors.ts";
 import { laxInt, laxIntLiteral } from "../py/pydantic_lax.ts";
 import { parsePyJson } from "../py/json.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
+import { BOM } from "../base/utf8.ts";
 
 /**
  * The four official scenarios, each controlling one thing.
@@ -159,7 +160,8 @@ const officialManifestSchema = z.strictObject({
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
  * import { OfficialManifest } from "./manifest.ts";
- * const manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().official.bytes));
+ * import { decodeStrictUtf8 } from "../base/utf8.ts";
+ * const manifest = JSON.parse(decodeStrictUtf8(embeddedSources().official.bytes));
  * strictEqual(OfficialManifest.parse(manifest).scenarios.access_help.length, 10);
  * strictEqual(OfficialManifest.safeParse({ ...manifest, loss_ranks: [1] }).success, false);
  * ```
@@ -236,7 +238,8 @@ const syntheticManifestSchema = z.strictObject({
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
  * import { SyntheticManifest } from "./manifest.ts";
- * const manifest = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().synthetic.bytes));
+ * import { decodeStrictUtf8 } from "../base/utf8.ts";
+ * const manifest = JSON.parse(decodeStrictUtf8(embeddedSources().synthetic.bytes));
  * strictEqual(SyntheticManifest.parse(manifest).cases.length, 5);
  * strictEqual(SyntheticManifest.safeParse({ ...manifest, cases: manifest.cases.slice(1) }).success, false);
  * ```
@@ -248,14 +251,14 @@ const _sameOfficial: SameType<OfficialManifest, z.infer<typeof officialManifestS
 const _sameCase: SameType<SyntheticCase, z.infer<typeof syntheticCaseSchema>> = true;
 const _sameSynthetic: SameType<SyntheticManifest, z.infer<typeof syntheticManifestSchema>> = true;
 
-/** Read as the reference's `json.load` reads a manifest: Python's JSON, a leading BOM refused. */
+/** Read as the reference's `json.load` reads a manifest: Python's JSON, which refuses a leading BOM. */
 function parseJson(text: string, path: string): unknown {
-  if (text.startsWith("\ufeff")) {
-    throw new ContractError("starts with a UTF-8 BOM, which the reference's json.load refuses", { path });
-  }
   try {
     return parsePyJson(text);
   } catch (error) {
+    if (text.startsWith(BOM)) {
+      throw new ContractError("starts with a UTF-8 BOM, which the reference's json.load refuses", { path });
+    }
     throw new ContractError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
   }
 }
@@ -269,7 +272,8 @@ function parseJson(text: string, path: string): unknown {
  * import { embeddedSources } from "./contracts.ts";
  * import { ContractError } from "../base/errors.ts";
  * import { parseOfficialManifest } from "./manifest.ts";
- * const text = new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().official.bytes);
+ * import { decodeStrictUtf8 } from "../base/utf8.ts";
+ * const text = decodeStrictUtf8(embeddedSources().official.bytes);
  * strictEqual(parseOfficialManifest(text, "official.json").scenario_order.length, 4);
  * throws(() => parseOfficialManifest("\ufeff" + text, "official.json"), ContractError); // json.load refuses a BOM
  * ```
@@ -286,7 +290,8 @@ export function parseOfficialManifest(text: string, path: string): OfficialManif
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources } from "./contracts.ts";
  * import { parseSyntheticManifest } from "./manifest.ts";
- * const text = new TextDecoder("utf-8", { fatal: true }).decode(embeddedSources().synthetic.bytes);
+ * import { decodeStrictUtf8 } from "../base/utf8.ts";
+ * const text = decodeStrictUtf8(embeddedSources().synthetic.bytes);
  * strictEqual(parseSyntheticManifest(text, "synthetic.json").cases.length, 5);
  * ```
  */

@@ -110,21 +110,10 @@ function daysBefore(clock: Instant, days: number): string {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { prepareCases } from "./cases.ts";
- * import { loadContracts } from "./contracts.ts";
- * import { buildDemoProtocol } from "./demo.ts";
- * import { loadDataset } from "./dataset.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
  * import { buildPool } from "./pool.ts";
- * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const dataset = await loadDataset(demo.dataset, "demo.json", contracts.config.dataset.sha256);
- * const [preparedCase] = prepareCases(dataset, contracts);
- * const pool = buildPool(preparedCase, contracts.config.evaluation_time);
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
+ * const pool = buildPool(cases[0], contracts.config.evaluation_time);
  * strictEqual(pool.facts.length, contracts.config.pool.size); // the support fact and nine distractors
  * strictEqual(pool.supportFactIds.every((id) => pool.facts.some((fact) => fact.id === id)), true);
  * ```

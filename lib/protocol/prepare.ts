@@ -103,17 +103,10 @@ export interface PreparedProtocol {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { loadContracts } from "./contracts.ts";
- * import { buildDemoProtocol } from "./demo.ts";
+ * import { buildDemoProtocol, loadDemoContracts } from "./demo.ts";
  * import { prepareProtocol } from "./prepare.ts";
  * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const { cases } = await prepareProtocol(loadDemoContracts(demo), demo.dataset, "demo.json");
  * strictEqual(cases.length, 45);
  * ```
  */
@@ -137,15 +130,11 @@ export const DATASET_ENV = "LONGMEMEVAL_ORACLE_PATH";
  * @example
  * ```ts
  * import { rejects, strictEqual } from "node:assert/strict";
- * import { loadContracts } from "./contracts.ts";
- * import { buildDemoProtocol } from "./demo.ts";
+ * import { buildDemoProtocol, loadDemoContracts } from "./demo.ts";
  * import { InputError } from "../base/errors.ts";
  * import { prepareDataset } from "./prepare.ts";
  * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
- * const contracts = loadContracts({
- *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
- * });
+ * const contracts = loadDemoContracts(demo);
  * await rejects(prepareDataset(contracts, undefined), InputError); // needs --dataset PATH
  * const path = await Deno.makeTempFile();
  * await Deno.writeFile(path, demo.dataset);

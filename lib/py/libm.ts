@@ -200,6 +200,7 @@ const POW2_NEGATED = Float64Array.from({ length: 1078 }, (_, index) => 2 ** (53 
  * ```
  */
 export function log1p(x: number): number {
+  // One function, over 60 lines: fdlibm's s_log1p.c step for step, so that it can be read against the C.
   scratch[0] = x;
   const hx = words[HIGH]; // the signed high word, as fdlibm's int32_t
   const ax = hx & 0x7fffffff;

@@ -12,7 +12,7 @@
  */
 
 import { PyFloat } from "./json.ts";
-import { daysInMonth, daysSinceEpoch, type Instant, MICROS_PER_DAY } from "./time.ts";
+import { daysInMonth, daysSinceEpoch, type Instant, MICROS_PER_DAY } from "./_calendar.ts";
 import { YamlTimestamp } from "./yaml.ts";
 
 const MS_WATERSHED = 20_000_000_000n;

@@ -171,11 +171,12 @@ export class PythonRandom {
    *
    * @example
    * ```ts
+   * import { deepStrictEqual } from "node:assert/strict";
    * import { PythonRandom } from "./random.ts";
    * const draws = new Uint32Array(3);
    * new PythonRandom(0n).fillRandrange(1000, draws);
    * const one = new PythonRandom(0n);
-   * if (draws.join() !== [one.randrange(1000), one.randrange(1000), one.randrange(1000)].join()) throw new Error();
+   * deepStrictEqual([...draws], [one.randrange(1000), one.randrange(1000), one.randrange(1000)]);
    * ```
    */
   fillRandrange(n: number, out: Uint32Array): void {

@@ -7,6 +7,7 @@
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
+import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
 import { dumps, dumpsString, PyFloat, type PyJson } from "../py/json.ts";
 import { isoformatUtc } from "../py/time.ts";
 import { hybridParamsConfig } from "../policy/policies.ts";
@@ -109,13 +110,8 @@ export function sweepRecord(
   const placement = placePublished(result, contracts.config.pool.capacities);
   const floats = (values: readonly number[]) => values.map((value) => new PyFloat(value));
   const record: Record<string, PyJson> = {
-    artifacts: {
-      answer_prompt_sha256: contracts.hashes.prompt,
-      config_sha256: contracts.hashes.config,
-      official_manifest_sha256: contracts.hashes.official,
-      synthetic_manifest_sha256: contracts.hashes.synthetic,
-    },
-    dataset: { ...contracts.config.dataset, sha256: datasetSha256 },
+    artifacts: artifactHashes(contracts),
+    dataset: datasetIdentity(contracts, datasetSha256),
     evaluation_time: isoformatUtc(contracts.config.evaluation_time),
     grid: {
       access_half_life_days: grid.accessHalfLifeDays,

@@ -170,6 +170,7 @@ Deno.test("cli.ts imports no stage at load: each command loads its modules when 
   const cli = await Deno.readTextFile(`${ROOT}cli.ts`);
   assertEquals(valueImports(cli).sort(), [
     "./lib/base/errors.ts",
+    "./lib/base/failure.ts",
     "./lib/commands/mod.ts",
     "./lib/commands/mod.ts",
   ]);

@@ -68,3 +68,10 @@ Deno.test("floats and ints keep their Python type through a round trip", () => {
 Deno.test("an escaped integer-like key keeps its place too", () => {
   assertEquals(pyStr(parsePyJson('{"b": 1, "\\u0031": 2}')), "{'b': 1, '1': 2}");
 });
+
+Deno.test("a leading UTF-8 BOM is refused as json.loads of text refuses it, in one line; elsewhere U+FEFF is text", () => {
+  const error = assertThrows(() => parsePyJson("\ufeff{}"), SyntaxError);
+  assertEquals(error.message, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
+  assertEquals(parsePyJson('"\ufeff"'), "\ufeff");
+  assertThrows(() => parsePyJson("[\ufeff]"), SyntaxError, "Expecting value: line 1 column 2 (char 1)");
+});

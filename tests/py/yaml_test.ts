@@ -212,3 +212,10 @@ Deno.test("the subset declines what it does not cover, and parsePyYaml then read
   }
   assertEquals(encode(parsePyYaml("a: 1 # c\na: 2")), { a: { int: "2" } });
 });
+
+Deno.test("a leading UTF-8 BOM is skipped, as PyYAML's reader skips it", () => {
+  for (const text of ["a: 1\nb: [x, 2.5]\n", "a: &x 1 # outside the subset\nb: *x\n"]) {
+    assertEquals(parsePyYaml(`\ufeff${text}`), parsePyYaml(text));
+  }
+  assertEquals(parsePyYaml("a: 1"), { a: 1n });
+});

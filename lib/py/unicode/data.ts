@@ -80,8 +80,9 @@ let lowerMap: Map<number, string> | undefined;
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isPrintableCode } from "./data.ts";
- * console.log(isPrintableCode(0x20), isPrintableCode(0xa0)); // true false
+ * deepStrictEqual([isPrintableCode(0x20), isPrintableCode(0xa0)], [true, false]);
  * ```
  */
 export function isPrintableCode(code: number): boolean {
@@ -93,8 +94,9 @@ export function isPrintableCode(code: number): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { decimalValue } from "./data.ts";
- * console.log(decimalValue(0xff17), decimalValue(0x41)); // 7 -1
+ * deepStrictEqual([decimalValue(0xff17), decimalValue(0x41)], [7, -1]);
  * ```
  */
 export function decimalValue(code: number): number {
@@ -108,8 +110,9 @@ export function decimalValue(code: number): number {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isWhitespaceCode } from "./data.ts";
- * console.log(isWhitespaceCode(0x1c), isWhitespaceCode(0xfeff)); // true false
+ * deepStrictEqual([isWhitespaceCode(0x1c), isWhitespaceCode(0xfeff)], [true, false]);
  * ```
  */
 export function isWhitespaceCode(code: number): boolean {
@@ -121,8 +124,9 @@ export function isWhitespaceCode(code: number): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isCased } from "./data.ts";
- * console.log(isCased(0x61), isCased(0x31)); // true false
+ * deepStrictEqual([isCased(0x61), isCased(0x31)], [true, false]);
  * ```
  */
 export function isCased(code: number): boolean {
@@ -134,8 +138,9 @@ export function isCased(code: number): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { isCaseIgnorable } from "./data.ts";
- * console.log(isCaseIgnorable(0x27), isCaseIgnorable(0x61)); // true false
+ * deepStrictEqual([isCaseIgnorable(0x27), isCaseIgnorable(0x61)], [true, false]);
  * ```
  */
 export function isCaseIgnorable(code: number): boolean {
@@ -147,8 +152,9 @@ export function isCaseIgnorable(code: number): boolean {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { upperOf } from "./data.ts";
- * console.log(upperOf(0xdf)); // "SS"
+ * deepStrictEqual(upperOf(0xdf), "SS");
  * ```
  */
 export function upperOf(code: number): string {
@@ -161,8 +167,9 @@ export function upperOf(code: number): string {
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { lowerOf } from "./data.ts";
- * console.log(lowerOf(0x130)); // "i̇"
+ * deepStrictEqual(lowerOf(0x130), "i\u0307"); // İ: i and a combining dot above
  * ```
  */
 export function lowerOf(code: number): string {

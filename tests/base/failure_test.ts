@@ -1,11 +1,5 @@
-import {
-  describeFailure,
-  InputError,
-  IoError,
-  isOsError,
-  osReason,
-  ProviderError,
-} from "../../lib/base/errors.ts";
+import { InputError, IoError, isOsError, osReason, ProviderError } from "../../lib/base/errors.ts";
+import { describeFailure } from "../../lib/base/failure.ts";
 import { simulatedOsError } from "../../lib/base/fs.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 

@@ -1,0 +1,65 @@
+/**
+ * The one place an error becomes an exit code and the lines for stderr: bad input (any {@linkcode InputError})
+ * exits 2, a command that did not succeed and said why ({@linkcode CommandFailedError}) 1 or 130, everything
+ * else 1; no command picks its own.
+ *
+ * @module
+ */
+
+import { CommandFailedError, InputError, IoError, isOsError, ProviderError } from "./errors.ts";
+
+/**
+ * The exit code for an error, as {@linkcode describeFailure} maps it: 2 for bad input, 1 for anything else.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { ContractError } from "./errors.ts";
+ * import { exitCodeFor } from "./failure.ts";
+ * deepStrictEqual(exitCodeFor(new ContractError("bad")), 2);
+ * ```
+ */
+export function exitCodeFor(error: unknown): 1 | 2 | 130 {
+  return describeFailure("", error).code;
+}
+
+/** The environment variable that makes an unexpected error print its stack trace. */
+export const DEBUG_ENV = "DEERMEM_EVAL_DEBUG";
+
+/** How a command's failure is reported: its exit code and the lines for stderr. */
+export interface FailureReport {
+  code: 1 | 2 | 130;
+  lines: string[];
+}
+
+/**
+ * The one place an error becomes an exit code and a message. Bad input: exit 2, one line. An I/O failure:
+ * exit 1, one line with the path and the OS's reason. A provider failure: exit 1, one line. Anything else is a
+ * bug: exit 1, one line and the hint to set {@linkcode DEBUG_ENV} (with it set, the stack trace follows).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { InputError } from "./errors.ts";
+ * import { describeFailure } from "./failure.ts";
+ * deepStrictEqual(describeFailure("verify", new InputError("bad", { path: "x.json" })), {
+ *   code: 2,
+ *   lines: ["deermem-eval verify: x.json: bad"],
+ * });
+ * strictEqual(describeFailure("verify", new TypeError("oops")).code, 1); // a bug: exit 1
+ * ```
+ */
+export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
+  if (error instanceof CommandFailedError) return { code: error.exitCode, lines: [] };
+  const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
+  const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
+  if (error instanceof InputError) return { code: 2, lines: [`${prefix}: ${oneLine(error.message)}`] };
+  if (error instanceof IoError || error instanceof ProviderError) {
+    return { code: 1, lines: [`${prefix}: ${oneLine(error.message)}`] };
+  }
+  if (isOsError(error)) return { code: 1, lines: [`${prefix}: ${oneLine((error as Error).message)}`] };
+  const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  const lines = [`${prefix}: unexpected error: ${oneLine(text)} (set ${DEBUG_ENV}=1 for a trace)`];
+  if (debug && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
+  return { code: 1, lines };
+}
