@@ -33,7 +33,7 @@ export {
   selectFactsForCapacity,
   type SelectionOptions,
   type SelectionResult,
-} from "./lib/policy/selector.ts";
+} from "./lib/policy/mod.ts";
 export {
   type Grade,
   GRADE_RULES,
@@ -62,7 +62,7 @@ export {
   type PolicyInput,
   type PolicyProtocol,
   type PolicyResult,
-} from "./lib/policy/policies.ts";
+} from "./lib/policy/mod.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/protocol/pool.ts";
 export {
   type Artifact,

@@ -15,14 +15,14 @@ import {
   parseTimestamp,
   type ScoreComponents,
   selectFactsForCapacity,
-} from "../policy/selector.ts";
+} from "../policy/mod.ts";
 import { dumps, dumpsString, floatRepr, parsePyJson, PyFloat } from "../py/json.ts";
 import { answerText, renderEvidence } from "../protocol/dataset.ts";
 import { gradeAnswer, normalizeAnswer } from "../qa/grading.ts";
 import { EMBEDDED_ARTIFACTS } from "../protocol/contracts.ts";
 import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "../qa/prompt.ts";
 import { distractorOffset } from "../protocol/cases.ts";
-import { HYBRID_PARAM_NAMES } from "../policy/policies.ts";
+import { HYBRID_PARAM_NAMES } from "../policy/mod.ts";
 import { PythonRandom } from "../py/random.ts";
 import { codePointLength } from "../py/builtins.ts";
 import { instantToEpochMicroseconds } from "../py/time.ts";

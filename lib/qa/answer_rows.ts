@@ -9,7 +9,7 @@
 import * as z from "../base/zod.ts";
 import { CASE_SOURCES } from "../protocol/cases.ts";
 import { RowIntegrityError } from "../base/errors.ts";
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { dumps, parsePyJson, type PyJson } from "../py/json.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { AnswerTask } from "./tasks.ts";

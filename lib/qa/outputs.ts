@@ -11,7 +11,7 @@ import * as z from "../base/zod.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { RowIntegrityError } from "../base/errors.ts";
 import { GRADE_RULES, GRADER_VERSION, type GradeRule } from "./grading.ts";
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "../py/json.ts";
 import { type AnswerRow, answerRowObject } from "./answer_rows.ts";
 import { parseJsonLines, type SameType, type Schema } from "../base/schema.ts";

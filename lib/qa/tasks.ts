@@ -6,7 +6,7 @@
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
-import { evaluateCase, POLICIES } from "../policy/policies.ts";
+import { evaluateCase, POLICIES } from "../policy/mod.ts";
 import { buildPool } from "../protocol/pool.ts";
 import {
   type ChatMessage,
@@ -16,7 +16,7 @@ import {
   type RequestSettings,
 } from "./prompt.ts";
 import type { CaseSource, PreparedCase } from "../protocol/cases.ts";
-import type { EvictionPolicy } from "../policy/selector.ts";
+import type { EvictionPolicy } from "../policy/mod.ts";
 
 /** One answer request, fully determined by the protocol. */
 export interface AnswerTask {

@@ -9,7 +9,7 @@
 import type { Contracts } from "../protocol/contracts.ts";
 import { InputError } from "../base/errors.ts";
 import { readTextIfExists } from "../base/fs.ts";
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { parsePolicyRawRows } from "../policy/outputs.ts";
 import { compareCodePoints } from "../py/json.ts";
 import { parseGradedRows } from "../qa/outputs.ts";

@@ -13,10 +13,10 @@ import {
   rankOrder,
   type ScoreComponents,
   selectFactsForCapacity,
-} from "../policy/selector.ts";
+} from "../policy/mod.ts";
 import { readTextIfExists } from "../base/fs.ts";
 import { gradeAnswer } from "../qa/grading.ts";
-import { evaluateCase, hybridParams, POLICIES } from "../policy/policies.ts";
+import { evaluateCase, hybridParams, POLICIES } from "../policy/mod.ts";
 import { buildPool } from "../protocol/pool.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { parseGradedRows } from "../qa/outputs.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import {
   formatSigned,
   type PolicyReport,

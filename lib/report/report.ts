@@ -11,7 +11,7 @@ import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { InputError } from "../base/errors.ts";
 import { exists, readTextIfExists } from "../base/fs.ts";
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import {
   parsePolicyRawRows,
   type PolicyRawRow,

@@ -15,9 +15,9 @@ import type { ProtocolConfig } from "../protocol/config.ts";
 import { isoformatUtc, isoformatZulu } from "../py/time.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { InputError } from "../base/errors.ts";
-import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "../policy/selector.ts";
+import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "../policy/mod.ts";
 import { ensureDir, type FileContent, readText, writeAllOrNothing } from "../base/fs.ts";
-import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams, hybridParamsConfig } from "../policy/policies.ts";
+import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams, hybridParamsConfig } from "../policy/mod.ts";
 import { buildPool, type Pool } from "../protocol/pool.ts";
 import { dumps, dumpsString, floatRepr, PyFloat, type PyJson } from "../py/json.ts";
 import { parseWith } from "../base/schema.ts";
@@ -714,7 +714,7 @@ function number(value: number): string {
  *
  * @example
  * ```ts
- * import { DEFAULT_HYBRID_PARAMS } from "../policy/selector.ts";
+ * import { DEFAULT_HYBRID_PARAMS } from "../policy/mod.ts";
  * import { describeParameters } from "./sweep.ts";
  * console.log(describeParameters(DEFAULT_HYBRID_PARAMS)); // "weights 0.65/0.25/0.1, half-lives 90/30 d, reserve 0.1 up to 10"
  * ```

@@ -9,7 +9,7 @@
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { readTextIfExists } from "../base/fs.ts";
-import { evaluateAll, POLICIES } from "../policy/policies.ts";
+import { evaluateAll, POLICIES } from "../policy/mod.ts";
 import {
   parsePolicyRawRows,
   policyRawJsonl,

@@ -15,7 +15,7 @@ import { InputError, UnreadableFileError } from "../base/errors.ts";
 import { gradeAnswer } from "../qa/grading.ts";
 import { exists, readTextIfExists } from "../base/fs.ts";
 import { checkMarker, MARKER_FILE } from "../qa/run_marker.ts";
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../py/json.ts";
 import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "../qa/outputs.ts";
 import { identityMismatches } from "../qa/answer_rows.ts";

@@ -3,7 +3,7 @@ import { parseConfig } from "../../lib/protocol/config.ts";
 import { isoformatUtc } from "../../lib/py/time.ts";
 import { EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { ContractError } from "../../lib/base/errors.ts";
-import { evaluateAll } from "../../lib/policy/policies.ts";
+import { evaluateAll } from "../../lib/policy/mod.ts";
 import { policyRawJsonl, policySummary } from "../../lib/policy/outputs.ts";
 import { checkQaSettings } from "../../lib/qa/answering.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";

@@ -1,6 +1,6 @@
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { InputError } from "../../lib/base/errors.ts";
-import { evaluateAll } from "../../lib/policy/policies.ts";
+import { evaluateAll } from "../../lib/policy/mod.ts";
 import { retentionTable } from "../../lib/policy/outputs.ts";
 import {
   buildReport,

@@ -4,7 +4,7 @@ import { FIXTURE_DATASET, fixtureContracts, runOnFixture } from "../helpers/fixt
 import { embeddedArtifact } from "../../lib/protocol/contracts.ts";
 import { parseConfig } from "../../lib/protocol/config.ts";
 import { InputError } from "../../lib/base/errors.ts";
-import { evaluateTrusted, hybridPolicy } from "../../lib/policy/policies.ts";
+import { evaluateTrusted, hybridPolicy } from "../../lib/policy/mod.ts";
 import { buildPool } from "../../lib/protocol/pool.ts";
 import { dumps, PyFloat } from "../../lib/py/json.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
