@@ -97,7 +97,7 @@ export {
   SyntheticCase,
   SyntheticManifest,
 } from "./lib/protocol/manifest.ts";
-export { GradedRow } from "./lib/qa/outputs.ts";
+export { GradedRow } from "./lib/qa/mod.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,

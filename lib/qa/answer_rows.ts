@@ -399,20 +399,5 @@ export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string)
   }
 }
 
-/**
- * The row file of a task. Row ids come from the dataset and manifests, so one that could leave the directory
- * is refused.
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { responsePath } from "./answer_rows.ts";
- * deepStrictEqual(responsePath("run", "05fdf179__confidence"), "run/responses/05fdf179__confidence.json");
- * ```
- */
-export function responsePath(directory: string, rowId: string): string {
-  if (/[/\\]/.test(rowId) || rowId.startsWith(".") || rowId.includes("\0")) {
-    throw new RowIntegrityError("is not usable as a file name", { path: rowId, field: "row_id" });
-  }
-  return `${directory}/responses/${rowId}.json`;
-}
+// lib/commands imports it from here until it imports mod.ts; drop this line then.
+export { responsePath } from "./run_dir.ts";

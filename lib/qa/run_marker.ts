@@ -14,6 +14,7 @@ import { dumps, PyFloat, type PyJson } from "../py/json.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { SourceState } from "../protocol/identity.ts";
 import { createdAtStamp } from "../py/time.ts";
+import { markerPath } from "./run_dir.ts";
 
 /**
  * The marker schema version the reference writes.
@@ -26,9 +27,6 @@ import { createdAtStamp } from "../py/time.ts";
  * ```
  */
 export const MARKER_SCHEMA_VERSION = 2;
-
-/** The marker's file name inside a run directory. */
-export const MARKER_FILE = "qa_run.json";
 
 /** The artifact keys, in the order a refusal names them. */
 export const ARTIFACT_KEYS = [
@@ -259,7 +257,7 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
  * ```
  */
 export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
-  const path = `${directory}/${MARKER_FILE}`;
+  const path = markerPath(directory);
   const text = await readTextIfExists(path, "run marker");
   if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
   return checkMarker(text, path, contracts);

@@ -6,6 +6,7 @@
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
+import { ContractError } from "../base/errors.ts";
 import { evaluateCase, POLICIES } from "../policy/mod.ts";
 import { buildPool } from "../protocol/pool.ts";
 import {
@@ -69,6 +70,30 @@ export interface AnswerTask {
 export function requestSettings(contracts: Contracts): RequestSettings {
   const qa = contracts.config.qa;
   return { model: qa.model, temperature: qa.temperature, maxTokens: qa.max_tokens, stream: qa.stream };
+}
+
+/**
+ * Checks the config's QA settings are ones this runner can honour (non-streaming answers).
+ *
+ * @example
+ * ```ts
+ * import { doesNotThrow, throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
+ * import { ContractError } from "../base/errors.ts";
+ * import { checkQaSettings } from "./tasks.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * doesNotThrow(() => checkQaSettings(contracts));
+ * const streaming = { ...contracts, config: { ...contracts.config, qa: { ...contracts.config.qa, stream: true } } };
+ * throws(() => checkQaSettings(streaming), ContractError);
+ * ```
+ */
+export function checkQaSettings(contracts: Contracts): void {
+  if (contracts.config.qa.stream) {
+    throw new ContractError("streaming answers are not supported: expected false, got true", {
+      path: contracts.sources.config,
+      field: "qa.stream",
+    });
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ import { readTextIfExists } from "../base/fs.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { parsePolicyRawRows } from "../policy/outputs.ts";
 import { compareCodePoints } from "../py/json.ts";
-import { parseGradedRows } from "../qa/outputs.ts";
+import { parseGradedRows } from "../qa/mod.ts";
 import {
   formatP,
   formatSigned,

@@ -19,9 +19,9 @@ import { gradeAnswer } from "../qa/grading.ts";
 import { evaluateCase, hybridParams, POLICIES } from "../policy/mod.ts";
 import { buildPool } from "../protocol/pool.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
-import { parseGradedRows } from "../qa/outputs.ts";
+import { parseGradedRows } from "../qa/mod.ts";
 import { tableLines } from "./report.ts";
-import { parseAnswerRow, responsePath } from "../qa/answer_rows.ts";
+import { parseAnswerRow, responsePath } from "../qa/mod.ts";
 import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
 
 /** One fact under one policy. */

@@ -29,7 +29,7 @@ import {
   type QaSuiteStats,
   type QaSummaryGroup,
   qaSummaryGroups,
-} from "../qa/outputs.ts";
+} from "../qa/mod.ts";
 import { type AnswerTask, buildAnswerTasks } from "../qa/tasks.ts";
 import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
 import { type Check, formatVerifyResult, verifyResults } from "../verify/qa_run.ts";
@@ -340,7 +340,7 @@ function qaProvenance(
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { gradeRun } from "../commands/grade_qa.ts";
  * import { qaReport, verifyRun } from "./report.ts";
- * import { answerTasks } from "../qa/answering.ts";
+ * import { answerTasks } from "../qa/mod.ts";
  * const task = { source: "longmemeval" as const, scenario: "access_help", questionType: "t", capacity: 7, keptFactIds: ["f1"],
  *   supportAllRetained: true, supportRecall: 1, messages: [], requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks" };
  * const tasks = (["longmemeval", "synthetic"] as const).flatMap((source, index) => // both policies, both suites

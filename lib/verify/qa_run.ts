@@ -14,10 +14,10 @@ import type { Contracts } from "../protocol/contracts.ts";
 import { InputError, UnreadableFileError } from "../base/errors.ts";
 import { gradeAnswer } from "../qa/grading.ts";
 import { exists, readTextIfExists } from "../base/fs.ts";
-import { checkMarker, MARKER_FILE } from "../qa/run_marker.ts";
+import { checkMarker, MARKER_FILE } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../py/json.ts";
-import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "../qa/outputs.ts";
+import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "../qa/mod.ts";
 import { identityMismatches } from "../qa/answer_rows.ts";
 import { type AnswerTask, buildAnswerTasks } from "../qa/tasks.ts";
 import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
@@ -205,7 +205,7 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { gradedRow } from "../commands/grade_qa.ts";
- * import { gradedRowsJsonl } from "../qa/outputs.ts";
+ * import { gradedRowsJsonl } from "../qa/mod.ts";
  * import { answerRow } from "../qa/answer_rows.ts";
  * import { canonicalDifference } from "./qa_run.ts";
  * const task = {

@@ -5,7 +5,7 @@ import { EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "../../lib/pr
 import { ContractError } from "../../lib/base/errors.ts";
 import { evaluateAll } from "../../lib/policy/mod.ts";
 import { policyRawJsonl, policySummary } from "../../lib/policy/outputs.ts";
-import { checkQaSettings } from "../../lib/qa/answering.ts";
+import { checkQaSettings } from "../../lib/qa/mod.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { GOLDEN } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, FIXTURE_PROTOCOL, fixtureContracts } from "../helpers/fixture.ts";
