@@ -13,6 +13,7 @@ import type { Contracts } from "../protocol/contracts.ts";
 import type { SourceState } from "../protocol/identity.ts";
 import { ensureDir, moveAside, writeFileAtomic } from "../base/fs.ts";
 import { acquireDirectoryLock, type LockHolder } from "../base/lock.ts";
+import { compareCodePoints } from "../py/json.ts";
 import type { AnswerProvider } from "./provider.ts";
 import type { RetryPolicy } from "./retry.ts";
 import { answerQueue } from "./_answer_pool.ts";
@@ -132,7 +133,7 @@ async function runLocked(
     stale: plans.filter((plan) => plan.state === "stale"),
   });
   await answerQueue(queue, summary, options, now);
-  summary.failed.sort((a, b) => (a.rowId < b.rowId ? -1 : a.rowId > b.rowId ? 1 : 0));
+  summary.failed.sort((a, b) => compareCodePoints(a.rowId, b.rowId));
   return summary;
 }
 

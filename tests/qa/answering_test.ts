@@ -148,6 +148,24 @@ Deno.test("failed calls are reported with row id and reason; other rows are stil
   });
 });
 
+Deno.test("failed rows are listed by code point, as Python sorts them: U+FF5E before an astral character", async () => {
+  await withTempDir(async (directory) => {
+    // UTF-16 order would put U+1F600 (surrogates D83D DE00) before U+FF5E.
+    const astral = { ...tasks[0], rowId: "\u{1F600}__confidence" };
+    const high = { ...tasks[1], rowId: "\uFF5E__hybrid-v1" };
+    const { provider } = fakeProvider({
+      fail: () => new ProviderError("HTTP 400: no", { retryable: false, status: 400 }),
+    });
+    const summary = await answerTasks(
+      contracts,
+      [astral, high],
+      directory,
+      options(provider, { workers: 1 }),
+    );
+    assertEquals(summary.failed.map((failure) => failure.rowId), [high.rowId, astral.rowId]);
+  });
+});
+
 for (const status of [401, 403]) {
   Deno.test(`a ${status} stops the whole run: nothing more is sent, no row is listed as failed`, async () => {
     await withTempDir(async (directory) => {
