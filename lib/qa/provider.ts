@@ -108,24 +108,12 @@ export const USER_AGENT: string = `deermem-eval/${denoConfig.version}`;
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { openAiProvider } from "./provider.ts";
- * // A stand-in for the server: the provider takes any fetch (no network here).
- * const server: typeof fetch = () =>
- *   Promise.resolve(Response.json({
- *     id: "c1",
- *     object: "chat.completion",
- *     created: 0,
- *     model: "m-0731",
- *     choices: [{ index: 0, message: { role: "assistant", content: "7" }, finish_reason: "stop" }],
- *     usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
- *   }));
+ * const usage = { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 };
+ * const completion = { model: "m-0731", choices: [{ index: 0, message: { role: "assistant", content: "7" } }], usage };
+ * const server: typeof fetch = () => Promise.resolve(Response.json(completion)); // any fetch: no network here
  * const settings = { model: "m", temperature: 0, maxTokens: 5, stream: false };
  * const provider = openAiProvider({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", settings, timeoutSeconds: 5, fetch: server });
- * const answer = await provider([{ role: "user", content: "Q?" }]);
- * deepStrictEqual(answer, {
- *   prediction: "7",
- *   responseModel: "m-0731",
- *   usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
- * });
+ * deepStrictEqual(await provider([{ role: "user", content: "Q?" }]), { prediction: "7", responseModel: "m-0731", usage });
  * ```
  */
 export function openAiProvider(options: ProviderOptions): AnswerProvider {

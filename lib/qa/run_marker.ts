@@ -51,14 +51,8 @@ const qaRunMarkerSchema = z.object({
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { QaRunMarker } from "./run_marker.ts";
- * const artifacts = {
- *   config_sha256: "a",
- *   official_manifest_sha256: "b",
- *   synthetic_manifest_sha256: "c",
- *   answer_prompt_sha256: "d",
- *   dataset_sha256: "e",
- * };
+ * import { ARTIFACT_KEYS, QaRunMarker } from "./run_marker.ts";
+ * const artifacts = Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, "0".repeat(64)]));
  * const marker = { schema_version: 2, protocol_id: "p", qa: { model: "m" }, artifacts, created_at: "x" };
  * strictEqual(QaRunMarker.parse(marker).protocol_id, "p");
  * strictEqual(QaRunMarker.safeParse({ ...marker, artifacts: { ...artifacts, extra: "f" } }).success, false);

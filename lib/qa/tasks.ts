@@ -102,18 +102,9 @@ export function checkQaSettings(contracts: Contracts): void {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
- * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const tasks = buildAnswerTasks(contracts, cases);
  * strictEqual(tasks.length, 90); // 45 cases × 2 policies
  * strictEqual(tasks[0].rowId, `${cases[0].caseId}__confidence`);
