@@ -5,7 +5,8 @@
  * @module
  */
 
-import { DEBUG_ENV, describeFailure, InputError } from "./lib/base/errors.ts";
+import { InputError } from "./lib/base/errors.ts";
+import { DEBUG_ENV, describeFailure } from "./lib/base/failure.ts";
 import {
   COMMAND_NAMES,
   commandHelp,

@@ -33,7 +33,7 @@ export {
   selectFactsForCapacity,
   type SelectionOptions,
   type SelectionResult,
-} from "./lib/policy/selector.ts";
+} from "./lib/policy/mod.ts";
 export {
   type Grade,
   GRADE_RULES,
@@ -42,7 +42,7 @@ export {
   type GradeRule,
   normalizeAnswer,
   STOPWORDS,
-} from "./lib/qa/grading.ts";
+} from "./lib/qa/mod.ts";
 export {
   type BootstrapOptions,
   type BootstrapResult,
@@ -50,7 +50,7 @@ export {
   type McnemarResult,
   type Pair,
   pairedBootstrapDifference,
-} from "./lib/qa/stats.ts";
+} from "./lib/qa/mod.ts";
 export {
   builtinPolicies,
   CONFIDENCE_POLICY,
@@ -62,7 +62,7 @@ export {
   type PolicyInput,
   type PolicyProtocol,
   type PolicyResult,
-} from "./lib/policy/policies.ts";
+} from "./lib/policy/mod.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/protocol/pool.ts";
 export {
   type Artifact,
@@ -76,7 +76,7 @@ export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/protocol
 export { type Dataset, type DatasetRow } from "./lib/protocol/dataset.ts";
 export { type HashedBytes } from "./lib/base/fs.ts";
 export { type Instant } from "./lib/py/time.ts";
-export { type AnswerTask } from "./lib/qa/tasks.ts";
+export { type AnswerTask } from "./lib/qa/mod.ts";
 export { type SourceState } from "./lib/protocol/identity.ts";
 export { PythonRandom } from "./lib/py/random.ts";
 export {
@@ -97,7 +97,7 @@ export {
   SyntheticCase,
   SyntheticManifest,
 } from "./lib/protocol/manifest.ts";
-export { GradedRow } from "./lib/qa/outputs.ts";
+export { GradedRow } from "./lib/qa/mod.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,
@@ -105,8 +105,8 @@ export {
   IDENTITY_FIELDS,
   type IdentityMismatch,
   identityMismatches,
-} from "./lib/qa/answer_rows.ts";
-export { checkMarker, MARKER_SCHEMA_VERSION, QaRunMarker, qaRunMarker } from "./lib/qa/run_marker.ts";
+} from "./lib/qa/mod.ts";
+export { checkMarker, MARKER_SCHEMA_VERSION, QaRunMarker, qaRunMarker } from "./lib/qa/mod.ts";
 export {
   type ChatMessage,
   fingerprintPayload,
@@ -115,7 +115,7 @@ export {
   renderMessages,
   requestFingerprint,
   type RequestSettings,
-} from "./lib/qa/prompt.ts";
+} from "./lib/qa/mod.ts";
 export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/base/schema.ts";
 export {
   ContractError,

@@ -2,7 +2,7 @@
 // after warm-up (the usual throughput measure: the run least disturbed by the rest of the machine), with the
 // median beside it. Target: ≥ 2 million facts/s for hybrid-v1 at 1e6 facts on one core.
 // Run: deno task bench:throughput
-import { selectFactsForCapacity } from "../lib/policy/selector.ts";
+import { selectFactsForCapacity, selectionOptions } from "../lib/policy/mod.ts";
 import { realisticFacts } from "./facts.ts";
 
 for (const size of [1e3, 1e5, 1e6]) {
@@ -10,12 +10,10 @@ for (const size of [1e3, 1e5, 1e6]) {
   for (const policy of ["confidence", "hybrid-v1"] as const) {
     const run = () => {
       const start = performance.now();
-      selectFactsForCapacity(facts, {
-        maxFacts: Math.floor(size * 0.9),
-        policy,
-        now: "2026-08-13T00:00:00Z",
-        usage,
-      });
+      selectFactsForCapacity(
+        facts,
+        selectionOptions(policy, { capacity: Math.floor(size * 0.9), clock: "2026-08-13T00:00:00Z", usage }),
+      );
       return performance.now() - start;
     };
     for (let warm = 0; warm < (size >= 1e6 ? 1 : 20); warm++) run();

@@ -109,8 +109,10 @@ function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuff
  *
  * @example
  * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
  * import { radixOrder32 } from "./_radix.ts";
- * console.log(radixOrder32(new Uint32Array([3, 1, 2]))[0]); // Uint32Array [1, 2, 0]
+ * const [order, sorted] = radixOrder32(new Uint32Array([3, 1, 2]));
+ * deepStrictEqual([[...order], [...sorted]], [[1, 2, 0], [1, 2, 3]]);
  * ```
  */
 export function radixOrder32(keys: Uint32Array<ArrayBuffer>): [Uint32Array, Uint32Array] {

@@ -4,6 +4,11 @@
  * @module
  */
 
+export * from "./builtins.ts";
+export * from "./contract.ts";
+export * from "./evaluate.ts";
+export * from "./lenient.ts";
+export * from "./module.ts";
 export * from "./outputs.ts";
-export * from "./policies.ts";
+export * from "./selection_types.ts";
 export * from "./selector.ts";

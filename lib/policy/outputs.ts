@@ -13,8 +13,8 @@ import type { SourceState } from "../protocol/identity.ts";
 import { createdAtStamp, isoformatUtc } from "../py/time.ts";
 import { RowIntegrityError } from "../base/errors.ts";
 import { parseJsonLines } from "../base/schema.ts";
-import type { PolicyResult } from "./policies.ts";
-import { POLICIES } from "./policies.ts";
+import type { PolicyResult } from "./contract.ts";
+import { POLICIES } from "./builtins.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "../py/json.ts";
 
 /**
@@ -23,17 +23,10 @@ import { compareCodePoints, dumps, PyFloat, type PyJson } from "../py/json.ts";
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { evaluateCase } from "./policies.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { evaluateCase } from "./evaluate.ts";
  * import { policyRawJsonl } from "./outputs.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
- * const contracts = loadContracts({
- *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
- * });
- * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const line = policyRawJsonl([evaluateCase(cases[0], "hybrid-v1", 7, contracts.config)]);
  * strictEqual(JSON.parse(line).case_id, cases[0].caseId);
  * strictEqual(line.endsWith("}\n"), true); // one line per result
@@ -59,17 +52,10 @@ export interface RetentionEntry {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { evaluateCase } from "./policies.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { evaluateCase } from "./evaluate.ts";
  * import { retentionEntry } from "./outputs.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
- * const contracts = loadContracts({
- *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
- * });
- * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const result = evaluateCase(cases[0], "confidence", 5, contracts.config);
  * const { source, capacity, policy, supportRecall } = retentionEntry(result);
  * deepStrictEqual([source, capacity, policy, supportRecall], ["longmemeval", 5, "confidence", result.supportRecall]);
@@ -243,17 +229,10 @@ export function rawRowEntry(row: PolicyRawRow): RetentionEntry {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { evaluateAll } from "./policies.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { evaluateAll } from "./evaluate.ts";
  * import { policySummary } from "./outputs.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
- * const contracts = loadContracts({
- *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
- * });
- * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const summary = JSON.parse(policySummary(evaluateAll(cases.slice(0, 2), contracts.config), "demo"));
  * strictEqual(summary.groups.length, 3 * 2); // one scenario and source, 3 capacities × 2 policies
  * ```
@@ -319,17 +298,10 @@ export function runRecord(
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { evaluateAll } from "./policies.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { evaluateAll } from "./evaluate.ts";
  * import { retentionTable } from "./outputs.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const text = (source: string, body: string) => ({ source, bytes: new TextEncoder().encode(body) });
- * const contracts = loadContracts({
- *   config: text("c.yaml", demo.config), official: text("o.json", demo.official), synthetic: text("s.json", demo.synthetic),
- * });
- * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const lines = retentionTable(evaluateAll(cases.slice(0, 1), contracts.config)).split("\n");
  * deepStrictEqual([lines[1], lines.length], ["capacity 5", 1 + 3 * 3]); // per capacity: scenario line, total line
  * ```

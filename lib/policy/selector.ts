@@ -1,7 +1,7 @@
 /**
  * A faithful port of DeerMem's `select_facts_for_capacity` (`deermem/core/eviction.py`): the historical
  * `confidence` ranking and the opt-in `hybrid-v1` score with correction slots. Pure; knows nothing of the
- * evaluation protocol. Dirty inputs are scored exactly as the Python does (see `python.ts`).
+ * evaluation protocol. Dirty inputs are scored exactly as the Python does (see lenient.ts).
  *
  * Follows DeerMem's `deermem/core/eviction.py` as of PR #4789 (policy version `hybrid-v1`), run under CPython
  * 3.11.7 with Debian glibc 2.36's `log1p` (libm.ts); the golden vectors (`eviction*.jsonl`) hold its outputs.
@@ -10,280 +10,34 @@
  */
 
 import { fnv1a } from "../base/hash.ts";
-import { pyFloatOf, pyStr, pyStrip } from "../py/builtins.ts";
-import { RADIX_THRESHOLD, radixOrder32, rankOrder } from "./_radix.ts";
+import type { Instant } from "../py/time.ts";
+import { log1p } from "../py/libm.ts";
+import { RADIX_THRESHOLD, rankOrder } from "./_radix.ts";
+import { ageDaysOf, decay, epochMicros } from "./_age.ts";
+import { lastIndexById } from "./_duplicates.ts";
+import {
+  asRecord,
+  factId,
+  heatValue,
+  isCorrection,
+  isFalsy,
+  isPlainRecord,
+  type Record_,
+} from "./_fact_fields.ts";
+import { boundedNumber, parseTimestamp } from "./lenient.ts";
+import {
+  DEFAULT_HYBRID_PARAMS,
+  type EvictedFact,
+  EVICTION_POLICY_CONFIDENCE,
+  EVICTION_POLICY_HYBRID_V1,
+  type FactScore,
+  type HybridParams,
+  type ScoreComponents,
+  type SelectionOptions,
+  type SelectionResult,
+} from "./selection_types.ts";
 
 export { rankOrder };
-import { EVICTION_POLICY_VERSION } from "../protocol/versions.ts";
-import {
-  elapsedSeconds,
-  fromIsoFormat,
-  type Instant,
-  MICROS_PER_DAY,
-  parseCanonicalIso,
-} from "../py/time.ts";
-import { log1p } from "../py/libm.ts";
-
-/**
- * The historical policy: rank by confidence alone.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { EVICTION_POLICY_CONFIDENCE, selectFactsForCapacity } from "./selector.ts";
- * const facts = [{ id: "low", confidence: 0.2 }, { id: "high", confidence: 0.9 }];
- * const result = selectFactsForCapacity(facts, { maxFacts: 1, policy: EVICTION_POLICY_CONFIDENCE, now: "2026-08-13T00:00:00Z" });
- * strictEqual(result.kept[0].id, "high");
- * ```
- */
-export const EVICTION_POLICY_CONFIDENCE = "confidence";
-/**
- * The opt-in hybrid policy of PR #4789.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { EVICTION_POLICY_HYBRID_V1 } from "./selector.ts";
- * strictEqual(EVICTION_POLICY_HYBRID_V1, "hybrid-v1");
- * ```
- */
-export const EVICTION_POLICY_HYBRID_V1: typeof EVICTION_POLICY_VERSION = EVICTION_POLICY_VERSION;
-export { EVICTION_POLICY_VERSION };
-
-/** The two eviction policies. */
-export type EvictionPolicy = typeof EVICTION_POLICY_CONFIDENCE | typeof EVICTION_POLICY_HYBRID_V1;
-
-/** The tunable parameters of `hybrid-v1` (the Python keyword arguments). */
-export interface HybridParams {
-  /** The weight of the stored confidence (production: 0.65). */
-  confidenceWeight: number;
-  /** The weight of confirmation freshness (0.25). */
-  confirmationWeight: number;
-  /** The weight of access heat (0.10). */
-  accessWeight: number;
-  /** Days for a confirmation's freshness to halve (90). */
-  confirmationHalfLifeDays: number;
-  /** Days for access heat to halve (30). */
-  accessHalfLifeDays: number;
-  /** The fraction of capacity reserved for corrections (0.10). */
-  correctionReservedFraction: number;
-  /** The most slots reserved for corrections (10). */
-  correctionReservedMax: number;
-}
-
-/**
- * The production defaults: 0.65/0.25/0.10, half-lives 90 and 30 days, 10% correction slots up to 10.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { DEFAULT_HYBRID_PARAMS } from "./selector.ts";
- * strictEqual(DEFAULT_HYBRID_PARAMS.confidenceWeight, 0.65);
- * strictEqual(DEFAULT_HYBRID_PARAMS.confirmationHalfLifeDays, 90);
- * strictEqual(Object.isFrozen(DEFAULT_HYBRID_PARAMS), true);
- * ```
- */
-export const DEFAULT_HYBRID_PARAMS: Readonly<HybridParams> = Object.freeze({
-  confidenceWeight: 0.65,
-  confirmationWeight: 0.25,
-  accessWeight: 0.10,
-  confirmationHalfLifeDays: 90,
-  accessHalfLifeDays: 30,
-  correctionReservedFraction: 0.10,
-  correctionReservedMax: 10,
-});
-
-/** Score components: `confidence` alone, or all three `hybrid-v1` signals. */
-export interface ScoreComponents {
-  /** The fact's confidence, clamped to [0, 1]. */
-  confidence: number;
-  /** Confirmation freshness in [0, 1] (`hybrid-v1` only). */
-  confirmationFreshness?: number;
-  /** Decayed access heat in [0, 1] (`hybrid-v1` only). */
-  accessHeat?: number;
-}
-
-/** A fact's score and its components. */
-export interface FactScore {
-  /** The score facts are ranked by (higher is kept first). */
-  value: number;
-  /** The signals the score was computed from. */
-  components: ScoreComponents;
-}
-
-/** One evicted fact, metadata only (as the audit sidecar records it). */
-export interface EvictedFact {
-  /** The fact's ID (`__missing_{index}` when it has none). */
-  factId: string;
-  /** The fact's category, or `"context"` when it is missing or empty. */
-  category: unknown;
-  /** The fact's score. */
-  score: number;
-  /** The signals the score was computed from. */
-  components: ScoreComponents;
-}
-
-/** What {@linkcode selectFactsForCapacity} returns. */
-export interface SelectionResult<F> {
-  /** Kept facts: in input order when everything fits, else in ranked order. */
-  kept: F[];
-  /** Input positions of the kept facts, in the same order. */
-  keptIndex: number[];
-  /** Evicted facts, lowest-ranked first. */
-  evicted: EvictedFact[];
-  /** Score per fact id (`__missing_{index}` for facts without an id; duplicates share the last score). */
-  scores: Map<string, FactScore>;
-  /** Correction slots actually taken by reserved corrections. */
-  reservedCorrectionSlots: number;
-}
-
-/** Options of {@linkcode selectFactsForCapacity}. */
-export interface SelectionOptions {
-  /** How many facts to keep (at most). */
-  maxFacts: number;
-  /** Which policy ranks the facts. */
-  policy: EvictionPolicy;
-  /** The evaluation clock (an ISO timestamp, parsed like the facts' timestamps, or an instant). */
-  now: string | Instant;
-  /** The usage sidecar: fact id → `{accessHeat, lastAccessedAt}`. */
-  usage?: Readonly<Record<string, unknown>>;
-  /** `hybrid-v1` parameters; defaults from {@linkcode DEFAULT_HYBRID_PARAMS}. */
-  params?: Partial<HybridParams>;
-}
-
-type Record_ = Readonly<Record<string, unknown>>;
-
-/**
- * The reference's `_bounded_number`: Python `float()` of the value (booleans and null excluded), the default
- * when it fails or is not finite, else clamped to [0, 1].
- *
- * @param value Any value, as the fact carries it.
- * @param fallback The value when `value` is not a finite number (default 0.5).
- * @returns The number, clamped to [0, 1], or `fallback`.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { boundedNumber } from "./selector.ts";
- * strictEqual(boundedNumber(" 0.75 "), 0.75); // Python's float() strips whitespace
- * strictEqual(boundedNumber("nan"), 0.5);
- * strictEqual(boundedNumber(3), 1);
- * strictEqual(boundedNumber(true, 0), 0); // booleans are not numbers here
- * ```
- */
-export function boundedNumber(value: unknown, fallback = 0.5): number {
-  if (typeof value === "number") {
-    // The common case, inline: NaN and ±inf fall back; max(0.0, n) returns 0.0 for -0.0, as Python's max keeps
-    // its first argument on ties.
-    return value - value === 0 ? Math.min(1, value > 0 ? value : 0) : fallback;
-  }
-  return boundedNonNumber(value, fallback);
-}
-
-/** {@linkcode boundedNumber} of anything but a number, out of line so the number case inlines small. */
-function boundedNonNumber(value: unknown, fallback: number): number {
-  if (value === null || value === undefined || typeof value === "boolean") return fallback;
-  const number = pyFloatOf(value);
-  if (number === undefined || !Number.isFinite(number)) return fallback;
-  return Math.min(1, number > 0 ? number : 0);
-}
-
-const timestampCache = new Map<string, Instant | null>();
-
-/**
- * The reference's timestamp parser: strings only, stripped, every `Z` replaced by `+00:00`, then Python
- * 3.11 `datetime.fromisoformat`; naive times are UTC. `undefined` when unparseable.
- *
- * @param value Any value, as the fact carries it.
- * @returns The instant (days since the epoch and microseconds into the day, UTC), or `undefined`.
- *
- * @example
- * ```ts
- * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * import { parseTimestamp } from "./selector.ts";
- * deepStrictEqual(parseTimestamp("2026-08-13T00:00:00Z"), { day: 20678, microsecond: 0 });
- * deepStrictEqual(parseTimestamp("2026-08-13T02:00:00+02:00"), { day: 20678, microsecond: 0 });
- * strictEqual(parseTimestamp("13 August 2026"), undefined);
- * strictEqual(parseTimestamp(20678), undefined);
- * ```
- */
-export function parseTimestamp(value: unknown): Instant | undefined {
-  if (typeof value !== "string") return undefined;
-  if (parseCanonicalIso(value, canonical)) return { day: canonical[0], microsecond: canonical[1] };
-  const cached = timestampCache.get(value);
-  if (cached !== undefined) return cached ?? undefined;
-  const stripped = pyStrip(value);
-  const parsed = stripped === "" ? undefined : fromIsoFormat(stripped.replaceAll("Z", "+00:00"));
-  if (timestampCache.size > 100_000) timestampCache.clear();
-  timestampCache.set(value, parsed ?? null);
-  return parsed;
-}
-
-/** Scratch output of {@linkcode parseCanonicalIso}: [day since the epoch, microsecond of that day]. */
-const canonical = new Float64Array(2);
-
-/** Within ±50,000 days of the epoch an instant's microseconds, and the difference of two, are exact doubles. */
-const EXACT_DAYS = 50_000;
-
-function epochMicros(instant: Instant): number {
-  return Math.abs(instant.day) <= EXACT_DAYS ? instant.day * MICROS_PER_DAY + instant.microsecond : NaN;
-}
-
-/**
- * Age in days (≥ 0) of a timestamp value at `now`, or -1 when it is not a parseable timestamp. The canonical
- * spelling near the epoch skips building an instant; the arithmetic is the same exact integer difference.
- */
-function ageDaysOf(value: unknown, now: Instant, nowMicros: number): number {
-  if (typeof value !== "string") return -1;
-  if (
-    nowMicros === nowMicros && parseCanonicalIso(value, canonical) && Math.abs(canonical[0]) <= EXACT_DAYS
-  ) {
-    const days = (nowMicros - (canonical[0] * MICROS_PER_DAY + canonical[1])) / 1_000_000 / 86400;
-    return days > 0 ? days : 0;
-  }
-  return parsedAgeDays(value, now);
-}
-
-/** {@linkcode ageDaysOf} through the full parser, out of line so the fast path inlines small. */
-function parsedAgeDays(value: string, now: Instant): number {
-  const instant = parseTimestamp(value);
-  return instant === undefined ? -1 : ageDays(instant, now);
-}
-
-function ageDays(then: Instant, now: Instant): number {
-  const days = elapsedSeconds(now, then) / 86400;
-  return days > 0 ? days : 0;
-}
-
-function decay(ageInDays: number, halfLifeDays: number): number {
-  return 0.5 ** (ageInDays / halfLifeDays);
-}
-
-function heatValue(value: unknown): number {
-  if (typeof value === "number") return value - value === 0 && value > 0 ? value : 0;
-  return heatOfNonNumber(value);
-}
-
-function heatOfNonNumber(value: unknown): number {
-  if (value === null || value === undefined || typeof value === "boolean") return 0;
-  const number = pyFloatOf(value);
-  if (number === undefined || !Number.isFinite(number) || number <= 0) return 0;
-  return number;
-}
-
-const LOG_9 = Math.log(9);
-
-function isCorrection(category: unknown): boolean {
-  if (category === "correction") return true;
-  return !isFalsy(category) && pyStrip(pyStr(category)).toLowerCase() === "correction";
-}
-
-function asRecord(fact: unknown, index: number): Record_ {
-  if (fact === null || typeof fact !== "object" || Array.isArray(fact)) {
-    throw new TypeError(`fact ${index} is not an object`);
-  }
-  return fact as Record_;
-}
 
 /**
  * Scores every fact and selects at most `maxFacts` of them, exactly as DeerMem's
@@ -307,8 +61,7 @@ function asRecord(fact: unknown, index: number): Record_ {
  *   { id: "confirmed", confidence: 0.7, createdAt: "2026-02-14T00:00:00Z", lastConfirmedAt: "2026-08-06T00:00:00Z" },
  * ];
  * const hybrid = selectFactsForCapacity(facts, { maxFacts: 1, policy: "hybrid-v1", now: "2026-08-13T00:00:00Z" });
- * deepStrictEqual(hybrid.kept.map((fact) => fact.id), ["confirmed"]);
- * deepStrictEqual(hybrid.evicted.map((fact) => fact.factId), ["old"]);
+ * deepStrictEqual([hybrid.kept.map((fact) => fact.id), hybrid.evicted.map((fact) => fact.factId)], [["confirmed"], ["old"]]);
  * const baseline = selectFactsForCapacity(facts, { maxFacts: 1, policy: "confidence", now: "2026-08-13T00:00:00Z" });
  * deepStrictEqual(baseline.kept.map((fact) => fact.id), ["old"]);
  * ```
@@ -329,53 +82,13 @@ export function selectFactsForCapacity<F>(
   if (now === undefined) throw new RangeError(`now is not an ISO timestamp: ${String(options.now)}`);
   const hybrid = policy === EVICTION_POLICY_HYBRID_V1;
 
-  // Scores and components live in typed arrays; the per-id Map of the result is built only if a caller reads it.
   const count = facts.length;
-  const ids: string[] = new Array(count);
-  const values = new Float64Array(count);
-  const confidences = hybrid ? new Float64Array(count) : values;
-  const freshnesses = hybrid ? new Float64Array(count) : values;
-  const heats = hybrid ? new Float64Array(count) : values;
   // Hashes of the ids, for finding duplicates, only where that sorts them (see lastIndexById).
   const hashes = count > maxFacts && count >= RADIX_THRESHOLD ? new Uint32Array(count) : undefined;
-  if (hybrid) {
-    scoreHybrid(facts, options.usage ?? {}, now, params, {
-      ids,
-      hashes,
-      values,
-      confidences,
-      freshnesses,
-      heats,
-    });
-  } else {
-    for (let index = 0; index < count; index++) {
-      const fact = asRecord(facts[index], index);
-      const id = factId(fact, index);
-      ids[index] = id;
-      if (hashes !== undefined) hashes[index] = fnv1a(id);
-      values[index] = boundedNumber(fact.confidence);
-    }
-  }
-  const componentsAt = (index: number): ScoreComponents => {
-    if (!hybrid) return { confidence: values[index] };
-    return {
-      confidence: confidences[index],
-      confirmationFreshness: freshnesses[index],
-      accessHeat: heats[index],
-    };
-  };
+  const scores = scoreFacts(facts, hybrid, options.usage ?? {}, now, params, hashes);
   // Duplicate ids share the score computed last for that id, as the reference looks scores up by id.
-  const scoreIndex = count > maxFacts ? lastIndexById(ids, hashes) : undefined;
-  let scoreMap: Map<string, FactScore> | undefined;
-  const lazyScores = () => {
-    if (scoreMap === undefined) {
-      scoreMap = new Map();
-      for (let index = 0; index < count; index++) {
-        scoreMap.set(ids[index], { value: values[index], components: componentsAt(index) });
-      }
-    }
-    return scoreMap;
-  };
+  const scoreIndex = count > maxFacts ? lastIndexById(scores.ids, hashes) : undefined;
+  const lazyScores = lazyScoreMap(scores);
 
   if (count <= maxFacts) {
     const keptIndex: number[] = new Array(count);
@@ -386,20 +99,120 @@ export function selectFactsForCapacity<F>(
     );
   }
 
-  let rankScore = values;
-  if (scoreIndex !== undefined) {
-    rankScore = new Float64Array(count);
-    for (let index = 0; index < count; index++) rankScore[index] = values[scoreIndex[index]];
-  }
-  const order = rankOrder(rankScore);
+  const order = rankOrder(rankScores(scores.values, scoreIndex));
+  const { keep, keptCount, reservedCorrectionSlots } = chooseKept(
+    facts,
+    order,
+    maxFacts,
+    hybrid ? params : null,
+  );
+  // The id hashes are spent by now; their array, where there is one, holds the slots (fresh memory is dear).
+  const slot = hashes ?? new Uint32Array(count);
+  const { kept, keptIndex, evicted } = placeOutputs(facts, order, keep, keptCount, slot, scores, scoreIndex);
+  return withLazyScores({ kept, keptIndex, evicted, reservedCorrectionSlots }, lazyScores);
+}
 
+/**
+ * Per position: the id, the score and its components. Scores and components live in typed arrays; under
+ * `confidence` the component arrays are the score array itself.
+ */
+interface Scores {
+  hybrid: boolean;
+  ids: string[];
+  hashes: Uint32Array<ArrayBuffer> | undefined;
+  values: Float64Array;
+  confidences: Float64Array;
+  freshnesses: Float64Array;
+  heats: Float64Array;
+}
+
+/** Every fact's id and score under the policy (and the ids' hashes, when `hashes` is given). */
+function scoreFacts(
+  facts: readonly unknown[],
+  hybrid: boolean,
+  usage: Readonly<Record<string, unknown>>,
+  now: Instant,
+  params: HybridParams,
+  hashes: Uint32Array<ArrayBuffer> | undefined,
+): Scores {
+  const count = facts.length;
+  const values = new Float64Array(count);
+  const scores: Scores = {
+    hybrid,
+    ids: new Array(count),
+    hashes,
+    values,
+    confidences: hybrid ? new Float64Array(count) : values,
+    freshnesses: hybrid ? new Float64Array(count) : values,
+    heats: hybrid ? new Float64Array(count) : values,
+  };
+  if (hybrid) {
+    scoreHybrid(facts, usage, now, params, scores);
+  } else {
+    for (let index = 0; index < count; index++) {
+      const fact = asRecord(facts[index], index);
+      const id = factId(fact, index);
+      scores.ids[index] = id;
+      if (hashes !== undefined) hashes[index] = fnv1a(id);
+      values[index] = boundedNumber(fact.confidence);
+    }
+  }
+  return scores;
+}
+
+/** The components of the score at a position. */
+function componentsAt(scores: Scores, index: number): ScoreComponents {
+  if (!scores.hybrid) return { confidence: scores.values[index] };
+  return {
+    confidence: scores.confidences[index],
+    confirmationFreshness: scores.freshnesses[index],
+    accessHeat: scores.heats[index],
+  };
+}
+
+/** The per-id score map of the result, built on first call only (a caller may never read it). */
+function lazyScoreMap(scores: Scores): () => Map<string, FactScore> {
+  let scoreMap: Map<string, FactScore> | undefined;
+  return () => {
+    if (scoreMap === undefined) {
+      scoreMap = new Map();
+      for (let index = 0; index < scores.ids.length; index++) {
+        scoreMap.set(scores.ids[index], {
+          value: scores.values[index],
+          components: componentsAt(scores, index),
+        });
+      }
+    }
+    return scoreMap;
+  };
+}
+
+/** The score each position ranks by: its own, or that of the last fact sharing its id. */
+function rankScores(values: Float64Array, scoreIndex: Int32Array | undefined): Float64Array {
+  if (scoreIndex === undefined) return values;
+  const rankScore = new Float64Array(values.length);
+  for (let index = 0; index < values.length; index++) rankScore[index] = values[scoreIndex[index]];
+  return rankScore;
+}
+
+/**
+ * Which positions are kept: under `hybrid-v1` (its parameters given) the best-ranked corrections take the
+ * reserved slots first; the rest go down the ranking.
+ */
+function chooseKept(
+  facts: readonly unknown[],
+  order: Uint32Array,
+  maxFacts: number,
+  hybrid: HybridParams | null,
+): { keep: Uint8Array; keptCount: number; reservedCorrectionSlots: number } {
+  const count = facts.length;
   const keep = new Uint8Array(count);
   let reservedCorrectionSlots = 0;
   let remaining = maxFacts;
-  if (hybrid && maxFacts > 0) {
+  if (hybrid !== null && maxFacts > 0) {
     const reserved = Math.min(
-      params.correctionReservedMax,
-      Math.ceil(maxFacts * params.correctionReservedFraction),
+      hybrid.correctionReservedMax,
+      Math.ceil(maxFacts * hybrid.correctionReservedFraction),
     );
     for (let rank = 0; rank < count && reservedCorrectionSlots < reserved; rank++) {
       const index = order[rank];
@@ -417,12 +230,23 @@ export function selectFactsForCapacity<F>(
       remaining--;
     }
   }
+  return { keep, keptCount: maxFacts - remaining, reservedCorrectionSlots };
+}
 
-  // Each position's slot in the output: kept in ranked order, then evicted lowest-ranked first. Filling the
-  // outputs in input order then reads the facts sequentially rather than in ranked order.
-  const keptCount = maxFacts - remaining;
-  // The id hashes are spent by now; their array, where there is one, holds the slots (fresh memory is dear).
-  const slot = hashes ?? new Uint32Array(count);
+/**
+ * The kept facts in ranked order and the evicted ones lowest-ranked first. Each position's slot in the output
+ * is found first, so that filling the outputs reads the facts sequentially rather than in ranked order.
+ */
+function placeOutputs<F>(
+  facts: readonly F[],
+  order: Uint32Array,
+  keep: Uint8Array,
+  keptCount: number,
+  slot: Uint32Array,
+  scores: Scores,
+  scoreIndex: Int32Array | undefined,
+): { kept: F[]; keptIndex: number[]; evicted: EvictedFact[] } {
+  const count = facts.length;
   for (let rank = 0, at = 0, back = count; rank < count; rank++) {
     const index = order[rank];
     slot[index] = keep[index] === 1 ? at++ : --back;
@@ -440,29 +264,13 @@ export function selectFactsForCapacity<F>(
     const category = (facts[index] as Record_).category;
     const scored = scoreIndex === undefined ? index : scoreIndex[index];
     evicted[at - keptCount] = {
-      factId: ids[index],
+      factId: scores.ids[index],
       category: isFalsy(category) ? "context" : category,
-      score: values[scored],
-      components: componentsAt(scored),
+      score: scores.values[scored],
+      components: componentsAt(scores, scored),
     };
   }
-  return withLazyScores({ kept, keptIndex, evicted, reservedCorrectionSlots }, lazyScores);
-}
-
-/** The id a fact is scored under: its `id` when a non-empty string, else `__missing_{index}`. */
-function factId(fact: Record_, index: number): string {
-  const rawId = fact.id;
-  return typeof rawId === "string" && rawId !== "" ? rawId : `__missing_${index}`;
-}
-
-/** Where {@linkcode scoreHybrid} writes: per position, the id, the score and its three components. */
-interface HybridScores {
-  ids: string[];
-  hashes: Uint32Array<ArrayBuffer> | undefined;
-  values: Float64Array;
-  confidences: Float64Array;
-  freshnesses: Float64Array;
-  heats: Float64Array;
+  return { kept, keptIndex, evicted };
 }
 
 /** Scores every fact under `hybrid-v1` into `out`; throws on a fact that is not an object. */
@@ -471,7 +279,7 @@ function scoreHybrid(
   usage: Readonly<Record<string, unknown>>,
   now: Instant,
   params: HybridParams,
-  out: HybridScores,
+  out: Scores,
 ): void {
   // First the ids and their sidecar entries, alone in a tight loop: the lookups in a large dictionary miss the
   // cache, and a short loop body lets the processor overlap many of them.
@@ -504,6 +312,8 @@ function lookUpUsage(
   }
 }
 
+const LOG_9 = Math.log(9);
+
 /**
  * The score and components of every fact, its usage entry looked up already. A function of its own, so that
  * the optimizing compiler's inlining budget covers every helper here: a call left out of line returns a boxed
@@ -514,7 +324,7 @@ function scoreComponents(
   now: Instant,
   params: HybridParams,
   entries: (Record_ | undefined)[],
-  out: HybridScores,
+  out: Scores,
 ): void {
   const { values, confidences, freshnesses, heats } = out;
   const { confidenceWeight, confirmationWeight, accessWeight } = params;
@@ -559,70 +369,4 @@ function withLazyScores<F>(
   // Small snapshots (every protocol case) get a plain property; only large ones defer the Map.
   if (result.kept.length + result.evicted.length < RADIX_THRESHOLD) return { ...result, scores: build() };
   return Object.defineProperty(result, "scores", { get: build, enumerable: true }) as SelectionResult<F>;
-}
-
-/**
- * For each position, the last position holding the same id — or `undefined` when all ids are distinct (the
- * usual case). Sorts the ids' FNV-1a hashes (a radix sort: sequential memory, unlike a hash table or a `Map` of
- * a million strings) and compares strings only where hashes collide.
- */
-function lastIndexById(
-  ids: readonly string[],
-  hashes: Uint32Array<ArrayBuffer> | undefined,
-): Int32Array | undefined {
-  const count = ids.length;
-  if (count < RADIX_THRESHOLD) {
-    const lastOf = new Map<string, number>();
-    for (let index = 0; index < count; index++) lastOf.set(ids[index], index);
-    if (lastOf.size === count) return undefined;
-    return Int32Array.from(ids, (id) => lastOf.get(id)!);
-  }
-  // The hashes are scratch: the sort works in their array.
-  const [byHash, sortedHashes] = radixOrder32(hashes ?? Uint32Array.from(ids, fnv1a));
-  let firstOf: Int32Array | undefined;
-  for (let rank = 0; rank < count;) {
-    const hash = sortedHashes[rank];
-    let end = rank + 1;
-    while (end < count && sortedHashes[end] === hash) end++;
-    // Positions with equal hashes are in ascending order (the sort is stable); match each to its first equal id.
-    for (let member = rank + 1; member < end; member++) {
-      const index = byHash[member];
-      for (let earlier = rank; earlier < member; earlier++) {
-        if (ids[byHash[earlier]] === ids[index]) {
-          firstOf ??= Int32Array.from({ length: count }, (_, position) => position);
-          firstOf[index] = firstOf[byHash[earlier]];
-          break;
-        }
-      }
-    }
-    rank = end;
-  }
-  if (firstOf === undefined) return undefined;
-  const lastOfFirst = new Int32Array(count);
-  for (let index = 0; index < count; index++) lastOfFirst[firstOf[index]] = index;
-  const last = new Int32Array(count);
-  for (let index = 0; index < count; index++) last[index] = lastOfFirst[firstOf[index]];
-  return last;
-}
-
-/**
- * Whether the only object-valued property `record` can inherit is `__proto__`: its prototype is an untouched
- * `Object.prototype` (or none), whose other members are all functions.
- */
-function isPlainRecord(record: object): boolean {
-  const prototype = Object.getPrototypeOf(record);
-  if (prototype === null) return true;
-  if (prototype !== Object.prototype) return false;
-  return Object.getOwnPropertyNames(Object.prototype).every((name) => {
-    if (name === "__proto__") return true;
-    const descriptor = Object.getOwnPropertyDescriptor(Object.prototype, name)!;
-    return typeof descriptor.value === "function" || descriptor.get !== undefined;
-  });
-}
-
-/** Python truthiness of a JSON value. */
-function isFalsy(value: unknown): boolean {
-  if (Array.isArray(value)) return value.length === 0;
-  if (value !== null && typeof value === "object") return Object.keys(value).length === 0;
-  return !value;
 }

@@ -9,7 +9,7 @@
 import * as z from "../base/zod.ts";
 import { CASE_SOURCES } from "../protocol/cases.ts";
 import { RowIntegrityError } from "../base/errors.ts";
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { dumps, parsePyJson, type PyJson } from "../py/json.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { AnswerTask } from "./tasks.ts";
@@ -94,23 +94,12 @@ const _sameRow: SameType<AnswerRow, z.infer<z.ZodMiniObject<typeof answerRowShap
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { AnswerRow } from "./answer_rows.ts";
- * const row = {
- *   attempts: 1,
- *   capacity: 7,
- *   case_id: "q1",
- *   created_at: "2026-11-29T11:12:02.090405Z",
- *   kept_fact_ids: ["f1"],
- *   policy: "hybrid-v1" as const,
- *   prediction: "7 weeks",
- *   request_fingerprint: "0".repeat(64),
- *   response_model: "m",
- *   row_id: "q1__hybrid-v1",
- *   scenario: "access_help",
- *   schema_version: 1 as const,
- *   source: "longmemeval" as const,
- *   usage: { total_tokens: 12 },
- * };
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { AnswerRow, answerRow } from "./answer_rows.ts";
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
  * strictEqual(AnswerRow.parse(row).prediction, "7 weeks");
  * strictEqual(AnswerRow.safeParse({ ...row, extra: 1 }).success, false); // unknown keys are refused
  * strictEqual(AnswerRow.safeParse({ ...row, attempts: 0 }).success, false);
@@ -132,25 +121,13 @@ export interface Answer {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { answerRow } from "./answer_rows.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1",
- *   caseId: "q1",
- *   source: "longmemeval" as const,
- *   scenario: "access_help",
- *   questionType: "single-session-user",
- *   policy: "hybrid-v1" as const,
- *   capacity: 7,
- *   keptFactIds: ["f1"],
- *   supportAllRetained: true,
- *   supportRecall: 1,
- *   messages: [],
- *   requestFingerprint: "0".repeat(64),
- *   referenceAnswer: "seven weeks",
- * };
- * const row = answerRow(task, { prediction: "7", responseModel: "m", usage: {} }, 1, "2026-11-29T11:12:02.090405Z");
- * strictEqual(row.row_id, "q1__hybrid-v1");
- * strictEqual(row.prediction, "7");
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
+ * strictEqual(row.row_id, task.rowId);
  * strictEqual("referenceAnswer" in row || "reference_answer" in row, false); // never the reference answer
  * ```
  */
@@ -185,26 +162,14 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
  * ```ts
  * import { strictEqual, throws } from "node:assert/strict";
  * import { RowIntegrityError } from "../base/errors.ts";
- * import { answerRowJson } from "./answer_rows.ts";
- * const row = {
- *   attempts: 1,
- *   capacity: 7,
- *   case_id: "q1",
- *   created_at: "2026-11-29T11:12:02.090405Z",
- *   kept_fact_ids: ["f1"],
- *   policy: "hybrid-v1" as const,
- *   prediction: "7 weeks",
- *   request_fingerprint: "0".repeat(64),
- *   response_model: "m",
- *   row_id: "q1__hybrid-v1",
- *   scenario: "access_help",
- *   schema_version: 1 as const,
- *   source: "longmemeval" as const,
- *   usage: { total_tokens: 12 },
- * };
- * const text = answerRowJson(row);
- * strictEqual(text.startsWith('{\n  "attempts": 1,\n  "capacity": 7,'), true);
- * strictEqual(text.endsWith('"usage": {\n    "total_tokens": 12\n  }\n}\n'), true);
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { answerRow, answerRowJson } from "./answer_rows.ts";
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
+ * const text = answerRowJson(row); // sorted keys, indented by 2, a final newline
+ * strictEqual(text.startsWith('{\n  "attempts": 1,\n  "capacity": 7,') && text.endsWith('\n    "total_tokens": 12\n  }\n}\n'), true);
  * throws(() => answerRowJson({ ...row, prediction: "\ud800" }), RowIntegrityError);
  * ```
  */
@@ -269,32 +234,12 @@ export interface IdentityMismatch {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { identityMismatches } from "./answer_rows.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1",
- *   caseId: "q1",
- *   source: "longmemeval" as const,
- *   scenario: "access_help",
- *   questionType: "single-session-user",
- *   policy: "hybrid-v1" as const,
- *   capacity: 7,
- *   keptFactIds: ["f1"],
- *   supportAllRetained: true,
- *   supportRecall: 1,
- *   messages: [],
- *   requestFingerprint: "0".repeat(64),
- *   referenceAnswer: "seven weeks",
- * };
- * const row = {
- *   row_id: "q1__hybrid-v1",
- *   case_id: "q1",
- *   source: "longmemeval" as const,
- *   scenario: "access_help",
- *   policy: "hybrid-v1" as const,
- *   capacity: 7,
- *   kept_fact_ids: ["f1"],
- *   request_fingerprint: "0".repeat(64),
- * };
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { answerRow, identityMismatches } from "./answer_rows.ts";
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
  * deepStrictEqual(identityMismatches(row, task), []);
  * deepStrictEqual(identityMismatches({ ...row, capacity: 5 }, task), [{ field: "capacity", expected: 7, actual: 5 }]);
  * ```
@@ -325,25 +270,14 @@ export function identityMismatches(
  * ```ts
  * import { strictEqual, throws } from "node:assert/strict";
  * import { RowIntegrityError } from "../base/errors.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { answerRow, answerRowJson, parseAnswerRow } from "./answer_rows.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1",
- *   caseId: "q1",
- *   source: "longmemeval" as const,
- *   scenario: "access_help",
- *   questionType: "single-session-user",
- *   policy: "hybrid-v1" as const,
- *   capacity: 7,
- *   keptFactIds: ["f1"],
- *   supportAllRetained: true,
- *   supportRecall: 1,
- *   messages: [],
- *   requestFingerprint: "0".repeat(64),
- *   referenceAnswer: "seven weeks",
- * };
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
  * const text = answerRowJson(answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z"));
- * strictEqual(parseAnswerRow(text, "q1__hybrid-v1.json").prediction, "7");
- * throws(() => parseAnswerRow(text.replace('"attempts": 1', '"attempts": 1.0'), "q1__hybrid-v1.json"), RowIntegrityError);
+ * strictEqual(parseAnswerRow(text, "row.json").prediction, "7");
+ * throws(() => parseAnswerRow(text.replace('"attempts": 1', '"attempts": 1.0'), "row.json"), RowIntegrityError);
  * ```
  */
 export function parseAnswerRow(text: string, path: string): AnswerRow {
@@ -366,25 +300,14 @@ export function parseAnswerRow(text: string, path: string): AnswerRow {
  * ```ts
  * import { throws } from "node:assert/strict";
  * import { RowIntegrityError } from "../base/errors.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { answerRow, checkRowIdentity } from "./answer_rows.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1",
- *   caseId: "q1",
- *   source: "longmemeval" as const,
- *   scenario: "access_help",
- *   questionType: "single-session-user",
- *   policy: "hybrid-v1" as const,
- *   capacity: 7,
- *   keptFactIds: ["f1"],
- *   supportAllRetained: true,
- *   supportRecall: 1,
- *   messages: [],
- *   requestFingerprint: "0".repeat(64),
- *   referenceAnswer: "seven weeks",
- * };
- * const row = answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z");
- * checkRowIdentity(row, task, "run/responses/q1__hybrid-v1.json"); // the task's own row
- * throws(() => checkRowIdentity({ ...row, capacity: 5 }, task, "run/responses/q1__hybrid-v1.json"), RowIntegrityError);
+ * import { buildAnswerTasks } from "./tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
+ * checkRowIdentity(row, task, "run/responses/row.json"); // the task's own row
+ * throws(() => checkRowIdentity({ ...row, capacity: 5 }, task, "run/responses/row.json"), RowIntegrityError);
  * ```
  */
 export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string): void {
@@ -397,22 +320,4 @@ export function checkRowIdentity(row: AnswerRow, task: AnswerTask, path: string)
       { path, field: mismatch.field },
     );
   }
-}
-
-/**
- * The row file of a task. Row ids come from the dataset and manifests, so one that could leave the directory
- * is refused.
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { responsePath } from "./answer_rows.ts";
- * deepStrictEqual(responsePath("run", "05fdf179__confidence"), "run/responses/05fdf179__confidence.json");
- * ```
- */
-export function responsePath(directory: string, rowId: string): string {
-  if (/[/\\]/.test(rowId) || rowId.startsWith(".") || rowId.includes("\0")) {
-    throw new RowIntegrityError("is not usable as a file name", { path: rowId, field: "row_id" });
-  }
-  return `${directory}/responses/${rowId}.json`;
 }

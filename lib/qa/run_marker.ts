@@ -14,6 +14,7 @@ import { dumps, PyFloat, type PyJson } from "../py/json.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { SourceState } from "../protocol/identity.ts";
 import { createdAtStamp } from "../py/time.ts";
+import { markerPath } from "./run_dir.ts";
 
 /**
  * The marker schema version the reference writes.
@@ -26,9 +27,6 @@ import { createdAtStamp } from "../py/time.ts";
  * ```
  */
 export const MARKER_SCHEMA_VERSION = 2;
-
-/** The marker's file name inside a run directory. */
-export const MARKER_FILE = "qa_run.json";
 
 /** The artifact keys, in the order a refusal names them. */
 export const ARTIFACT_KEYS = [
@@ -53,14 +51,8 @@ const qaRunMarkerSchema = z.object({
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { QaRunMarker } from "./run_marker.ts";
- * const artifacts = {
- *   config_sha256: "a",
- *   official_manifest_sha256: "b",
- *   synthetic_manifest_sha256: "c",
- *   answer_prompt_sha256: "d",
- *   dataset_sha256: "e",
- * };
+ * import { ARTIFACT_KEYS, QaRunMarker } from "./run_marker.ts";
+ * const artifacts = Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, "0".repeat(64)]));
  * const marker = { schema_version: 2, protocol_id: "p", qa: { model: "m" }, artifacts, created_at: "x" };
  * strictEqual(QaRunMarker.parse(marker).protocol_id, "p");
  * strictEqual(QaRunMarker.safeParse({ ...marker, artifacts: { ...artifacts, extra: "f" } }).success, false);
@@ -206,6 +198,8 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
  * ```
  */
 export function checkMarker(text: string, path: string, contracts: Contracts): QaRunMarker {
+  // The reference's json.load refuses a leading BOM rather than skipping it.
+  if (text.startsWith("\ufeff")) throw new ContractError("not valid JSON: Unexpected UTF-8 BOM", { path });
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -259,7 +253,7 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
  * ```
  */
 export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
-  const path = `${directory}/${MARKER_FILE}`;
+  const path = markerPath(directory);
   const text = await readTextIfExists(path, "run marker");
   if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
   return checkMarker(text, path, contracts);

@@ -6,7 +6,8 @@
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
-import { evaluateCase, POLICIES } from "../policy/policies.ts";
+import { ContractError } from "../base/errors.ts";
+import { evaluateCase, POLICIES } from "../policy/mod.ts";
 import { buildPool } from "../protocol/pool.ts";
 import {
   type ChatMessage,
@@ -16,7 +17,7 @@ import {
   type RequestSettings,
 } from "./prompt.ts";
 import type { CaseSource, PreparedCase } from "../protocol/cases.ts";
-import type { EvictionPolicy } from "../policy/selector.ts";
+import type { EvictionPolicy } from "../policy/mod.ts";
 
 /** One answer request, fully determined by the protocol. */
 export interface AnswerTask {
@@ -72,23 +73,38 @@ export function requestSettings(contracts: Contracts): RequestSettings {
 }
 
 /**
+ * Checks the config's QA settings are ones this runner can honour (non-streaming answers).
+ *
+ * @example
+ * ```ts
+ * import { doesNotThrow, throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
+ * import { ContractError } from "../base/errors.ts";
+ * import { checkQaSettings } from "./tasks.ts";
+ * const contracts = loadContracts(embeddedSources());
+ * doesNotThrow(() => checkQaSettings(contracts));
+ * const streaming = { ...contracts, config: { ...contracts.config, qa: { ...contracts.config.qa, stream: true } } };
+ * throws(() => checkQaSettings(streaming), ContractError);
+ * ```
+ */
+export function checkQaSettings(contracts: Contracts): void {
+  if (contracts.config.qa.stream) {
+    throw new ContractError("streaming answers are not supported: expected false, got true", {
+      path: contracts.sources.config,
+      field: "qa.stream",
+    });
+  }
+}
+
+/**
  * Builds every answer task, case by case, confidence before hybrid-v1.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
- * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const bytes = (text: string) => new TextEncoder().encode(text);
- * const contracts = loadContracts({
- *   config: { source: "demo.yaml", bytes: bytes(demo.config) },
- *   official: { source: "demo-official.json", bytes: bytes(demo.official) },
- *   synthetic: { source: "demo-synthetic.json", bytes: bytes(demo.synthetic) },
- * });
- * const { cases } = await prepareProtocol(contracts, demo.dataset, "demo.json");
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const tasks = buildAnswerTasks(contracts, cases);
  * strictEqual(tasks.length, 90); // 45 cases × 2 policies
  * strictEqual(tasks[0].rowId, `${cases[0].caseId}__confidence`);

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { formatSigned } from "./format.ts";
 import { escapeHtml } from "./html_escape.ts";
 import type { PolicyReport, QaReport, SuiteReport } from "./run_report.ts";

@@ -6,10 +6,10 @@
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
-import { POLICIES } from "../policy/policies.ts";
-import { parsePolicyRawRows } from "../policy/outputs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { parsePolicyRawRows } from "../policy/mod.ts";
 import { compareCodePoints } from "../py/json.ts";
-import { parseGradedRows } from "../qa/outputs.ts";
+import { parseGradedRows } from "../qa/mod.ts";
 import type { FileComparison, RowDifference } from "./compare.ts";
 import { formatP, formatSigned, shorten } from "./format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { PolicySummaryGroup, RetentionEntry } from "../policy/outputs.ts";
+import type { PolicySummaryGroup, RetentionEntry } from "../policy/mod.ts";
 
 /** The distinct (source, scenario) pairs of `items`, in the order they first appear. */
 export function scenarioKeys(items: readonly { source: string; scenario: string }[]): [string, string][] {

@@ -8,10 +8,10 @@
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { InputError } from "../base/errors.ts";
 import { readTextIfExists } from "../base/fs.ts";
-import { POLICIES } from "../policy/policies.ts";
-import { parseAnswerRow, responsePath } from "../qa/answer_rows.ts";
-import { gradeAnswer } from "../qa/grading.ts";
-import { parseGradedRows } from "../qa/outputs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { parseAnswerRow, responsePath } from "../qa/mod.ts";
+import { gradeAnswer } from "../qa/mod.ts";
+import { parseGradedRows } from "../qa/mod.ts";
 import type { CaseAnswer, CaseExplanation } from "./explanation.ts";
 
 /**

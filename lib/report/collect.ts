@@ -6,8 +6,8 @@
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
-import { type PolicyRawRow, policySummaryGroups, rawRowEntry } from "../policy/outputs.ts";
-import { parseGradedRows, qaStatsSuites } from "../qa/outputs.ts";
+import { type PolicyRawRow, policySummaryGroups, rawRowEntry } from "../policy/mod.ts";
+import { parseGradedRows, qaStatsSuites } from "../qa/mod.ts";
 import { discordantCases } from "./discordant.ts";
 import { supportDifferences } from "./policy_sections.ts";
 import { policyProvenance, qaProvenance } from "./provenance.ts";
@@ -27,8 +27,8 @@ import { readJsonObject, readRequired } from "./_read.ts";
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
- * import { answerTasks } from "../qa/answering.ts";
- * import { buildAnswerTasks } from "../qa/tasks.ts";
+ * import { answerTasks } from "../qa/mod.ts";
+ * import { buildAnswerTasks } from "../qa/mod.ts";
  * import { gradeRun } from "../commands/grade_qa.ts";
  * import { qaReport, verifyRun } from "./mod.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
@@ -69,8 +69,8 @@ export async function qaReport(
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { policyRawJsonl, parsePolicyRawRows } from "../policy/outputs.ts";
- * import { evaluateAll } from "../policy/policies.ts";
+ * import { policyRawJsonl, parsePolicyRawRows } from "../policy/mod.ts";
+ * import { evaluateAll } from "../policy/mod.ts";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { policyReport } from "./collect.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());

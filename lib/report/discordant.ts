@@ -5,9 +5,9 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../py/json.ts";
-import type { GradedRow } from "../qa/outputs.ts";
+import type { GradedRow } from "../qa/mod.ts";
 import { shorten } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { DiscordantCase } from "./run_report.ts";

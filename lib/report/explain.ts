@@ -6,7 +6,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
 import { readCaseAnswers } from "./case_answers.ts";
 import { type CaseExplanation, explainCase, type FactExplanation } from "./explanation.ts";

@@ -8,10 +8,10 @@
 import type { ProtocolConfig } from "../protocol/config.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { InputError } from "../base/errors.ts";
-import { type EvictionPolicy, rankOrder, selectFactsForCapacity } from "../policy/selector.ts";
-import { evaluateCase, hybridParams, POLICIES } from "../policy/policies.ts";
+import { type EvictionPolicy, rankOrder, selectFactsForCapacity } from "../policy/mod.ts";
+import { evaluateCase, hybridParams, POLICIES } from "../policy/mod.ts";
 import { buildPool, type Pool } from "../protocol/pool.ts";
-import type { ScoreComponents } from "../policy/selector.ts";
+import type { ScoreComponents } from "../policy/mod.ts";
 
 /** One fact under one policy. */
 export interface FactUnderPolicy {

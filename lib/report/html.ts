@@ -7,7 +7,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
 import { capacitiesOf } from "./_groups.ts";
 import { escapeHtml } from "./html_escape.ts";
@@ -231,7 +231,7 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { policySummaryGroups } from "../policy/outputs.ts";
+ * import { policySummaryGroups } from "../policy/mod.ts";
  * import type { PolicyReport } from "./run_report.ts";
  * import { reportHtml } from "./html.ts";
  * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,

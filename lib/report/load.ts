@@ -8,9 +8,9 @@
 import type { Contracts } from "../protocol/contracts.ts";
 import { InputError, NotVerifiedError } from "../base/errors.ts";
 import { readTextIfExists } from "../base/fs.ts";
-import { parsePolicyRawRows } from "../policy/outputs.ts";
+import { parsePolicyRawRows } from "../policy/mod.ts";
 import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
-import { buildAnswerTasks } from "../qa/tasks.ts";
+import { buildAnswerTasks } from "../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";
 import { detectRunKind, isSweepDirectory } from "./run_kind.ts";

@@ -65,7 +65,7 @@ function sectionMarkdown(section: Section): string[] {
  * @example
  * ```ts
  * import { match } from "node:assert/strict";
- * import { policySummaryGroups } from "../policy/outputs.ts";
+ * import { policySummaryGroups } from "../policy/mod.ts";
  * import type { PolicyReport } from "./run_report.ts";
  * import { reportMarkdown } from "./markdown.ts";
  * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { PolicyRawRow } from "../policy/outputs.ts";
-import { POLICIES } from "../policy/policies.ts";
+import type { PolicyRawRow } from "../policy/mod.ts";
+import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../py/json.ts";
 import { fraction } from "./format.ts";
 import { type Section, table } from "./model.ts";

@@ -7,7 +7,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import { compareCodePoints } from "../py/json.ts";
-import type { GradedRow } from "../qa/outputs.ts";
+import type { GradedRow } from "../qa/mod.ts";
 import { type Section, table } from "./model.ts";
 import type { Provenance } from "./run_report.ts";
 

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
-import type { GradedRow } from "../qa/outputs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import type { GradedRow } from "../qa/mod.ts";
 import { rate } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { RetentionAccuracy } from "./run_report.ts";

@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { PolicySummaryGroup, RetentionEntry } from "../policy/outputs.ts";
-import type { GradedRow, QaSuiteStats, QaSummaryGroup } from "../qa/outputs.ts";
+import type { PolicySummaryGroup, RetentionEntry } from "../policy/mod.ts";
+import type { GradedRow, QaSuiteStats, QaSummaryGroup } from "../qa/mod.ts";
 import type { Verification } from "./verification.ts";
 
 /** A suite's headline numbers. */

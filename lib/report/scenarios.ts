@@ -5,8 +5,8 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
-import { type GradedRow, qaSummaryGroups } from "../qa/outputs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { type GradedRow, qaSummaryGroups } from "../qa/mod.ts";
 import { fraction } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { ScenarioPoint } from "./run_report.ts";

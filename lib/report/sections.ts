@@ -38,7 +38,7 @@ function verificationSection(verification: Verification): Section {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { policySummaryGroups } from "../policy/outputs.ts";
+ * import { policySummaryGroups } from "../policy/mod.ts";
  * import type { PolicyReport } from "./run_report.ts";
  * import { reportSections } from "./sections.ts";
  * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
-import type { GradedRow, QaStatsSuites } from "../qa/outputs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import type { GradedRow, QaStatsSuites } from "../qa/mod.ts";
 import { formatCount, formatP, formatSigned, fraction } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { QaReport, SuiteReport } from "./run_report.ts";

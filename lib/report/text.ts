@@ -5,7 +5,7 @@
  * @module
  */
 
-import { retentionTableOf } from "../policy/outputs.ts";
+import { retentionTableOf } from "../policy/mod.ts";
 import { formatVerifyResult } from "../verify/mod.ts";
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
@@ -70,7 +70,7 @@ export function sectionsText(
  * @example
  * ```ts
  * import { match } from "node:assert/strict";
- * import { policySummaryGroups } from "../policy/outputs.ts";
+ * import { policySummaryGroups } from "../policy/mod.ts";
  * import type { PolicyReport } from "./run_report.ts";
  * import { reportText } from "./text.ts";
  * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,

@@ -5,8 +5,8 @@
  * @module
  */
 
-import { POLICIES } from "../policy/policies.ts";
-import type { GradedRow } from "../qa/outputs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import type { GradedRow } from "../qa/mod.ts";
 import { formatCount } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { Prices, TokenBill, TokenTotals } from "./run_report.ts";
@@ -17,7 +17,7 @@ import type { Prices, TokenBill, TokenTotals } from "./run_report.ts";
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import type { GradedRow } from "../qa/outputs.ts";
+ * import type { GradedRow } from "../qa/mod.ts";
  * import { tokenTotals } from "./tokens.ts";
  * const row = { attempts: 1, usage: { prompt_tokens: 1_000_000, completion_tokens: 500_000 } } as unknown as GradedRow;
  * strictEqual(tokenTotals([row, row], { input: 0.27, output: 1.1 }).cost!.toFixed(2), "1.64"); // 2M × 0.27 + 1M × 1.1

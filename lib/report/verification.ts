@@ -8,7 +8,7 @@
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { exists } from "../base/fs.ts";
-import type { AnswerTask } from "../qa/tasks.ts";
+import type { AnswerTask } from "../qa/mod.ts";
 import { type Check, verifyResults } from "../verify/mod.ts";
 import { verifyPolicyRun } from "../verify/mod.ts";
 import type { RunKind } from "./run_kind.ts";

@@ -9,8 +9,8 @@ import type { ProtocolConfig } from "../protocol/config.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { buildPool, type Pool } from "../protocol/pool.ts";
 import { isoformatZulu } from "../py/time.ts";
-import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "../policy/selector.ts";
-import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams } from "../policy/policies.ts";
+import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "../policy/mod.ts";
+import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams } from "../policy/mod.ts";
 import type { SweepGrid, WeightPoint } from "./grid.ts";
 import { parameterSetOf } from "./parameters.ts";
 

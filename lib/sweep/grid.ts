@@ -12,7 +12,7 @@ import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import { laxFloat, laxInt } from "../py/pydantic_lax.ts";
 import { parsePyYaml } from "../py/yaml.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
-import { hybridParams } from "../policy/policies.ts";
+import { hybridParams } from "../policy/mod.ts";
 
 /** One point of the weight simplex: multiples of the grid's step (`lattice` counts steps of each). */
 export interface WeightPoint {

@@ -10,7 +10,7 @@ import type { Contracts } from "../protocol/contracts.ts";
 import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
 import { dumps, dumpsString, PyFloat, type PyJson } from "../py/json.ts";
 import { isoformatUtc } from "../py/time.ts";
-import { hybridParamsConfig } from "../policy/policies.ts";
+import { hybridParamsConfig } from "../policy/mod.ts";
 import type { SweepResult } from "./engine.ts";
 import { placePublished } from "./neighbourhood.ts";
 import { parametersAt } from "./parameters.ts";

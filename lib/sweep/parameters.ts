@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { HybridParams } from "../policy/selector.ts";
+import type { HybridParams } from "../policy/mod.ts";
 import type { SweepGrid } from "./grid.ts";
 
 /** Index of each axis of a parameter set, in the order the set index nests them. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { HybridParams } from "../policy/selector.ts";
+import type { HybridParams } from "../policy/mod.ts";
 import { floatRepr } from "../py/json.ts";
 import type { SweepResult } from "./engine.ts";
 import { placePublished, shortfallsAt, type SweepPlacement, type SweepShortfall } from "./neighbourhood.ts";
@@ -21,7 +21,7 @@ function number(value: number): string {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { DEFAULT_HYBRID_PARAMS } from "../policy/selector.ts";
+ * import { DEFAULT_HYBRID_PARAMS } from "../policy/mod.ts";
  * import { describeParameters } from "./summary.ts";
  * strictEqual(describeParameters(DEFAULT_HYBRID_PARAMS), "weights 0.65/0.25/0.1, half-lives 90/30 d, reserve 0.1 up to 10");
  * ```

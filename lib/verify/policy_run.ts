@@ -9,14 +9,14 @@
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { readTextIfExists } from "../base/fs.ts";
-import { evaluateAll, POLICIES } from "../policy/policies.ts";
+import { evaluateAll, POLICIES } from "../policy/mod.ts";
 import {
   parsePolicyRawRows,
   policyRawJsonl,
   type PolicyRawRow,
   policySummaryOf,
   rawRowEntry,
-} from "../policy/outputs.ts";
+} from "../policy/mod.ts";
 import type { Check } from "./checks.ts";
 
 /** Checks and a one-line statement of what they prove. */

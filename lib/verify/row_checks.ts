@@ -18,7 +18,7 @@ import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } 
  * ```ts
  * import { deepStrictEqual, match } from "node:assert/strict";
  * import { gradedRow } from "../commands/grade_qa.ts";
- * import { answerRow } from "../qa/answer_rows.ts";
+ * import { answerRow } from "../qa/mod.ts";
  * import { checkRowsAgainstTasks } from "./row_checks.ts";
  * const task = {
  *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
@@ -105,7 +105,7 @@ export function gradeProblems(rows: readonly GradedRow[], tasks: readonly Answer
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { gradedRow } from "../commands/grade_qa.ts";
- * import { answerRow } from "../qa/answer_rows.ts";
+ * import { answerRow } from "../qa/mod.ts";
  * import { structureProblems } from "./row_checks.ts";
  * const task = {
  *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
@@ -152,8 +152,8 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { gradedRow } from "../commands/grade_qa.ts";
- * import { gradedRowsJsonl } from "../qa/outputs.ts";
- * import { answerRow } from "../qa/answer_rows.ts";
+ * import { gradedRowsJsonl } from "../qa/mod.ts";
+ * import { answerRow } from "../qa/mod.ts";
  * import { canonicalDifference } from "./row_checks.ts";
  * const task = {
  *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",

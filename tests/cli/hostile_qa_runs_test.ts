@@ -5,7 +5,7 @@
  */
 
 import { acquireDirectoryLock, type DirectoryLock, LOCK_FILE } from "../../lib/base/lock.ts";
-import { requestFingerprint } from "../../lib/qa/prompt.ts";
+import { requestFingerprint } from "../../lib/qa/mod.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import {
   type AnswerServer,
@@ -81,6 +81,10 @@ function hugeAnswer(megabytes: number): Response {
     },
   }, { highWaterMark: 0 });
   return new Response(body, { headers: { "content-type": "application/json" } });
+}
+
+async function prependBom(path: string): Promise<void> {
+  await Deno.writeFile(path, new Uint8Array([0xef, 0xbb, 0xbf, ...await Deno.readFile(path)]));
 }
 
 async function pathExists(path: string): Promise<boolean> {
@@ -292,6 +296,55 @@ const CASES: Case[] = [
     message: new RegExp(`failed ${TARGET}__confidence: timed out after 1 s \\(1 attempt\\)`),
     exist: ["qa_run.json", "responses/0631cb30__confidence.json"],
     absent: [LOCK_FILE, `responses/${TARGET}__confidence.json`],
+  },
+  {
+    name:
+      "run-qa calls again a stored row that begins with a UTF-8 BOM, as the reference's json.load refuses it",
+    setup: async (context) => {
+      await Deno.mkdir(context.run);
+      await copyReferenceRun(context.run);
+      await prependBom(`${context.run}/responses/${TARGET}__confidence.json`);
+    },
+    code: 0,
+    message: new RegExp(`^${TARGET}__confidence: stored row not reusable \\(.*BOM.*\\); calling again$`, "m"),
+    exist: [`responses/${TARGET}__confidence.json`, "responses/superseded"],
+    absent: [LOCK_FILE],
+    maxCalls: 1,
+    check: async (result, context) => {
+      assertMatch(result.stdout, /answer rows: 89 reused, 1 called, 0 failed/);
+      const bytes = await Deno.readFile(`${context.run}/responses/${TARGET}__confidence.json`);
+      assertEquals(bytes[0], "{".charCodeAt(0)); // written anew, without the BOM
+    },
+  },
+  {
+    name: "grade-qa refuses a row file that begins with a UTF-8 BOM, naming the file, and writes nothing",
+    setup: async (context) => {
+      await Deno.mkdir(context.run);
+      await copyReferenceRun(context.run);
+      await prependBom(`${context.run}/responses/${TARGET}__hybrid-v1.json`);
+    },
+    args: (
+      context,
+    ) => ["grade-qa", "--dataset", FIXTURE_DATASET, "--output-dir", context.run, ...fixtureProtocolFlags()],
+    flags: OFFLINE,
+    code: 2,
+    message: new RegExp(`responses/${TARGET}__hybrid-v1\\.json.*BOM`),
+    absent: ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"],
+  },
+  {
+    name: "grade-qa refuses a run marker that begins with a UTF-8 BOM and writes nothing",
+    setup: async (context) => {
+      await Deno.mkdir(context.run);
+      await copyReferenceRun(context.run);
+      await prependBom(`${context.run}/qa_run.json`);
+    },
+    args: (
+      context,
+    ) => ["grade-qa", "--dataset", FIXTURE_DATASET, "--output-dir", context.run, ...fixtureProtocolFlags()],
+    flags: OFFLINE,
+    code: 2,
+    message: /qa_run\.json.*BOM/,
+    absent: ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"],
   },
 ];
 

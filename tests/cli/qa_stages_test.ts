@@ -3,7 +3,7 @@
  * OpenAI-compatible server started here on 127.0.0.1, and on copies of the reference's own run directory.
  */
 
-import { requestFingerprint } from "../../lib/qa/prompt.ts";
+import { requestFingerprint } from "../../lib/qa/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import {
   completion,

@@ -2,7 +2,7 @@
 
 import { type Contracts, loadContracts } from "../../lib/protocol/contracts.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
-import { type AnswerTask, buildAnswerTasks } from "../../lib/qa/tasks.ts";
+import { type AnswerTask, buildAnswerTasks } from "../../lib/qa/mod.ts";
 import { fixtureProtocolFlags, GOLDEN, runCli } from "./cli.ts";
 
 export const FIXTURE_PROTOCOL = `${GOLDEN}/fixture/protocol`;

@@ -1,6 +1,7 @@
 import { RowIntegrityError } from "../../lib/base/errors.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
-import { evaluateAll, type PolicyResult } from "../../lib/policy/policies.ts";
+import type { PolicyResult } from "../../lib/policy/contract.ts";
+import { evaluateAll } from "../../lib/policy/evaluate.ts";
 import {
   parsePolicyRawRows,
   policyRawJsonl,

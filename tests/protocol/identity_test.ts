@@ -2,8 +2,8 @@
 import { artifactHashes, datasetIdentity } from "../../lib/protocol/identity.ts";
 import { buildDemoProtocol, prepareDemoProtocol } from "../../lib/protocol/demo.ts";
 import { parsePyJson } from "../../lib/py/json.ts";
-import { runRecord } from "../../lib/policy/outputs.ts";
-import { qaRunMarker } from "../../lib/qa/run_marker.ts";
+import { runRecord } from "../../lib/policy/mod.ts";
+import { qaRunMarker } from "../../lib/qa/mod.ts";
 import { parseGrid, runSweep, sweepRecord } from "../../lib/sweep/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";
 

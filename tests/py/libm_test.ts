@@ -1,5 +1,5 @@
 import { doubleToHex, hexToDouble } from "../../lib/conformance/float_bits.ts";
-import { selectFactsForCapacity } from "../../lib/policy/selector.ts";
+import { selectFactsForCapacity } from "../../lib/policy/mod.ts";
 import { fma, log1p, pow } from "../../lib/py/libm.ts";
 import { PythonRandom } from "../../lib/py/random.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";

@@ -1,137 +1,18 @@
-import {
-  ContractError,
-  DirectoryLockedError,
-  InputError,
-  IoError,
-  ProviderError,
-} from "../../lib/base/errors.ts";
+import { DirectoryLockedError, IoError, ProviderError } from "../../lib/base/errors.ts";
 import { clearFaults, injectFault } from "../../lib/base/fs.ts";
 import { acquireDirectoryLock, LOCK_FILE } from "../../lib/base/lock.ts";
-import { MARKER_FILE } from "../../lib/qa/run_marker.ts";
+import { responsePath } from "../../lib/qa/run_dir.ts";
 import { type AnswerProvider, CallAbortedError } from "../../lib/qa/provider.ts";
-import { parseAnswerRow, responsePath } from "../../lib/qa/answer_rows.ts";
-import {
-  answerTasks,
-  checkRunDirectory,
-  interruptHandler,
-  planRows,
-  resolveCredentials,
-  type RunEvent,
-  type RunQaOptions,
-} from "../../lib/qa/answering.ts";
-import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../helpers/assert.ts";
+import { parseAnswerRow } from "../../lib/qa/answer_rows.ts";
+import { answerTasks, type RunEvent, type RunQaOptions } from "../../lib/qa/answering.ts";
+import { checkRunDirectory } from "../../lib/qa/resume.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
 import { copyReferenceRun, fixtureContracts, fixtureTasks } from "../helpers/fixture.ts";
 
 const contracts = await fixtureContracts();
 const tasks = await fixtureTasks(contracts);
 const SOURCE = { dirty: null, head: null, tool: "test" };
-
-function env(values: Record<string, string>) {
-  return (name: string) => values[name];
-}
-
-Deno.test("credentials come only from the two variables the config names; a missing one is named, never a value", () => {
-  const config = contracts.config;
-  const key = "sk-secret-runner";
-  assertEquals(
-    resolveCredentials(
-      config,
-      env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: "https://x/v1" }),
-    ),
-    { apiKey: key, baseUrl: "https://x/v1" },
-  );
-  const missingKey = assertThrows(
-    () => resolveCredentials(config, env({ DEERMEM_EVAL_ANSWER_BASE_URL: "https://x/v1" })),
-    InputError,
-  );
-  assertMatch(missingKey.message, /DEERMEM_EVAL_ANSWER_API_KEY \(the config's qa\.api_key_env\) is not set/);
-  const missingBoth = assertThrows(() => resolveCredentials(config, env({})), InputError);
-  assertEquals(
-    missingBoth.message,
-    "environment variables DEERMEM_EVAL_ANSWER_API_KEY (the config's qa.api_key_env) and " +
-      "DEERMEM_EVAL_ANSWER_BASE_URL (the config's qa.base_url_env) are not set",
-  );
-  const emptyUrl = assertThrows(
-    () =>
-      resolveCredentials(config, env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: "" })),
-    InputError,
-  );
-  assertMatch(emptyUrl.message, /DEERMEM_EVAL_ANSWER_BASE_URL/);
-  for (const url of ["ftp://host/v1", "file:///etc/passwd", "not a url"]) {
-    const error = assertThrows(
-      () =>
-        resolveCredentials(
-          config,
-          env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: url }),
-        ),
-      InputError,
-    );
-    assertMatch(error.message, /DEERMEM_EVAL_ANSWER_BASE_URL (must be an http\(s\) URL|is not a URL)/);
-    assert(!error.message.includes(key) && !error.message.includes(url.slice(6)), error.message);
-  }
-});
-
-Deno.test("a row id that could leave the responses directory is refused", () => {
-  assertEquals(responsePath("d", "a__confidence"), "d/responses/a__confidence.json");
-  for (const id of ["../x", "a/b", "a\\b", ".hidden"]) assertThrows(() => responsePath("d", id), InputError);
-});
-
-Deno.test("run directories: new, resumable under the same protocol, refused under another or without a marker", async () => {
-  await withTempDir(async (directory) => {
-    assertEquals(await checkRunDirectory(`${directory}/absent`, contracts), "new");
-    await copyReferenceRun(directory);
-    assertEquals(await checkRunDirectory(directory, contracts), "resume");
-    const other = await fixtureContracts({
-      synthetic: (await Deno.readTextFile(contracts.sources.synthetic)) + "\n",
-    });
-    const error = await assertRejects(() => checkRunDirectory(directory, other), ContractError);
-    assertMatch(error.message, /synthetic_manifest_sha256 differ/);
-    await Deno.remove(`${directory}/${MARKER_FILE}`);
-    await assertRejects(() => checkRunDirectory(directory, contracts), ContractError, "without qa_run.json");
-  });
-});
-
-Deno.test("stored rows: reused when equal to the task; a corrupt row or any altered identity field is called again", async () => {
-  await withTempDir(async (directory) => {
-    await copyReferenceRun(directory);
-    const plans = await planRows(directory, tasks);
-    assertEquals(plans.filter((plan) => plan.state === "reuse").length, 90);
-    const edits: [string, (row: Record<string, unknown>) => void][] = [
-      ["row_id", (row) => row.row_id = "x"],
-      ["case_id", (row) => row.case_id = tasks[2].caseId],
-      ["source", (row) => row.source = "synthetic"],
-      ["scenario", (row) => row.scenario = "other"],
-      ["policy", (row) => row.policy = row.policy === "confidence" ? "hybrid-v1" : "confidence"],
-      ["capacity", (row) => row.capacity = 9],
-      ["kept_fact_ids", (row) => (row.kept_fact_ids as string[]).pop()],
-      ["request_fingerprint", (row) => row.request_fingerprint = "0".repeat(64)],
-    ];
-    for (const [index, [, edit]] of edits.entries()) {
-      const path = responsePath(directory, tasks[index].rowId);
-      const row = JSON.parse(await Deno.readTextFile(path));
-      edit(row);
-      await Deno.writeTextFile(path, JSON.stringify(row));
-    }
-    await Deno.writeTextFile(responsePath(directory, tasks[8].rowId), '{"attempts": 1, "capa');
-    const prediction = JSON.parse(await Deno.readTextFile(responsePath(directory, tasks[9].rowId)));
-    await Deno.writeTextFile(
-      responsePath(directory, tasks[9].rowId),
-      JSON.stringify({ ...prediction, prediction: null }),
-    );
-    await Deno.remove(responsePath(directory, tasks[10].rowId));
-    const replanned = await planRows(directory, tasks);
-    for (const [index, [field]] of edits.entries()) {
-      assertEquals(replanned[index].state, "stale", field);
-      assertMatch(replanned[index].reason!, new RegExp(`^${field} differ`), field);
-    }
-    assertEquals(replanned[8].state, "stale");
-    assertMatch(replanned[8].reason!, /not valid JSON/);
-    assertMatch(replanned[9].reason!, /^prediction: /);
-    assertEquals(replanned[10].state, "missing");
-    assertEquals(replanned.filter((plan) => plan.state === "reuse").length, 79);
-  });
-});
 
 function fakeProvider(
   options: { delayMs?: number; fail?: (user: string) => ProviderError | undefined } = {},
@@ -264,6 +145,24 @@ Deno.test("failed calls are reported with row id and reason; other rows are stil
     for (const failure of summary.failed) {
       await assertRejects(() => Deno.stat(responsePath(directory, failure.rowId)), Deno.errors.NotFound);
     }
+  });
+});
+
+Deno.test("failed rows are listed by code point, as Python sorts them: U+FF5E before an astral character", async () => {
+  await withTempDir(async (directory) => {
+    // UTF-16 order would put U+1F600 (surrogates D83D DE00) before U+FF5E.
+    const astral = { ...tasks[0], rowId: "\u{1F600}__confidence" };
+    const high = { ...tasks[1], rowId: "\uFF5E__hybrid-v1" };
+    const { provider } = fakeProvider({
+      fail: () => new ProviderError("HTTP 400: no", { retryable: false, status: 400 }),
+    });
+    const summary = await answerTasks(
+      contracts,
+      [astral, high],
+      directory,
+      options(provider, { workers: 1 }),
+    );
+    assertEquals(summary.failed.map((failure) => failure.rowId), [high.rowId, astral.rowId]);
   });
 });
 
@@ -432,21 +331,4 @@ Deno.test("a stale lock is taken over with a warning naming its dead holder", as
       `${directory}/${LOCK_FILE}: taking over a stale lock of run-qa (pid 424242, started 2026-11-29T00:00:00.000Z), which is no longer running`,
     ]);
   });
-});
-
-Deno.test("Ctrl-C: the first signal stops, copies within a second are the same Ctrl-C, a later one quits", () => {
-  let clock = 1000;
-  const calls: string[] = [];
-  const onSignal = interruptHandler({ stop: () => calls.push("stop"), quit: () => calls.push("quit") }, {
-    now: () => clock,
-  });
-  onSignal();
-  clock += 5;
-  onSignal();
-  clock += 990;
-  onSignal();
-  assertEquals(calls, ["stop"]);
-  clock += 10;
-  onSignal();
-  assertEquals(calls, ["stop", "quit"]);
 });

@@ -1,6 +1,6 @@
 /** A policy run's sections: support retained and the cases where the policies keep different supports. */
-import { evaluateAll } from "../../lib/policy/policies.ts";
-import { retentionTable } from "../../lib/policy/outputs.ts";
+import { evaluateAll } from "../../lib/policy/mod.ts";
+import { retentionTable } from "../../lib/policy/mod.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { buildReport, type PolicyReport, reportText } from "../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";

@@ -1,7 +1,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { GOLDEN } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
-import { evaluateTrusted, hybridPolicy } from "../../lib/policy/policies.ts";
+import { evaluateTrusted, hybridPolicy } from "../../lib/policy/mod.ts";
 import { buildPool } from "../../lib/protocol/pool.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { defaultGrid, parametersAt, parseGrid, runSweep } from "../../lib/sweep/mod.ts";

@@ -1,6 +1,6 @@
 /** `bounded-number.jsonl`: the selector's `_bounded_number` (Python `float()`, 0.5 when not finite, clamped). */
 
-import { boundedNumber } from "../../policy/selector.ts";
+import { boundedNumber } from "../../policy/mod.ts";
 import type { VectorChecker } from "../compare.ts";
 import { doubleToHex } from "../float_bits.ts";
 import { requireField, requireString, summarize } from "../_record.ts";

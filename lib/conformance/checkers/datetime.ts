@@ -1,6 +1,6 @@
 /** `datetime.jsonl`: the selector's timestamp parsing, as epoch microseconds (or null where it refuses). */
 
-import { parseTimestamp } from "../../policy/selector.ts";
+import { parseTimestamp } from "../../policy/mod.ts";
 import { instantToEpochMicroseconds } from "../../py/time.ts";
 import type { VectorChecker } from "../compare.ts";
 import { requireField, summarize } from "../_record.ts";

@@ -6,8 +6,8 @@ import {
   type ScoreComponents,
   selectFactsForCapacity,
   type SelectionResult,
-} from "../../policy/selector.ts";
-import { HYBRID_PARAM_NAMES } from "../../policy/policies.ts";
+} from "../../policy/mod.ts";
+import { HYBRID_PARAM_NAMES } from "../../policy/mod.ts";
 import { differences, type Tier, type VectorChecker } from "../compare.ts";
 import { doubleToHex } from "../float_bits.ts";
 import { requireField, requireHexDouble } from "../_record.ts";

@@ -1,6 +1,6 @@
 /** `grader.jsonl`: the answer grader's verdict (or its error) and both normalized texts. */
 
-import { gradeAnswer, normalizeAnswer } from "../../qa/grading.ts";
+import { gradeAnswer, normalizeAnswer } from "../../qa/mod.ts";
 import { differences, type VectorChecker } from "../compare.ts";
 import { requireField, requireString, summarize } from "../_record.ts";
 

@@ -1,12 +1,7 @@
 /** `prompts.jsonl`: the embedded answer prompt rendered for a question and its facts, and the request's fingerprint. */
 
 import { EMBEDDED_ARTIFACTS } from "../../protocol/contracts.ts";
-import {
-  fingerprintPayload,
-  parsePromptTemplate,
-  renderMessages,
-  requestFingerprint,
-} from "../../qa/prompt.ts";
+import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "../../qa/mod.ts";
 import { differences, type VectorChecker } from "../compare.ts";
 import { requireField, requireHexDouble, requireString, summarize } from "../_record.ts";
 

@@ -1,6 +1,6 @@
 /** `stats.jsonl`: the exact McNemar test and the paired bootstrap on a list of pairs, doubles as bits. */
 
-import { exactMcnemar, type Pair, pairedBootstrapDifference } from "../../qa/stats.ts";
+import { exactMcnemar, type Pair, pairedBootstrapDifference } from "../../qa/mod.ts";
 import { differences, type VectorChecker } from "../compare.ts";
 import { doubleToHex } from "../float_bits.ts";
 import { requireField, requireString } from "../_record.ts";

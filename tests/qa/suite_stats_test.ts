@@ -1,6 +1,8 @@
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { gradeAnswer } from "../../lib/qa/grading.ts";
-import { parseGradedRows, qaStats, qaSummary } from "../../lib/qa/outputs.ts";
+import { qaSummary } from "../../lib/qa/accuracy_summary.ts";
+import { parseGradedRows } from "../../lib/qa/graded_rows.ts";
+import { qaStats } from "../../lib/qa/suite_stats.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/cli.ts";
 

@@ -1,0 +1,134 @@
+/**
+ * Graded rows: `qa.rows.jsonl`, one line per answer row graded — the answer row without its creation time,
+ * plus the grade and the case's support facts — written and read back exactly as the reference does.
+ *
+ * @module
+ */
+
+import * as z from "../base/zod.ts";
+import type { ProtocolConfig } from "../protocol/config.ts";
+import { RowIntegrityError } from "../base/errors.ts";
+import { parseJsonLines, type SameType, type Schema } from "../base/schema.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { dumps, PyFloat, type PyJson } from "../py/json.ts";
+import { type AnswerRow, answerRowObject } from "./answer_rows.ts";
+import { GRADE_RULES, GRADER_VERSION, type GradeRule } from "./grading.ts";
+
+/** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
+export interface GradedRow extends Omit<AnswerRow, "created_at"> {
+  /** Whether the grader accepted the prediction. */
+  grade_correct: boolean;
+  /** The grader rule that decided (a `GradeRule` of grading.ts). */
+  grade_rule: GradeRule;
+  /** The grader's version. */
+  grader_version: string;
+  /** The case's question type (`synthetic_correction` for synthetic cases). */
+  question_type: string;
+  /** Whether every support fact was kept. */
+  support_all_retained: boolean;
+  /** The fraction of support facts kept, in [0, 1]. */
+  support_recall: number;
+}
+
+const gradedRowSchema = z.extend(z.omit(answerRowObject, { created_at: true }), {
+  grade_correct: z.boolean(),
+  grade_rule: z.enum(GRADE_RULES),
+  grader_version: z.string(),
+  question_type: z.string(),
+  support_all_retained: z.boolean(),
+  support_recall: z.number().check(z.minimum(0), z.maximum(1)),
+});
+
+/**
+ * The graded row schema: exactly these 19 fields (the answer row's without `created_at`, and the grade's).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { GradedRow } from "./graded_rows.ts";
+ * import { graded } from "./_samples.ts";
+ * const row = graded("q1", "hybrid-v1", true, "longmemeval");
+ * strictEqual(GradedRow.parse(row).grade_rule, "exact");
+ * strictEqual(GradedRow.safeParse({ ...row, created_at: "2026-11-29T11:12:02Z" }).success, false);
+ * strictEqual(GradedRow.safeParse({ ...row, support_recall: 1.5 }).success, false);
+ * ```
+ */
+export const GradedRow: Schema<GradedRow> = gradedRowSchema;
+
+// The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
+const _sameGraded: SameType<GradedRow, z.infer<typeof gradedRowSchema>> = true;
+
+/**
+ * Serialises graded rows as `qa.rows.jsonl` (compact sorted-key lines; `support_recall` a float).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { gradedRowsJsonl } from "./graded_rows.ts";
+ * import { graded } from "./_samples.ts";
+ * const text = gradedRowsJsonl([graded("q1", "hybrid-v1", true, "longmemeval")]);
+ * strictEqual(text.includes('"support_recall": 1.0'), true); // a float, as Python writes it
+ * strictEqual(text.split("\n").length, 2); // one line, newline-terminated
+ * ```
+ */
+export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
+  return rows.map((row) =>
+    dumps({ ...row, support_recall: new PyFloat(row.support_recall) } as PyJson) + "\n"
+  ).join("");
+}
+
+/**
+ * Parses `qa.rows.jsonl` text: every line must be a {@linkcode GradedRow}, at the QA capacity, with this
+ * grader's version, and every case must have both policies exactly once.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual, throws } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
+ * import { RowIntegrityError } from "../base/errors.ts";
+ * import { gradedRowsJsonl, parseGradedRows } from "./graded_rows.ts";
+ * import { graded } from "./_samples.ts";
+ * const { config } = loadContracts(embeddedSources()); // qa_capacity 7
+ * const text = gradedRowsJsonl([graded("q1", "confidence", false, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval")]);
+ * strictEqual(parseGradedRows(text, "qa.rows.jsonl", config).length, 2);
+ * throws(() => parseGradedRows(text.split("\n")[0], "qa.rows.jsonl", config), RowIntegrityError); // one policy missing
+ * ```
+ */
+export function parseGradedRows(text: string, path: string, config: ProtocolConfig): GradedRow[] {
+  const rows: GradedRow[] = [];
+  for (const { value: row, line } of parseJsonLines(text, path, GradedRow, { error: RowIntegrityError })) {
+    if (row.capacity !== config.pool.qa_capacity) {
+      throw new RowIntegrityError(
+        `line ${line}: expected capacity ${config.pool.qa_capacity}, got ${row.capacity}`,
+        {
+          path,
+          field: "capacity",
+        },
+      );
+    }
+    if (row.grader_version !== GRADER_VERSION) {
+      throw new RowIntegrityError(
+        `line ${line}: expected ${GRADER_VERSION}, got ${row.grader_version}`,
+        {
+          path,
+          field: "grader_version",
+        },
+      );
+    }
+    rows.push(row);
+  }
+  const byCase = new Map<string, string[]>();
+  for (const row of rows) byCase.set(row.case_id, [...(byCase.get(row.case_id) ?? []), row.policy]);
+  for (const [caseId, policies] of byCase) {
+    if (policies.length !== 2 || !POLICIES.every((policy) => policies.includes(policy))) {
+      throw new RowIntegrityError(
+        `case ${caseId} must have exactly one row per policy, has ${policies.join(", ")}`,
+        {
+          path,
+          field: "policy",
+        },
+      );
+    }
+  }
+  return rows;
+}
