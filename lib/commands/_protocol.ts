@@ -40,6 +40,14 @@ export async function loadProtocol(
 ): Promise<StageProtocol> {
   const contracts = await readContracts(paths);
   await options.beforeDataset?.(contracts);
+  return await prepareStage(contracts, dataset);
+}
+
+/** The second half of {@linkcode loadProtocol}: the dataset prepared against `contracts`, the tasks built. */
+export async function prepareStage(
+  contracts: Contracts,
+  dataset: string | undefined,
+): Promise<StageProtocol> {
   const prepared = await prepareDataset(contracts, dataset);
   return { contracts, prepared, tasks: buildAnswerTasks(contracts, prepared.cases) };
 }

@@ -5,9 +5,10 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { explain, explainText } from "../report/mod.ts";
+import { explainCase, explainText, readCaseAnswers } from "../report/mod.ts";
 import { defineCommand } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { loadProtocol } from "./_protocol.ts";
 
 /** The `explain` command. */
 export const command = defineCommand({
@@ -36,12 +37,12 @@ dataset's text is not ours to redistribute); no network.`,
   async run({ flags, positionals, io }) {
     const caseId = positionals[0];
     if (caseId === undefined) throw new InputError("explain needs exactly one case id, got 0");
-    const explanation = await explain({
-      contracts: contractPaths(flags),
-      dataset: datasetPath(flags, io),
-      caseId,
-      directory: flags["output-dir"],
-    });
+    const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
+    const explanation = explainCase(prepared.cases, caseId, contracts.config);
+    const directory = flags["output-dir"];
+    if (directory !== undefined) {
+      explanation.answers = await readCaseAnswers(directory, explanation, contracts.config);
+    }
     io.out(explainText(explanation, { showText: flags["show-text"] ?? false }));
   },
 });

@@ -6,6 +6,15 @@
  * @module
  */
 
+import {
+  GRADED_OUTPUTS,
+  GRADED_ROWS_FILE,
+  QA_STATS_FILE,
+  QA_SUMMARY_FILE,
+  responsesDir,
+  rowFileName,
+  SUPERSEDED_DIR,
+} from "../qa/mod.ts";
 import { listDirectory, readTextIfExists, refuseExisting, writeAllOrNothing } from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";
 import { gradeAnswer, GRADER_VERSION } from "../qa/mod.ts";
@@ -38,7 +47,7 @@ import {
 } from "./_flags.ts";
 
 /** The three files `grade-qa` writes. */
-export const QA_OUTPUTS = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"] as const;
+export const QA_OUTPUTS: typeof GRADED_OUTPUTS = GRADED_OUTPUTS;
 
 /** What `grade-qa` reads: the protocol's files, the dataset and the run directory. */
 export interface GradeQaRequest {
@@ -125,9 +134,9 @@ export async function gradeRun(
   graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
   const suites = qaStatsSuites(graded, contracts.config);
   const files: Record<(typeof QA_OUTPUTS)[number], string> = {
-    "qa.rows.jsonl": gradedRowsJsonl(graded),
-    "qa.summary.json": qaSummary(graded, contracts.config),
-    "qa.stats.json": qaStatsOf(suites, contracts.config),
+    [GRADED_ROWS_FILE]: gradedRowsJsonl(graded),
+    [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
+    [QA_STATS_FILE]: qaStatsOf(suites, contracts.config),
   };
   await writeAllOrNothing(directory, files);
   return { rows: graded, suites };
@@ -176,9 +185,6 @@ export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
   };
 }
 
-/** The directory inside `responses/` where run-qa keeps rows it could not reuse. */
-const SUPERSEDED = "superseded";
-
 /**
  * The entries of a run's `responses/` that are not the row file of one of `tasks` (nor run-qa's
  * `superseded/`): stray or foreign files, which `grade-qa` does not grade and names in a warning.
@@ -198,9 +204,9 @@ export async function foreignResponseFiles(
   directory: string,
   tasks: readonly AnswerTask[],
 ): Promise<string[]> {
-  const names = await listDirectory(`${directory}/responses`) ?? [];
-  const rows = new Set(tasks.map((task) => `${task.rowId}.json`));
-  return names.filter((name) => name !== SUPERSEDED && !rows.has(name));
+  const names = await listDirectory(responsesDir(directory)) ?? [];
+  const rows = new Set(tasks.map((task) => rowFileName(task.rowId)));
+  return names.filter((name) => name !== SUPERSEDED_DIR && !rows.has(name));
 }
 
 /** The `grade-qa` command. */

@@ -9,20 +9,25 @@ import {
   compareRuns,
   comparisonHeading,
   comparisonSections,
+  isSweepDirectory,
   NotVerifiedError,
   type Prices,
-  report,
+  readSweepReport,
   reportHtml,
   reportMarkdown,
+  reportRuns,
   reportText,
   sectionsHtml,
   sectionsMarkdown,
   sectionsText,
   sweepHtml,
   sweepMarkdown,
+  type Verification,
   verificationLines,
 } from "../report/mod.ts";
-import { defineCommand, type FlagValues } from "./_command.ts";
+import { type ContractPaths, readContracts } from "../protocol/mod.ts";
+import { defineCommand, type FlagValues, type Io } from "./_command.ts";
+import { prepareStage } from "./_protocol.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
@@ -33,6 +38,18 @@ const PRICE_FLAGS = {
     help: "USD per million prompt tokens (with --price-output)",
   },
   "price-output": { type: "string", value: "USD", help: "USD per million completion tokens" },
+} as const;
+
+const REPORT_FLAGS = {
+  ...DATASET_FLAG,
+  against: {
+    type: "string",
+    value: "OTHER",
+    help: "compare with another run of the same kind: aggregate, row and byte layers",
+  },
+  ...REPORT_FILE_FLAGS,
+  ...PRICE_FLAGS,
+  ...PROTOCOL_FLAGS,
 } as const;
 
 /** The `report` command. */
@@ -50,33 +67,26 @@ and lost, the discordant cases, the token bill and provenance. For a policy run:
 scenario and policy, and the cases where the policies keep different supports. For a sweep directory
 (sweep.json, sweep.jsonl): the best and worst grid points, with --html the heat map over the weight simplex.
 Refuses to overwrite FILE; both files are written or neither. No network.`,
-  flags: {
-    ...DATASET_FLAG,
-    against: {
-      type: "string",
-      value: "OTHER",
-      help: "compare with another run of the same kind: aggregate, row and byte layers",
-    },
-    ...REPORT_FILE_FLAGS,
-    ...PRICE_FLAGS,
-    ...PROTOCOL_FLAGS,
-  },
+  flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     if (directory === undefined) throw new InputError("report needs exactly one run directory, got 0");
     const prices = parsePrices(flags);
-    let result;
+    const paths = contractPaths(flags);
+    if (await isSweepDirectory(directory)) {
+      await reportSweep(directory, paths, flags, io);
+      return;
+    }
+    const contracts = await readContracts(paths);
+    const dataset = datasetPath(flags, io);
+    const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
+    const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
+    let runs;
     try {
-      result = await report({
-        contracts: contractPaths(flags),
-        directory,
-        against: flags.against,
-        dataset: datasetPath(flags, io),
-        prices,
-      });
+      runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices });
     } catch (error) {
       if (!(error instanceof NotVerifiedError)) throw error;
-      for (const line of verificationLines(error.verification)) io.err(line);
+      for (const line of verificationLines(error.verification as Verification)) io.err(line);
       io.err(`deermem-eval report: ${error.message}`);
       throw new CommandFailedError(error.message);
     }
@@ -85,18 +95,13 @@ Refuses to overwrite FILE; both files are written or neither. No network.`,
       if (path !== undefined) files.push({ flag, path, render });
     };
     let text: string;
-    if (result.kind === "sweep") {
-      const { sweep } = result;
-      text = sweep.lines.join("\n");
-      ask("--markdown", flags.markdown, () => sweepMarkdown(directory, sweep));
-      ask("--html", flags.html, () => sweepHtml(directory, sweep));
-    } else if (result.against === undefined) {
-      const run = result.report;
+    if (runs.against === undefined) {
+      const run = runs.report;
       text = reportText(run);
       ask("--markdown", flags.markdown, () => reportMarkdown(run));
       ask("--html", flags.html, () => reportHtml(run));
     } else {
-      const comparison = await compareRuns(result.report, result.against, result.contracts);
+      const comparison = await compareRuns(runs.report, runs.against, contracts);
       const heading = comparisonHeading(comparison);
       const sections = comparisonSections(comparison);
       text = sectionsText(heading, sections);
@@ -107,6 +112,37 @@ Refuses to overwrite FILE; both files are written or neither. No network.`,
     await writeReportFiles(files, io);
   },
 });
+
+/** A sweep directory: reported from sweep.json and sweep.jsonl alone. */
+async function reportSweep(
+  directory: string,
+  paths: ContractPaths,
+  flags: FlagValues<typeof REPORT_FLAGS>,
+  io: Io,
+): Promise<void> {
+  // Only what the user typed is refused; a dataset from the environment simply does not apply here.
+  if (flags.against !== undefined || flags.dataset !== undefined || flags["price-input"] !== undefined) {
+    throw new InputError(
+      "a sweep directory is reported from sweep.json and sweep.jsonl alone: --against, --dataset and the prices do not apply",
+      { path: directory },
+    );
+  }
+  await readContracts(paths);
+  const sweep = await readSweepReport(directory);
+  const files: ReportFile[] = [];
+  if (flags.markdown !== undefined) {
+    files.push({ flag: "--markdown", path: flags.markdown, render: () => sweepMarkdown(directory, sweep) });
+  }
+  if (flags.html !== undefined) {
+    files.push({
+      flag: "--html",
+      path: flags.html,
+      render: () => sweepHtml(directory, sweep),
+    });
+  }
+  if (!toStandardOutput(files)) io.out(sweep.lines.join("\n"));
+  await writeReportFiles(files, io);
+}
 
 function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {
   const input = flags["price-input"];

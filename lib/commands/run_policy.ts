@@ -11,7 +11,7 @@ import { evaluatePolicy, loadPolicyModule, type Policy } from "../policy/mod.ts"
 import type { PyJson } from "../py/mod.ts";
 import { policyRawJsonl, policySummary, runRecord } from "../policy/mod.ts";
 import type { SourceState } from "../protocol/mod.ts";
-import { type PreparedProtocol, validate } from "../protocol/mod.ts";
+import type { PreparedProtocol } from "../protocol/mod.ts";
 import { retentionTable } from "../policy/mod.ts";
 import { defineCommand } from "./_command.ts";
 import {
@@ -22,6 +22,7 @@ import {
   requiredDirectory,
   wroteLine,
 } from "./_flags.ts";
+import { loadProtocol } from "./_protocol.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
 /** The three files `run-policy` writes. */
@@ -131,7 +132,7 @@ differently when asked twice is refused, naming the module and the case.`,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const prepared = await validate(contractPaths(flags), datasetPath(flags, io));
+    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
     const module = flags["policy-module"];
     const custom = module === undefined ? undefined : await customPolicyRun(module);
     const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);

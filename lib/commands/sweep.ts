@@ -4,7 +4,18 @@
  * @module
  */
 
-import { sweep, SWEEP_OUTPUTS, sweepSummaryLines } from "../sweep/mod.ts";
+import { readText } from "../base/fs.ts";
+import {
+  defaultGrid,
+  parseGrid,
+  runSweep,
+  SWEEP_OUTPUTS,
+  type SweepGrid,
+  sweepJsonlChunks,
+  sweepRecord,
+  sweepSummaryLines,
+  writeSweepFiles,
+} from "../sweep/mod.ts";
 import { defineCommand } from "./_command.ts";
 import {
   contractPaths,
@@ -14,6 +25,7 @@ import {
   requiredDirectory,
   wroteLine,
 } from "./_flags.ts";
+import { loadProtocol } from "./_protocol.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
 /** The `sweep` command. */
@@ -47,14 +59,21 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const { result, capacities } = await sweep({
-      contracts: contractPaths(flags),
-      dataset: datasetPath(flags, io),
-      directory,
-      grid: flags.grid,
-      tool: SOURCE_STATE.tool!,
+    let grid: SweepGrid | undefined;
+    const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io), {
+      // The grid is read before the dataset: a bad grid file is refused before the long work starts.
+      beforeDataset: async ({ config }) => {
+        grid = flags.grid === undefined
+          ? defaultGrid(config)
+          : parseGrid(await readText(flags.grid, "grid"), flags.grid, config);
+      },
     });
-    for (const line of sweepSummaryLines(result, capacities)) io.out(line);
+    const result = runSweep(prepared, grid!);
+    await writeSweepFiles(directory, {
+      "sweep.jsonl": sweepJsonlChunks(result),
+      "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool!),
+    });
+    for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
     io.out(wroteLine(directory, SWEEP_OUTPUTS));
   },
 });

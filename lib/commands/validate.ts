@@ -4,9 +4,10 @@
  * @module
  */
 
-import { validate, validatedLine } from "../protocol/mod.ts";
+import { validatedLine } from "../protocol/mod.ts";
 import { defineCommand } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { loadProtocol } from "./_protocol.ts";
 
 /** The `validate` command. */
 export const command = defineCommand({
@@ -18,6 +19,7 @@ IDs from the selection rule and compares them with the manifest, builds the dist
 Writes nothing; no network.`,
   flags: { ...DATASET_FLAG, ...PROTOCOL_FLAGS },
   async run({ flags, io }) {
-    io.out(validatedLine(await validate(contractPaths(flags), datasetPath(flags, io))));
+    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
+    io.out(validatedLine(prepared));
   },
 });

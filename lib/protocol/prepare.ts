@@ -152,32 +152,6 @@ export async function prepareDataset(
   return await prepareProtocol(contracts, await readBytes(path, "dataset", DATASET_CAP), path);
 }
 
-/**
- * Stage 2 from files: loads the contracts, then prepares the dataset at `datasetPath`.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { buildDemoProtocol } from "./demo.ts";
- * import { validate, validatedLine } from "./prepare.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const dir = await Deno.makeTempDir();
- * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
- *   await Deno.writeTextFile(`${dir}/${name}`, body);
- * }
- * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
- * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
- * const prepared = await validate(contracts, `${dir}/data.json`);
- * strictEqual(validatedLine(prepared).endsWith(" and prepared 45 cases"), true);
- * ```
- */
-export async function validate(
-  paths: ContractPaths,
-  datasetPath: string | undefined,
-): Promise<PreparedProtocol> {
-  return await prepareDataset(await readContracts(paths), datasetPath);
-}
-
 /** The line `validate` prints. */
 export function validatedLine(prepared: PreparedProtocol): string {
   return `validated dataset ${prepared.dataset.sha256} and prepared ${prepared.cases.length} cases`;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { GRADED_ROWS_FILE } from "../qa/mod.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { InputError } from "../base/errors.ts";
 import { readTextIfExists } from "../base/fs.ts";
@@ -59,7 +60,7 @@ export async function readCaseAnswers(
         prediction: row.prediction,
         correct: row.grade_correct,
         rule: row.grade_rule,
-        from: "qa.rows.jsonl",
+        from: GRADED_ROWS_FILE,
         matchesRecomputed: same(policy, row.kept_fact_ids),
       };
     }

@@ -7,48 +7,8 @@
  */
 
 import { POLICIES } from "../policy/mod.ts";
-import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
-import { readCaseAnswers } from "./case_answers.ts";
-import { type CaseExplanation, explainCase, type FactExplanation } from "./explanation.ts";
+import type { CaseExplanation, FactExplanation } from "./explanation.ts";
 import { tableLines } from "./text.ts";
-
-/** What `explain` reads: the protocol's files, the dataset, the case and, optionally, a QA run directory. */
-export interface ExplainRequest {
-  contracts: ContractPaths;
-  dataset: string | undefined;
-  caseId: string;
-  /** A QA run whose two predictions and grades to show. */
-  directory?: string;
-}
-
-/**
- * The `explain` stage: loads the contracts, prepares the dataset, explains the case's pool and, with a run
- * directory, adds the two predictions and their grades.
- *
- * @example
- * ```ts
- * import { rejects, strictEqual } from "node:assert/strict";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
- * import { InputError } from "../base/errors.ts";
- * import { explain } from "./explain.ts";
- * const demo = await buildDemoProtocol(), dir = await Deno.makeTempDir(); // the contracts and dataset as files
- * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
- * const bodies = [demo.config, demo.official, demo.synthetic];
- * await Promise.all(Object.values(contracts).map((path, index) => Deno.writeTextFile(path, bodies[index])));
- * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
- * strictEqual((await explain({ contracts, dataset: `${dir}/data.json`, caseId: "correction_language" })).scenario, "correction_reserve");
- * await rejects(explain({ contracts, dataset: `${dir}/data.json`, caseId: "no-such-case" }), InputError);
- * ```
- */
-export async function explain(request: ExplainRequest): Promise<CaseExplanation> {
-  const contracts = await readContracts(request.contracts);
-  const prepared = await prepareDataset(contracts, request.dataset);
-  const explanation = explainCase(prepared.cases, request.caseId, contracts.config);
-  if (request.directory !== undefined) {
-    explanation.answers = await readCaseAnswers(request.directory, explanation, contracts.config);
-  }
-  return explanation;
-}
 
 function fixed(value: number | undefined): string {
   return value === undefined ? "–" : value.toFixed(4);

@@ -9,7 +9,7 @@ import type { ProtocolConfig } from "../protocol/config.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { InputError } from "../base/errors.ts";
 import { type EvictionPolicy, rankOrder, selectFactsForCapacity } from "../policy/mod.ts";
-import { evaluateCase, hybridParams, POLICIES } from "../policy/mod.ts";
+import { evaluateCase, hybridParams, POLICIES, selectionOptions } from "../policy/mod.ts";
 import { buildPool, type Pool } from "../protocol/pool.ts";
 import type { ScoreComponents } from "../policy/mod.ts";
 
@@ -68,13 +68,14 @@ function underPolicy(
   config: ProtocolConfig,
 ): { facts: FactUnderPolicy[]; reserved: Record<number, number> } {
   // Capacity 0 ranks every fact without keeping any: the scores and the order the selector uses.
-  const ranking = selectFactsForCapacity(pool.facts, {
-    maxFacts: 0,
-    policy,
-    now: config.evaluation_time,
-    usage: pool.usage,
-    params: hybridParams(config),
-  });
+  const ranking = selectFactsForCapacity(
+    pool.facts,
+    selectionOptions(
+      policy,
+      { capacity: 0, clock: config.evaluation_time, usage: pool.usage },
+      hybridParams(config),
+    ),
+  );
   const values = Float64Array.from(pool.facts, (fact) => ranking.scores.get(fact.id)!.value);
   const ranks = new Map<number, number>();
   rankOrder(values).forEach((index, position) => ranks.set(index, position + 1));

@@ -1,20 +1,19 @@
 /**
- * The `report` stage: loads the contracts, then detects, verifies and collects a run directory (and the one
- * it is compared with) — or reads a sweep directory's report.
+ * A run directory (and the one it is compared with) detected, verified against the protocol and collected into
+ * its report.
  *
  * @module
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
-import { InputError, NotVerifiedError } from "../base/errors.ts";
+import { NotVerifiedError } from "../base/errors.ts";
 import { readTextIfExists } from "../base/fs.ts";
 import { parsePolicyRawRows } from "../policy/mod.ts";
-import { type ContractPaths, prepareDataset, readContracts } from "../protocol/prepare.ts";
-import { buildAnswerTasks } from "../qa/mod.ts";
+import type { PreparedCase } from "../protocol/mod.ts";
+import type { AnswerTask } from "../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";
-import { detectRunKind, isSweepDirectory } from "./run_kind.ts";
-import { readSweepReport, type SweepReport } from "./sweep.ts";
+import { detectRunKind } from "./run_kind.ts";
 import { type Recomputed, verifyRun } from "./verification.ts";
 
 /**
@@ -48,73 +47,57 @@ export async function buildReport(
   return await policyReport(directory, rows, verification);
 }
 
-/** What `report` reads: the protocol's files, the run directory, optionally a second run and the dataset. */
-export interface ReportRequest {
-  contracts: ContractPaths;
+/** With the dataset: the protocol's prepared cases and answer tasks, for the per-row checks. */
+export interface RecomputedProtocol {
+  cases: readonly PreparedCase[];
+  tasks: readonly AnswerTask[];
+}
+
+/** What {@linkcode reportRuns} reports: a run, optionally one to compare with, and what to re-derive them from. */
+export interface RunsRequest {
+  contracts: Contracts;
   directory: string;
   /** Another run of the same kind to compare with. */
   against?: string;
-  /** The pinned dataset: also re-derive every row. */
-  dataset?: string;
+  /** The protocol prepared from the pinned dataset: also re-derive every row. */
+  recomputed?: RecomputedProtocol;
   prices?: Prices;
 }
 
-/**
- * The verified report of a run and, when asked, of the run it is compared with — or, for a sweep directory, the
- * sweep's report.
- */
-export type ReportResult =
-  | { kind: "run"; contracts: Contracts; report: RunReport; against?: RunReport }
-  | { kind: "sweep"; directory: string; sweep: SweepReport };
+/** The verified reports of a run and, when asked, of the run it is compared with. */
+export interface RunsReport {
+  report: RunReport;
+  against?: RunReport;
+}
 
 /**
- * The `report` stage: loads the contracts, then verifies and collects the run (and the one to compare with),
- * each re-derived from the dataset when one is given; throws `NotVerifiedError` when a check fails.
+ * Verifies and collects the run (and the one to compare with), each re-derived from the recomputed protocol when
+ * given; throws `NotVerifiedError` when a check fails.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { runPolicy } from "../commands/run_policy.ts";
- * import { report } from "./load.ts";
- * const demo = await buildDemoProtocol(), dir = await Deno.makeTempDir(); // the contracts as files, and a run
- * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
- * const bodies = [demo.config, demo.official, demo.synthetic];
- * await Promise.all(Object.values(contracts).map((path, index) => Deno.writeTextFile(path, bodies[index])));
- * await runPolicy(await prepareDemoProtocol(demo), dir, new Date(0), { dirty: null, head: null });
- * const result = await report({ contracts, directory: dir }); // the contracts read from those files
- * strictEqual(result.kind === "run" && result.report.kind, "policy");
+ * import { reportRuns } from "./load.ts";
+ * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), dir = await Deno.makeTempDir();
+ * await runPolicy(prepared, dir, new Date(0), { dirty: null, head: null });
+ * const runs = await reportRuns({ contracts: prepared.contracts, directory: dir, against: dir });
+ * strictEqual(runs.report.kind === "policy" && runs.against?.kind, "policy");
  * ```
  */
-export async function report(request: ReportRequest): Promise<ReportResult> {
-  const contracts = await readContracts(request.contracts);
-  if (await isSweepDirectory(request.directory)) {
-    if (request.against !== undefined || request.dataset !== undefined || request.prices !== undefined) {
-      throw new InputError(
-        "a sweep directory is reported from sweep.json and sweep.jsonl alone: --against, --dataset and the prices do not apply",
-        { path: request.directory },
-      );
-    }
-    return { kind: "sweep", directory: request.directory, sweep: await readSweepReport(request.directory) };
-  }
-  const build = async (directory: string) =>
-    await buildReport(directory, contracts, {
-      recomputed: await recomputedFor(directory, contracts, request.dataset),
-      prices: request.prices,
-    });
-  const result: ReportResult = { kind: "run", contracts, report: await build(request.directory) };
-  if (request.against !== undefined) result.against = await build(request.against);
-  return result;
-}
-
-/** With a dataset, what the per-row checks of a run directory need (tasks for QA, cases for a policy run). */
-async function recomputedFor(
-  directory: string,
-  contracts: Contracts,
-  dataset: string | undefined,
-): Promise<Recomputed> {
-  if (dataset === undefined) return {};
-  const kind = await detectRunKind(directory);
-  const prepared = await prepareDataset(contracts, dataset);
-  return kind === "qa" ? { tasks: buildAnswerTasks(contracts, prepared.cases) } : { cases: prepared.cases };
+export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
+  const { contracts, recomputed } = request;
+  const build = async (directory: string) => {
+    const kind = await detectRunKind(directory);
+    const rederive = recomputed === undefined
+      ? {}
+      : kind === "qa"
+      ? { tasks: recomputed.tasks }
+      : { cases: recomputed.cases };
+    return await buildReport(directory, contracts, { recomputed: rederive, prices: request.prices });
+  };
+  const runs: RunsReport = { report: await build(request.directory) };
+  if (request.against !== undefined) runs.against = await build(request.against);
+  return runs;
 }

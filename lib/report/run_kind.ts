@@ -4,6 +4,7 @@
  * @module
  */
 
+import { GRADED_OUTPUTS, MARKER_FILE } from "../qa/mod.ts";
 import { InputError } from "../base/errors.ts";
 import { exists } from "../base/fs.ts";
 
@@ -12,7 +13,7 @@ export type RunKind = "qa" | "policy";
 
 /** The files that mark each kind of run directory. */
 export const RUN_FILES: Record<RunKind, readonly string[]> = {
-  qa: ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"],
+  qa: [...GRADED_OUTPUTS, MARKER_FILE],
   policy: ["policy.raw.jsonl", "summary.json", "run.json"],
 };
 

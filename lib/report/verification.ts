@@ -5,6 +5,7 @@
  * @module
  */
 
+import { MARKER_FILE, markerPath } from "../qa/mod.ts";
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { exists } from "../base/fs.ts";
@@ -55,12 +56,12 @@ export async function verifyRun(
     const { checks, proved } = await verifyPolicyRun(directory, contracts, recomputed.cases);
     return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
   }
-  const hasMarker = await exists(`${directory}/qa_run.json`);
+  const hasMarker = await exists(markerPath(directory));
   const result = await verifyResults(directory, contracts, recomputed.tasks);
   // qa_run.json is optional for a report: without it the artifact hashes are simply not claimed.
   const checks = hasMarker
     ? result.checks
-    : result.checks.filter((check) => !check.name.startsWith("qa_run.json"));
+    : result.checks.filter((check) => !check.name.startsWith(MARKER_FILE));
   const conclusion = result.conclusion.replace(/^verified: /, "");
   const proved = hasMarker
     ? conclusion

@@ -10,7 +10,7 @@ import type { PreparedCase } from "../protocol/cases.ts";
 import { buildPool, type Pool } from "../protocol/pool.ts";
 import { isoformatZulu } from "../py/time.ts";
 import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "../policy/mod.ts";
-import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams } from "../policy/mod.ts";
+import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams, selectionOptions } from "../policy/mod.ts";
 import type { SweepGrid, WeightPoint } from "./grid.ts";
 import { parameterSetOf } from "./parameters.ts";
 
@@ -257,11 +257,8 @@ function publishedWeights(config: ProtocolConfig) {
 }
 
 function select(pool: Pool, capacity: number, clock: string, params: HybridParams) {
-  return selectFactsForCapacity(pool.facts, {
-    maxFacts: capacity,
-    policy: EVICTION_POLICY_HYBRID_V1,
-    now: clock,
-    usage: pool.usage,
-    params,
-  });
+  return selectFactsForCapacity(
+    pool.facts,
+    selectionOptions(EVICTION_POLICY_HYBRID_V1, { capacity, clock, usage: pool.usage }, params),
+  );
 }

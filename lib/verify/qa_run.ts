@@ -10,6 +10,7 @@
  * @module
  */
 
+import { GRADED_ROWS_FILE, QA_STATS_FILE, QA_SUMMARY_FILE } from "../qa/mod.ts";
 import { InputError, UnreadableFileError } from "../base/errors.ts";
 import { readTextIfExists } from "../base/fs.ts";
 import type { Contracts } from "../protocol/mod.ts";
@@ -31,7 +32,7 @@ import {
   structureProblems,
 } from "./row_checks.ts";
 
-const ROWS_FILE = "qa.rows.jsonl";
+const ROWS_FILE = GRADED_ROWS_FILE;
 
 /** A parse or content failure becomes the failed check's detail; an unreadable file or an OS failure is thrown. */
 function describe(error: unknown): string {
@@ -117,7 +118,7 @@ async function checkDerivedFiles(
   contracts: Contracts,
   read: RowsRead,
 ): Promise<void> {
-  for (const [file, derive] of [["qa.summary.json", qaSummary], ["qa.stats.json", qaStats]] as const) {
+  for (const [file, derive] of [[QA_SUMMARY_FILE, qaSummary], [QA_STATS_FILE, qaStats]] as const) {
     const name = `${file}: re-derived from the rows byte for byte`;
     let published: string | undefined;
     try {

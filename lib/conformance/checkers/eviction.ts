@@ -7,7 +7,7 @@ import {
   selectFactsForCapacity,
   type SelectionResult,
 } from "../../policy/mod.ts";
-import { HYBRID_PARAM_NAMES } from "../../policy/mod.ts";
+import { HYBRID_PARAM_NAMES, selectionOptions } from "../../policy/mod.ts";
 import { differences, type Tier, type VectorChecker } from "../compare.ts";
 import { doubleToHex } from "../float_bits.ts";
 import { requireField, requireHexDouble } from "../_record.ts";
@@ -34,13 +34,14 @@ export function checkEviction(tier: Tier): VectorChecker {
     }
     for (const field of ["facts", "max_facts", "policy", "now"]) requireField(input, field);
     const facts = input.facts as Record<string, unknown>[];
-    const result = selectFactsForCapacity(facts, {
-      maxFacts: input.max_facts as number,
-      policy: input.policy as "confidence",
-      now: input.now as string,
-      usage: (input.usage ?? {}) as Record<string, unknown>,
-      params: paramsOf(input.params),
-    });
+    const result = selectFactsForCapacity(
+      facts,
+      selectionOptions(input.policy as "confidence", {
+        capacity: input.max_facts as number,
+        clock: input.now as string,
+        usage: (input.usage ?? {}) as Record<string, unknown>,
+      }, paramsOf(input.params)),
+    );
     return {
       mismatches: differences(expected, decisions(result, input.policy)),
       tier,
