@@ -12,3 +12,4 @@ export * from "./hash.ts";
 export * from "./lock.ts";
 export * from "./schema.ts";
 export * from "./utf8.ts";
+export * from "./order.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { compareCodePoints } from "./order.ts";
 import { InputError, IoError, isOsError, UnreadableFileError } from "./errors.ts";
 import { sha256HexAsync } from "./hash.ts";
 import { decodeUtf8 } from "./utf8.ts";
@@ -219,7 +220,7 @@ export async function listDirectory(path: string): Promise<string[] | undefined>
     const names: string[] = [];
     countOperation("read");
     for await (const entry of Deno.readDir(path)) names.push(entry.name);
-    return names.sort();
+    return names.sort(compareCodePoints);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     throw isOsError(error) ? new IoError("list directory", path, error) : error;

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { compareCodePoints } from "../base/order.ts";
 import { InputError, IoError, UnreadableFileError, VectorFormatError } from "../base/errors.ts";
 import { decodeUtf8, firstInvalidUtf8, MIB, readBytes, VECTOR_CAP } from "../base/fs.ts";
 import { checkVectorText } from "./check.ts";
@@ -84,7 +85,7 @@ async function listFiles(directory: string): Promise<string[]> {
     const reason = error instanceof Deno.errors.NotFound ? "not found" : (error as Error).message;
     throw new InputError(`cannot read the vector directory: ${reason}`, { path: directory, cause: error });
   }
-  return names.sort();
+  return names.sort(compareCodePoints);
 }
 
 async function isFileBehind(link: string): Promise<boolean> {

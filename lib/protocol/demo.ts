@@ -5,6 +5,7 @@
  * @module
  */
 
+import { compareCodePoints } from "../base/order.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
 import { sha256HexAsync } from "../base/hash.ts";
 import { parseRows } from "./dataset.ts";
@@ -158,7 +159,7 @@ export async function buildDemoProtocol(
       scenario,
       official.selection.eligible_question_types.flatMap((type: string) =>
         selection.get(type)!.slice(per * index, per * index + per).map((row) => row.questionId)
-      ).sort(),
+      ).sort(compareCodePoints),
     ]),
   );
   const synthetic = JSON.parse(EMBEDDED_ARTIFACTS["manifests/synthetic-corrections-pr4789-v1.json"]);

@@ -7,6 +7,7 @@
  * @module
  */
 
+import { compareCodePoints } from "../base/order.ts";
 import { floatRepr, PyFloat } from "./float.ts";
 
 /** A value that {@linkcode dumps} can serialise. */
@@ -65,32 +66,7 @@ export function dumpsString(value: string, ensureAscii = false): string {
   return `"${value.replace(pattern, (char) => SHORT_ESCAPES[char] ?? unicodeEscape(char.charCodeAt(0)))}"`;
 }
 
-/**
- * Compares strings by Unicode code point, as Python sorts `str` keys (JS's default compares UTF-16 units).
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { compareCodePoints } from "./json_dumps.ts";
- * deepStrictEqual(["\uFF5E", "\u{1F600}"].sort(compareCodePoints), ["～", "😀"]);
- * ```
- */
-export function compareCodePoints(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) {
-    const left = a.charCodeAt(index);
-    const right = b.charCodeAt(index);
-    if (left === right) continue;
-    // Only when both are at or above the surrogate range can UTF-16 order disagree with code point order.
-    if (left >= 0xd800 && right >= 0xd800) {
-      const leftPoint = a.codePointAt(index)!;
-      const rightPoint = b.codePointAt(index)!;
-      return leftPoint < rightPoint ? -1 : 1;
-    }
-    return left < right ? -1 : 1;
-  }
-  return a.length - b.length;
-}
+export { compareCodePoints };
 
 /** Options of {@linkcode dumps}. */
 export interface DumpsOptions {

@@ -2,6 +2,7 @@ import { InputError, IoError, UnreadableFileError } from "../../lib/base/errors.
 import {
   DATASET_CAP,
   INPUT_CAP,
+  listDirectory,
   MIB,
   readBytes,
   readBytesHashed,
@@ -73,4 +74,16 @@ Deno.test("text reads keep a leading UTF-8 BOM: the format's parser decides (jso
     assertEquals(await readText(`${directory}/bom.json`), "\ufeff{}\n");
     assertEquals(await readTextIfExists(`${directory}/bom.json`), "\ufeff{}\n");
   });
+});
+
+Deno.test("listDirectory orders names by code point, as Python sorts them, not by UTF-16 unit", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    for (const name of ["\u{1F600}.json", "\uFF5E.json", "a.json"]) {
+      await Deno.writeTextFile(`${directory}/${name}`, "");
+    }
+    assertEquals(await listDirectory(directory), ["a.json", "\uFF5E.json", "\u{1F600}.json"]);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
 });
