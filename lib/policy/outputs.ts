@@ -5,6 +5,7 @@
  * @module
  */
 
+import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
 import { groupBy } from "../base/group.ts";
 import * as z from "../base/zod.ts";
 import { CASE_SOURCES } from "../protocol/cases.ts";
@@ -266,22 +267,12 @@ export function runRecord(
   source: SourceState,
   policies: { names: readonly string[]; fields?: Readonly<Record<string, PyJson>> } = { names: POLICIES },
 ): string {
-  const { config, hashes } = contracts;
+  const { config } = contracts;
   const record: Record<string, PyJson> = {
-    artifacts: {
-      answer_prompt_sha256: hashes.prompt,
-      config_sha256: hashes.config,
-      official_manifest_sha256: hashes.official,
-      synthetic_manifest_sha256: hashes.synthetic,
-    },
+    artifacts: artifactHashes(contracts),
     capacities: config.pool.capacities,
     created_at: createdAtStamp(createdAt),
-    dataset: {
-      filename: config.dataset.filename,
-      repository: config.dataset.repository,
-      revision: config.dataset.revision,
-      sha256: datasetSha256,
-    },
+    dataset: datasetIdentity(contracts, datasetSha256),
     evaluation_time: isoformatUtc(config.evaluation_time),
     git: source as unknown as PyJson,
     policies: [...policies.names],

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
 import * as z from "../base/zod.ts";
 import type { Contracts } from "../protocol/contracts.ts";
 import { ContractError } from "../base/errors.ts";
@@ -92,14 +93,8 @@ const _sameMarker: SameType<QaRunMarker, z.infer<typeof qaRunMarkerSchema>> = tr
  * ```
  */
 export function expectedArtifacts(contracts: Contracts): Record<(typeof ARTIFACT_KEYS)[number], string> {
-  return {
-    config_sha256: contracts.hashes.config,
-    official_manifest_sha256: contracts.hashes.official,
-    synthetic_manifest_sha256: contracts.hashes.synthetic,
-    answer_prompt_sha256: contracts.hashes.prompt,
-    // The dataset is verified against this pin before any task is built, so the pin is the dataset's hash.
-    dataset_sha256: contracts.config.dataset.sha256,
-  };
+  // The dataset is verified against this pin before any task is built, so the pin is the dataset's hash.
+  return artifactHashes(contracts, contracts.config.dataset.sha256);
 }
 
 /**
@@ -147,12 +142,7 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
   const marker: Record<string, PyJson> = {
     artifacts: expectedArtifacts(contracts),
     created_at: createdAtStamp(createdAt),
-    dataset: {
-      filename: config.dataset.filename,
-      repository: config.dataset.repository,
-      revision: config.dataset.revision,
-      sha256: config.dataset.sha256,
-    },
+    dataset: datasetIdentity(contracts),
     git: source as unknown as PyJson,
     protocol_id: config.protocol_id,
     qa: {
