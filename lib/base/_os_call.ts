@@ -1,23 +1,29 @@
 /**
- * The one passage from the file layer to the OS: each operation counted for fault injection, and an OS
- * failure rethrown as an {@linkcode IoError} naming the path (or an {@linkcode OverwriteError} where a write
- * or link met an existing name).
+ * The one passage from the file layer to the OS: the caller's hook runs before each publishing operation (the
+ * seam a test uses to make one fail), and an OS failure is rethrown as an {@linkcode IoError} naming the path
+ * (or an {@linkcode OverwriteError} where a write or link met an existing name).
  *
  * @module
  */
 
 import { IoError, isOsError, OverwriteError } from "./errors.ts";
-import { countOperation, type FsOperation } from "./_faults.ts";
 
-/** Runs one OS operation through the layer: counted for faults, any OS failure rethrown as an IoError. */
+/** The file operations a publish makes; a {@linkcode FileOperationHook} sees each before it runs. */
+export type FileOperation = "write" | "link" | "remove" | "mkdir";
+
+/** Called before each file operation with its kind and path; what it throws fails that operation. */
+export type FileOperationHook = (operation: FileOperation, path: string) => void;
+
+/** Runs one OS operation through the layer: the hook first, any OS failure rethrown as an IoError. */
 export async function osCall<T>(
-  operation: FsOperation,
+  operation: FileOperation | "read",
   verb: string,
   path: string,
   body: () => Promise<T>,
+  hook?: FileOperationHook,
 ): Promise<T> {
   try {
-    countOperation(operation);
+    if (operation !== "read") hook?.(operation, path);
     return await body();
   } catch (error) {
     if (!isOsError(error)) throw error;

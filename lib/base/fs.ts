@@ -1,6 +1,6 @@
 /**
  * File I/O at the edge, in one import: reading through caps and strict UTF-8 (`read.ts`, `utf8.ts`), publishing
- * all or nothing without overwriting (`publish.ts`), and the counted layer a test injects OS faults into.
+ * all or nothing without overwriting (`publish.ts`), and the hook a caller passes to see (or, in a test, fail) each publishing operation.
  *
  * @module
  */
@@ -8,4 +8,4 @@
 export * from "./read.ts";
 export * from "./publish.ts";
 export { decodeUtf8, firstInvalidUtf8 } from "./utf8.ts";
-export { clearFaults, type FsOperation, injectFault, simulatedOsError } from "./_faults.ts";
+export type { FileOperation, FileOperationHook } from "./_os_call.ts";

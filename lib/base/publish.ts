@@ -8,7 +8,7 @@
 
 import { OverwriteError } from "./errors.ts";
 import { exists } from "./read.ts";
-import { osCall } from "./_os_call.ts";
+import { type FileOperationHook, osCall } from "./_os_call.ts";
 
 /**
  * Refuses when any of the paths exists, naming the first one.
@@ -37,6 +37,12 @@ function splitPath(path: string): { directory: string; name: string } {
     : { directory: path.slice(0, slash) || "/", name: path.slice(slash + 1) };
 }
 
+/** How a publish runs: by default with nothing between it and the file system. */
+export interface PublishOptions {
+  /** Sees each write, link, removal and directory creation before it runs; what it throws fails it. */
+  readonly beforeOperation?: FileOperationHook;
+}
+
 /** What a file is written from: text, bytes, or text chunks streamed to the file in order. */
 export type FileContent = string | Uint8Array | Iterable<string>;
 
@@ -61,6 +67,7 @@ export type FileContent = string | Uint8Array | Iterable<string>;
 export async function writeAllOrNothing(
   directory: string,
   files: Readonly<Record<string, FileContent>>,
+  options: PublishOptions = {},
 ): Promise<void> {
   const names = Object.keys(files);
   for (const name of names) {
@@ -68,7 +75,7 @@ export async function writeAllOrNothing(
       throw new RangeError(`not a file name: ${JSON.stringify(name)}`);
     }
   }
-  await publishFiles(names.map((name) => [`${directory}/${name}`, files[name]]));
+  await publishFiles(names.map((name) => [`${directory}/${name}`, files[name]]), options);
 }
 
 /**
@@ -86,7 +93,9 @@ export async function writeAllOrNothing(
  */
 export async function publishFiles(
   files: readonly (readonly [path: string, content: FileContent])[],
+  options: PublishOptions = {},
 ): Promise<void> {
+  const hook = options.beforeOperation;
   await refuseExisting(files.map(([path]) => path));
   const id = crypto.randomUUID();
   const staged: string[] = [];
@@ -102,15 +111,16 @@ export async function publishFiles(
         "write",
         target,
         () => Deno.writeFile(staging, contentBytes(content), { createNew: true }),
+        hook,
       );
     }
     for (const [index, [target]] of files.entries()) {
-      await osCall("link", "link", target, () => Deno.link(staged[index], target));
+      await osCall("link", "link", target, () => Deno.link(staged[index], target), hook);
       placed.push(target);
     }
     while (staged.length > 0) {
       const staging = staged[staged.length - 1];
-      await osCall("remove", "remove", staging, () => Deno.remove(staging));
+      await osCall("remove", "remove", staging, () => Deno.remove(staging), hook);
       staged.pop();
     }
   } catch (error) {
@@ -142,9 +152,13 @@ function contentBytes(content: FileContent): Uint8Array | ReadableStream<Uint8Ar
  * await Deno.remove(directory, { recursive: true });
  * ```
  */
-export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
+export async function writeFileAtomic(
+  path: string,
+  content: string | Uint8Array,
+  options: PublishOptions = {},
+): Promise<void> {
   const { directory, name } = splitPath(path);
-  await writeAllOrNothing(directory, { [name]: content });
+  await writeAllOrNothing(directory, { [name]: content }, options);
 }
 
 /**
@@ -165,12 +179,18 @@ export async function writeFileAtomic(path: string, content: string | Uint8Array
  * await Deno.remove(directory, { recursive: true });
  * ```
  */
-export async function moveAside(path: string, asideDirectory: string, asideName: string): Promise<void> {
-  await ensureDir(asideDirectory);
+export async function moveAside(
+  path: string,
+  asideDirectory: string,
+  asideName: string,
+  options: PublishOptions = {},
+): Promise<void> {
+  const hook = options.beforeOperation;
+  await ensureDir(asideDirectory, options);
   const target = `${asideDirectory}/${asideName}`;
-  await osCall("link", "link", target, () => Deno.link(path, target));
+  await osCall("link", "link", target, () => Deno.link(path, target), hook);
   try {
-    await osCall("remove", "remove", path, () => Deno.remove(path));
+    await osCall("remove", "remove", path, () => Deno.remove(path), hook);
   } catch (error) {
     await Deno.remove(target).catch(() => {});
     throw error;
@@ -191,6 +211,7 @@ export async function moveAside(path: string, asideDirectory: string, asideName:
  * await Deno.remove(directory, { recursive: true });
  * ```
  */
-export async function ensureDir(path: string): Promise<void> {
-  await osCall("mkdir", "create directory", path, () => Deno.mkdir(path, { recursive: true }));
+export async function ensureDir(path: string, options: PublishOptions = {}): Promise<void> {
+  const mkdir = () => Deno.mkdir(path, { recursive: true });
+  await osCall("mkdir", "create directory", path, mkdir, options.beforeOperation);
 }

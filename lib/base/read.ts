@@ -10,7 +10,6 @@ import { compareCodePoints } from "./order.ts";
 import { InputError, IoError, isOsError, UnreadableFileError } from "./errors.ts";
 import { sha256HexAsync } from "./hash.ts";
 import { decodeUtf8 } from "./utf8.ts";
-import { countOperation } from "./_faults.ts";
 import { osCall } from "./_os_call.ts";
 
 /** A mebibyte. */
@@ -218,7 +217,6 @@ export async function exists(path: string): Promise<boolean> {
 export async function listDirectory(path: string): Promise<string[] | undefined> {
   try {
     const names: string[] = [];
-    countOperation("read");
     for await (const entry of Deno.readDir(path)) names.push(entry.name);
     return names.sort(compareCodePoints);
   } catch (error) {

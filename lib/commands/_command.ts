@@ -5,6 +5,8 @@
  * @module
  */
 
+import type { FileOperationHook, PublishOptions } from "../base/fs.ts";
+
 /** Where a command writes its lines and reads its environment; tests capture them. */
 export interface Io {
   /** A line for standard output. */
@@ -15,6 +17,13 @@ export interface Io {
   env: (name: string) => string | undefined;
   /** A status line rewritten in place (terminals only; absent otherwise). */
   live?: { update: (text: string) => void; done: () => void };
+  /** Sees each file operation a publish makes before it runs (the seam a fault test passes in). */
+  beforeFileOperation?: FileOperationHook;
+}
+
+/** How the command's files are published: through `io`'s hook, if it has one. */
+export function publishOptions(io: Io): PublishOptions {
+  return { beforeOperation: io.beforeFileOperation };
 }
 
 /** One flag a command takes: a string with a value (named by `value` in help) or a boolean. */

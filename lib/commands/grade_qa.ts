@@ -15,7 +15,13 @@ import {
   rowFileName,
   SUPERSEDED_DIR,
 } from "../qa/mod.ts";
-import { listDirectory, readTextIfExists, refuseExisting, writeAllOrNothing } from "../base/fs.ts";
+import {
+  listDirectory,
+  type PublishOptions,
+  readTextIfExists,
+  refuseExisting,
+  writeAllOrNothing,
+} from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";
 import { gradeAnswer, GRADER_VERSION } from "../qa/mod.ts";
 import { refuseIfLocked } from "../base/lock.ts";
@@ -35,7 +41,7 @@ import type { Contracts } from "../protocol/mod.ts";
 import type { ContractPaths } from "../protocol/mod.ts";
 
 import { suiteLines } from "../qa/mod.ts";
-import { defineCommand } from "./_command.ts";
+import { defineCommand, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import {
   contractPaths,
@@ -56,6 +62,8 @@ export interface GradeQaRequest {
   directory: string;
   /** Told the files in `responses/` that are not a task's row (not graded), before grading. */
   onForeignFiles?: (names: string[]) => void;
+  /** How the three files are published (a test's hook sees each file operation). */
+  publish?: PublishOptions;
 }
 
 /** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
@@ -86,7 +94,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
-  return await gradeRun(directory, contracts, tasks);
+  return await gradeRun(directory, contracts, tasks, request.publish);
 }
 
 /**
@@ -114,6 +122,7 @@ export async function gradeRun(
   directory: string,
   contracts: Contracts,
   tasks: readonly AnswerTask[],
+  publish: PublishOptions = {},
 ): Promise<GradedRun> {
   await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
@@ -138,7 +147,7 @@ export async function gradeRun(
     [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
     [QA_STATS_FILE]: qaStatsOf(suites, contracts.config),
   };
-  await writeAllOrNothing(directory, files);
+  await writeAllOrNothing(directory, files, publish);
   return { rows: graded, suites };
 }
 
@@ -239,6 +248,7 @@ Refuses to overwrite any of them. No network.`,
           `warning: ${directory}/responses holds ${foreign.length} file(s) that are not a task's row, ` +
             `not graded: ${foreign.join(", ")}`,
         ),
+      publish: publishOptions(io),
     });
     for (const line of suiteLines(rows, suites)) io.out(line);
     io.out(wroteLine(directory, QA_OUTPUTS));

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ensureDir, writeAllOrNothing } from "../base/fs.ts";
+import { ensureDir, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
 import { evaluateAll, type PolicyResult } from "../policy/mod.ts";
 import { evaluatePolicy, loadPolicyModule, type Policy } from "../policy/mod.ts";
 import type { PyJson } from "../py/mod.ts";
@@ -13,7 +13,7 @@ import { policyRawJsonl, policySummary, runRecord } from "../policy/mod.ts";
 import type { SourceState } from "../protocol/mod.ts";
 import type { PreparedProtocol } from "../protocol/mod.ts";
 import { retentionTable } from "../policy/mod.ts";
-import { defineCommand } from "./_command.ts";
+import { defineCommand, publishOptions } from "./_command.ts";
 import {
   contractPaths,
   DATASET_FLAG,
@@ -89,6 +89,7 @@ export async function runPolicy(
   createdAt: Date,
   source: SourceState,
   custom?: CustomPolicyRun,
+  publish: PublishOptions = {},
 ): Promise<PolicyResult[]> {
   const { contracts, dataset, cases } = prepared;
   const results = custom === undefined
@@ -100,8 +101,8 @@ export async function runPolicy(
     "summary.json": policySummary(results, contracts.config.protocol_id),
     "run.json": runRecord(contracts, dataset.sha256, createdAt, source, policies),
   };
-  await ensureDir(outputDir);
-  await writeAllOrNothing(outputDir, files);
+  await ensureDir(outputDir, publish);
+  await writeAllOrNothing(outputDir, files, publish);
   return results;
 }
 
@@ -135,7 +136,14 @@ differently when asked twice is refused, naming the module and the case.`,
     const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
     const module = flags["policy-module"];
     const custom = module === undefined ? undefined : await customPolicyRun(module);
-    const results = await runPolicy(prepared, directory, new Date(), SOURCE_STATE, custom);
+    const results = await runPolicy(
+      prepared,
+      directory,
+      new Date(),
+      SOURCE_STATE,
+      custom,
+      publishOptions(io),
+    );
     io.out(retentionTable(results, custom && [custom.policy.name]));
     io.out(wroteLine(directory, POLICY_OUTPUTS));
   },

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { PublishOptions } from "../base/fs.ts";
 import type { ProtocolConfig } from "../protocol/mod.ts";
 import { InputError } from "../base/errors.ts";
 import { refuseIfLocked } from "../base/lock.ts";
@@ -27,7 +28,7 @@ import type { ContractPaths } from "../protocol/mod.ts";
 
 import { CommandFailedError } from "../base/errors.ts";
 import { interruptHandler, redact } from "../qa/mod.ts";
-import { defineCommand, type Io } from "./_command.ts";
+import { defineCommand, type Io, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
@@ -53,6 +54,8 @@ export interface RunQaRequest {
    */
   onStart?: (secret: string) => void;
   onEvent?: (event: RunEvent) => void;
+  /** How the marker and rows are published (a test's hook sees each file operation). */
+  publish?: PublishOptions;
 }
 
 /** How a `run-qa` ended: the dry run's lines, or the run's summary and the QA settings it ran under. */
@@ -154,6 +157,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     signal: request.signal,
     onEvent: request.onEvent,
     secret: credentials.apiKey,
+    publish: request.publish,
   });
   return { kind: "ran", summary, qa };
 }
@@ -217,6 +221,7 @@ failed.`,
           onInterrupt = listenForInterrupt(say, interrupt);
         },
         onEvent: (event) => progress?.onEvent(event),
+        publish: publishOptions(io),
       });
     } finally {
       progress?.end();

@@ -16,7 +16,7 @@ import {
   sweepSummaryLines,
   writeSweepFiles,
 } from "../sweep/mod.ts";
-import { defineCommand } from "./_command.ts";
+import { defineCommand, publishOptions } from "./_command.ts";
 import {
   contractPaths,
   DATASET_FLAG,
@@ -72,7 +72,7 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
     await writeSweepFiles(directory, {
       "sweep.jsonl": sweepJsonlChunks(result),
       "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool!),
-    });
+    }, publishOptions(io));
     for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
     io.out(wroteLine(directory, SWEEP_OUTPUTS));
   },

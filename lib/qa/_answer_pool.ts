@@ -98,7 +98,8 @@ async function answerOne(pool: Pool, task: AnswerTask, path: string): Promise<vo
       })`,
     });
   }
-  await writeFileAtomic(path, answerRowJson(answerRow(task, answer, attempts, createdAtStamp(pool.now()))));
+  const row = answerRowJson(answerRow(task, answer, attempts, createdAtStamp(pool.now())));
+  await writeFileAtomic(path, row, pool.options.publish);
   summary.called++;
   const tokens = totalTokens(answer.usage);
   summary.tokens += tokens;

@@ -11,7 +11,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import type { SourceState } from "../protocol/identity.ts";
-import { ensureDir, moveAside, writeFileAtomic } from "../base/fs.ts";
+import { ensureDir, moveAside, type PublishOptions, writeFileAtomic } from "../base/fs.ts";
 import { acquireDirectoryLock, type LockHolder } from "../base/lock.ts";
 import { compareCodePoints } from "../py/json.ts";
 import type { AnswerProvider } from "./provider.ts";
@@ -41,6 +41,8 @@ export interface RunQaOptions {
   onEvent?: (event: RunEvent) => void;
   /** The API key: wherever its text appears in an answer or a reason, `[redacted]` is stored and printed. */
   secret?: string;
+  /** How the marker and rows are published (a test's hook sees each file operation). */
+  publish?: PublishOptions;
 }
 
 /** The outcome of a run. */
@@ -87,7 +89,7 @@ export async function answerTasks(
   options: RunQaOptions,
 ): Promise<RunQaSummary> {
   await checkRunDirectory(directory, contracts);
-  await ensureDir(directory);
+  await ensureDir(directory, options.publish);
   const lock = await acquireDirectoryLock(directory, "run-qa", LOCKED_ACTION, options.now);
   try {
     if (lock.tookOver !== null) {
@@ -114,7 +116,7 @@ async function runLocked(
   options: RunQaOptions,
 ): Promise<RunQaSummary> {
   const now = options.now ?? (() => new Date());
-  const plans = await prepareDirectory(contracts, tasks, directory, options.source, now);
+  const plans = await prepareDirectory(contracts, tasks, directory, options, now);
   const queue = plans.filter((plan) => plan.state !== "reuse");
   const summary: RunQaSummary = {
     reused: plans.length - queue.length,
@@ -142,21 +144,23 @@ async function prepareDirectory(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   directory: string,
-  source: SourceState,
+  { source, publish }: Pick<RunQaOptions, "source" | "publish">,
   now: () => Date,
 ): Promise<RowPlan[]> {
   // Checked again under the lock: a run that held it may have just written the marker.
   const state = await checkRunDirectory(directory, contracts);
   // The marker first: responses/ without it is a directory no run can resume (or a concurrent run refuses).
-  if (state === "new") await writeFileAtomic(markerPath(directory), qaRunMarker(contracts, now(), source));
-  await ensureDir(responsesDir(directory));
+  if (state === "new") {
+    await writeFileAtomic(markerPath(directory), qaRunMarker(contracts, now(), source), publish);
+  }
+  await ensureDir(responsesDir(directory), publish);
   const plans = await planRows(directory, tasks);
   const stale = plans.filter((plan) => plan.state === "stale");
   if (stale.length > 0) {
     // Nothing is overwritten: a row that cannot be reused is kept aside, not replaced in place.
     const stamp = now().getTime();
     for (const plan of stale) {
-      await moveAside(plan.path, supersededDir(directory), supersededName(plan.task.rowId, stamp));
+      await moveAside(plan.path, supersededDir(directory), supersededName(plan.task.rowId, stamp), publish);
     }
   }
   return plans;

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ensureDir, type FileContent, writeAllOrNothing } from "../base/fs.ts";
+import { ensureDir, type FileContent, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
 
 /** The two files `sweep` writes. */
 export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;
@@ -29,7 +29,8 @@ export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;
 export async function writeSweepFiles(
   directory: string,
   files: Readonly<Record<(typeof SWEEP_OUTPUTS)[number], FileContent>>,
+  publish: PublishOptions = {},
 ): Promise<void> {
-  await ensureDir(directory);
-  await writeAllOrNothing(directory, files);
+  await ensureDir(directory, publish);
+  await writeAllOrNothing(directory, files, publish);
 }

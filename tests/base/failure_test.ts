@@ -1,6 +1,6 @@
 import { InputError, IoError, isOsError, osReason, ProviderError } from "../../lib/base/errors.ts";
 import { describeFailure } from "../../lib/base/failure.ts";
-import { simulatedOsError } from "../../lib/base/fs.ts";
+import { simulatedOsError } from "../helpers/faults.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 
 Deno.test("bad input is exit 2 with one line; an I/O failure exit 1 with the path and the OS's reason", () => {

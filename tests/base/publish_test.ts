@@ -1,12 +1,6 @@
 import { IoError, OverwriteError } from "../../lib/base/errors.ts";
-import {
-  clearFaults,
-  injectFault,
-  moveAside,
-  simulatedOsError,
-  writeAllOrNothing,
-  writeFileAtomic,
-} from "../../lib/base/fs.ts";
+import { moveAside, writeAllOrNothing, writeFileAtomic } from "../../lib/base/fs.ts";
+import { faultHook, simulatedOsError } from "../helpers/faults.ts";
 import { assertEquals, assertRejects } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
 
@@ -55,14 +49,13 @@ for (const operation of ["write", "link", "remove"] as const) {
     Deno.test(`writeAllOrNothing: a failing ${operation} #${nth} leaves the directory as it was; a rerun works`, async () => {
       await withTempDir(async (directory) => {
         await Deno.writeTextFile(`${directory}/other.txt`, "untouched");
-        injectFault(operation, nth, simulatedOsError("ENOSPC"));
-        try {
-          const error = await assertRejects(() => writeAllOrNothing(directory, THREE), IoError);
-          assertEquals(error.reason, "No space left on device (os error 28)");
-          assertEquals(error.errno, "ENOSPC");
-        } finally {
-          clearFaults();
-        }
+        const beforeOperation = faultHook([{ operation, nth, error: simulatedOsError("ENOSPC") }]);
+        const error = await assertRejects(
+          () => writeAllOrNothing(directory, THREE, { beforeOperation }),
+          IoError,
+        );
+        assertEquals(error.reason, "No space left on device (os error 28)");
+        assertEquals(error.errno, "ENOSPC");
         assertEquals(await entries(directory), ["other.txt"]);
         await writeAllOrNothing(directory, THREE);
         assertEquals(await entries(directory), ["a.json", "b.json", "c.json", "other.txt"]);
@@ -83,24 +76,21 @@ Deno.test("writeAllOrNothing refuses when any target exists, placing nothing and
 Deno.test("writeAllOrNothing: a target appearing between the check and the link is not overwritten", async () => {
   await withTempDir(async (directory) => {
     // The second link meets an existing name, as if another process wrote b.json meanwhile.
-    injectFault("link", 2, new Deno.errors.AlreadyExists("File exists (os error 17)"));
-    try {
-      await assertRejects(() => writeAllOrNothing(directory, THREE), OverwriteError, "b.json");
-    } finally {
-      clearFaults();
-    }
+    const error = new Deno.errors.AlreadyExists("File exists (os error 17)");
+    const beforeOperation = faultHook([{ operation: "link", nth: 2, error }]);
+    await assertRejects(
+      () => writeAllOrNothing(directory, THREE, { beforeOperation }),
+      OverwriteError,
+      "b.json",
+    );
     assertEquals(await entries(directory), []);
   });
 });
 
 Deno.test("a non-OS failure passes through the layer unchanged (it is a bug, not an I/O error)", async () => {
   await withTempDir(async (directory) => {
-    injectFault("write", 1, new TypeError("boom"));
-    try {
-      await assertRejects(() => writeAllOrNothing(directory, THREE), TypeError, "boom");
-    } finally {
-      clearFaults();
-    }
+    const beforeOperation = faultHook([{ operation: "write", nth: 1, error: new TypeError("boom") }]);
+    await assertRejects(() => writeAllOrNothing(directory, THREE, { beforeOperation }), TypeError, "boom");
     assertEquals(await entries(directory), []);
   });
 });
@@ -121,15 +111,11 @@ Deno.test("moveAside links the file aside and removes it; it never replaces and 
     assertEquals(await Deno.readTextFile(`${directory}/aside/row.1.json`), "old row");
     assertEquals(await Deno.readTextFile(`${directory}/row.json`), "newer row");
 
-    injectFault("remove", 1, simulatedOsError("EACCES"));
-    try {
-      await assertRejects(
-        () => moveAside(`${directory}/row.json`, `${directory}/aside`, "row.2.json"),
-        IoError,
-      );
-    } finally {
-      clearFaults();
-    }
+    const beforeOperation = faultHook([{ operation: "remove", nth: 1, error: simulatedOsError("EACCES") }]);
+    await assertRejects(
+      () => moveAside(`${directory}/row.json`, `${directory}/aside`, "row.2.json", { beforeOperation }),
+      IoError,
+    );
     assertEquals(await entries(`${directory}/aside`), ["row.1.json"]);
     assertEquals(await Deno.readTextFile(`${directory}/row.json`), "newer row");
   });

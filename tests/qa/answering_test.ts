@@ -1,5 +1,5 @@
 import { DirectoryLockedError, IoError, ProviderError } from "../../lib/base/errors.ts";
-import { clearFaults, injectFault } from "../../lib/base/fs.ts";
+import { faultHook } from "../helpers/faults.ts";
 import { acquireDirectoryLock, LOCK_FILE } from "../../lib/base/lock.ts";
 import { responsePath } from "../../lib/qa/run_dir.ts";
 import { type AnswerProvider, CallAbortedError } from "../../lib/qa/provider.ts";
@@ -299,12 +299,11 @@ Deno.test("a run that fails writing its marker leaves no responses/ behind, so t
   // responses/ without qa_run.json is refused as a foreign directory: the marker must come first.
   await withTempDir(async (directory) => {
     const { provider, state } = fakeProvider();
-    injectFault("write", 1);
-    try {
-      await assertRejects(() => answerTasks(contracts, tasks, directory, options(provider)), IoError);
-    } finally {
-      clearFaults();
-    }
+    const publish = { beforeOperation: faultHook([{ operation: "write", nth: 1 }]) };
+    await assertRejects(
+      () => answerTasks(contracts, tasks, directory, { ...options(provider), publish }),
+      IoError,
+    );
     assertEquals(state.calls, 0);
     const summary = await answerTasks(contracts, tasks, directory, options(provider));
     assertEquals(summary.called, 90);
