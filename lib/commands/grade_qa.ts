@@ -29,6 +29,7 @@ import { readMarker } from "../qa/mod.ts";
 import { compareCodePoints } from "../py/mod.ts";
 import {
   type GradedRow,
+  gradedRow,
   gradedRowsJsonl,
   qaStatsOf,
   type QaStatsSuites,
@@ -149,49 +150,6 @@ export async function gradeRun(
   };
   await writeAllOrNothing(directory, files, publish);
   return { rows: graded, suites };
-}
-
-/**
- * A task's answer row graded: the identity and support fields from the recomputed task, the prediction, usage
- * and attempts from the row, and the grade against the task's reference answer.
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/mod.ts";
- * import { answerRow, buildAnswerTasks } from "../qa/mod.ts";
- * import { gradedRow } from "./grade_qa.ts";
- * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const task = buildAnswerTasks(contracts, cases)[0];
- * const answer = { prediction: task.referenceAnswer, responseModel: "m", usage: {} };
- * const graded = gradedRow(task, answerRow(task, answer, 1, "2026-11-29T00:00:00Z")); // the task's answer decides
- * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, task.questionType, false]);
- * ```
- */
-export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
-  // The reference answer comes from the recomputed case; nothing in the row chooses it.
-  const grade = gradeAnswer(row.prediction, task.referenceAnswer);
-  return {
-    attempts: row.attempts,
-    capacity: task.capacity,
-    case_id: task.caseId,
-    grade_correct: grade.correct,
-    grade_rule: grade.rule,
-    grader_version: GRADER_VERSION,
-    kept_fact_ids: [...task.keptFactIds],
-    policy: task.policy,
-    prediction: row.prediction,
-    question_type: task.questionType,
-    request_fingerprint: task.requestFingerprint,
-    response_model: row.response_model,
-    row_id: task.rowId,
-    scenario: task.scenario,
-    schema_version: 1,
-    source: task.source,
-    support_all_retained: task.supportAllRetained,
-    support_recall: task.supportRecall,
-    usage: row.usage,
-  };
 }
 
 /**

@@ -106,18 +106,11 @@ function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_u
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { buildDemoProtocol } from "../protocol/mod.ts";
+ * import { buildDemoProtocol, writeDemoProtocol } from "../protocol/mod.ts";
  * import { runQa } from "./run_qa.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const dir = await Deno.makeTempDir();
- * for (const [name, body] of [["c.yaml", demo.config], ["o.json", demo.official], ["s.json", demo.synthetic]]) {
- *   await Deno.writeTextFile(`${dir}/${name}`, body);
- * }
- * await Deno.writeFile(`${dir}/data.json`, demo.dataset);
- * const contracts = { config: `${dir}/c.yaml`, officialManifest: `${dir}/o.json`, syntheticManifest: `${dir}/s.json` };
- * const outcome = await runQa({ // a dry run: no key, no call, nothing written
- *   contracts, dataset: `${dir}/data.json`, directory: undefined, dryRun: true, env: () => undefined, source: { dirty: null, head: null },
- * });
+ * const { contracts, dataset } = await writeDemoProtocol(await Deno.makeTempDir(), await buildDemoProtocol());
+ * const source = { dirty: null, head: null }, env = () => undefined; // a dry run: no key, no call, nothing written
+ * const outcome = await runQa({ contracts, dataset, directory: undefined, dryRun: true, env, source });
  * strictEqual(outcome.kind === "dry-run" && outcome.lines.at(-1)?.startsWith("dry run: 90 tasks, "), true);
  * ```
  */

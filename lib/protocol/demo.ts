@@ -5,13 +5,14 @@
  * @module
  */
 
+import { publishFiles } from "../base/publish.ts";
 import { compareCodePoints } from "../base/order.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
 import { sha256HexAsync } from "../base/hash.ts";
 import { parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
 import { recomputeSelection } from "./cases.ts";
-import { type PreparedProtocol, prepareProtocol } from "./prepare.ts";
+import { type ContractPaths, type PreparedProtocol, prepareProtocol } from "./prepare.ts";
 
 /** The demo protocol's id; it says "demo" wherever it is recorded. */
 export const DEMO_PROTOCOL_ID = "deermem-demo-synthetic-v1";
@@ -211,4 +212,41 @@ export function loadDemoContracts(demo: DemoProtocol): Contracts {
  */
 export async function prepareDemoProtocol(demo: DemoProtocol): Promise<PreparedProtocol> {
   return await prepareProtocol(loadDemoContracts(demo), demo.dataset, "demo:dataset.json");
+}
+
+/** Where {@linkcode writeDemoProtocol} put the demo protocol's files. */
+export interface DemoProtocolFiles {
+  /** The three contract files, as `--config`, `--official-manifest` and `--synthetic-manifest` take them. */
+  contracts: ContractPaths;
+  /** The generated dataset, as `--dataset` takes it. */
+  dataset: string;
+}
+
+/**
+ * Writes the demo protocol into `directory` as files (`config.yaml`, `official.json`, `synthetic.json`,
+ * `dataset.json`), so every command can run on it.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, writeDemoProtocol } from "./demo.ts";
+ * import { readContracts } from "./prepare.ts";
+ * const files = await writeDemoProtocol(await Deno.makeTempDir(), await buildDemoProtocol());
+ * strictEqual((await readContracts(files.contracts)).config.protocol_id, "deermem-demo-synthetic-v1");
+ * ```
+ */
+export async function writeDemoProtocol(directory: string, demo: DemoProtocol): Promise<DemoProtocolFiles> {
+  const contracts = {
+    config: `${directory}/config.yaml`,
+    officialManifest: `${directory}/official.json`,
+    syntheticManifest: `${directory}/synthetic.json`,
+  };
+  const dataset = `${directory}/dataset.json`;
+  await publishFiles([
+    [contracts.config, demo.config],
+    [contracts.officialManifest, demo.official],
+    [contracts.syntheticManifest, demo.synthetic],
+    [dataset, demo.dataset],
+  ]);
+  return { contracts, dataset };
 }

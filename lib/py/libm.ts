@@ -135,8 +135,7 @@ function fmaSmallProduct(a: number, b: number, c: number): number {
   const sumError = product - (sum - c); // exact (Dekker's FastTwoSum), since c ≥ product
   const gapBelow = sum - (sum - sum * PHI);
   if (2 * abs(sumError) + product * EPSILON < gapBelow) return sum;
-  // The unary plus (an identity on numbers) types the out-of-line result as a number, so the compiler merges
-  // it with `sum` unboxed; merged as an untyped value, every call's `sum` was boxed on the heap.
+  // The unary plus (an identity on numbers) types the result as a number, so `sum` stays unboxed.
   return +fmaInRange(a, b, c);
 }
 

@@ -12,7 +12,8 @@ import { parseJsonLines, type SameType, type Schema } from "../base/schema.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { dumps, PyFloat, type PyJson } from "../py/json.ts";
 import { type AnswerRow, answerRowObject } from "./answer_rows.ts";
-import { GRADE_RULES, GRADER_VERSION, type GradeRule } from "./grading.ts";
+import { GRADE_RULES, gradeAnswer, GRADER_VERSION, type GradeRule } from "./grading.ts";
+import type { AnswerTask } from "./tasks.ts";
 
 /** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
 export interface GradedRow extends Omit<AnswerRow, "created_at"> {
@@ -131,4 +132,47 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
     }
   }
   return rows;
+}
+
+/**
+ * A task's answer row graded: the identity and support fields from the recomputed task, the prediction, usage
+ * and attempts from the row, and the grade against the task's reference answer.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/mod.ts";
+ * import { answerRow, buildAnswerTasks } from "./mod.ts";
+ * import { gradedRow } from "./graded_rows.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const task = buildAnswerTasks(contracts, cases)[0];
+ * const answer = { prediction: task.referenceAnswer, responseModel: "m", usage: {} };
+ * const graded = gradedRow(task, answerRow(task, answer, 1, "2026-11-29T00:00:00Z")); // the task's answer decides
+ * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, task.questionType, false]);
+ * ```
+ */
+export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
+  // The reference answer comes from the recomputed case; nothing in the row chooses it.
+  const grade = gradeAnswer(row.prediction, task.referenceAnswer);
+  return {
+    attempts: row.attempts,
+    capacity: task.capacity,
+    case_id: task.caseId,
+    grade_correct: grade.correct,
+    grade_rule: grade.rule,
+    grader_version: GRADER_VERSION,
+    kept_fact_ids: [...task.keptFactIds],
+    policy: task.policy,
+    prediction: row.prediction,
+    question_type: task.questionType,
+    request_fingerprint: task.requestFingerprint,
+    response_model: row.response_model,
+    row_id: task.rowId,
+    scenario: task.scenario,
+    schema_version: 1,
+    source: task.source,
+    support_all_retained: task.supportAllRetained,
+    support_recall: task.supportRecall,
+    usage: row.usage,
+  };
 }

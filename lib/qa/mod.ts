@@ -22,3 +22,4 @@ export * from "./run_marker.ts";
 export * from "./stats.ts";
 export * from "./suite_stats.ts";
 export * from "./tasks.ts";
+export * from "./demo_run.ts";

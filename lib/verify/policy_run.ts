@@ -96,19 +96,12 @@ function runRecordProblems(record: Record<string, unknown>, contracts: Contracts
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { loadContracts } from "../protocol/contracts.ts";
- * import { buildDemoProtocol } from "../protocol/demo.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/mod.ts";
  * import { runPolicy } from "../commands/run_policy.ts";
- * import { prepareProtocol } from "../protocol/prepare.ts";
  * import { verifyPolicyRun } from "./policy_run.ts";
- * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const [config, official, synthetic] = [demo.config, demo.official, demo.synthetic]
- *   .map((body, index) => ({ source: `demo-${index}`, bytes: new TextEncoder().encode(body) }));
- * const contracts = loadContracts({ config, official, synthetic });
- * const prepared = await prepareProtocol(contracts, demo.dataset, "demo.json");
- * const dir = await Deno.makeTempDir();
+ * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), dir = await Deno.makeTempDir();
  * await runPolicy(prepared, dir, new Date(), { dirty: null, head: null });
- * const { checks } = await verifyPolicyRun(dir, contracts, prepared.cases); // with the cases: every row recomputed
+ * const { checks } = await verifyPolicyRun(dir, prepared.contracts, prepared.cases); // every row recomputed
  * deepStrictEqual(checks.map((check) => check.verdict), ["pass", "pass", "pass", "pass"]);
  * ```
  */

@@ -7,7 +7,7 @@
 
 import { gradeAnswer } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
-import { compareCodePoints } from "../py/mod.ts";
+import { compareCodePoints } from "../base/order.ts";
 import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } from "../qa/mod.ts";
 
 /**
@@ -16,20 +16,15 @@ import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } 
  *
  * @example
  * ```ts
- * import { deepStrictEqual, match } from "node:assert/strict";
- * import { gradedRow } from "../commands/grade_qa.ts";
- * import { answerRow } from "../qa/mod.ts";
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { demoGradedRun } from "../qa/mod.ts";
  * import { checkRowsAgainstTasks } from "./row_checks.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
- *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
- *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
- *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
- * };
- * const row = gradedRow(task, answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T00:00:00Z"));
- * deepStrictEqual(checkRowsAgainstTasks([row], [task]), []);
- * const [problem] = checkRowsAgainstTasks([{ ...row, grade_correct: !row.grade_correct }], [task]);
- * match(problem, /^q1__hybrid-v1: grade .* but re-grading gives /);
+ * const { tasks, rows } = await demoGradedRun();
+ * deepStrictEqual(checkRowsAgainstTasks(rows, tasks), []);
+ * const flipped = { ...rows[0], grade_correct: false };
+ * deepStrictEqual(checkRowsAgainstTasks([flipped, ...rows.slice(1)], tasks), [
+ *   `${flipped.row_id}: grade false/exact but re-grading gives true/exact`,
+ * ]);
  * ```
  */
 export function checkRowsAgainstTasks(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
@@ -104,19 +99,12 @@ export function gradeProblems(rows: readonly GradedRow[], tasks: readonly Answer
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { gradedRow } from "../commands/grade_qa.ts";
- * import { answerRow } from "../qa/mod.ts";
+ * import { demoGradedRun } from "../qa/mod.ts";
  * import { structureProblems } from "./row_checks.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
- *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
- *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
- *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
- * };
- * const other = { ...task, rowId: "q1__confidence", policy: "confidence" as const };
- * const rows = [task, other].map((t) => gradedRow(t, answerRow(t, { prediction: "7", responseModel: null, usage: {} }, 1, "")));
- * deepStrictEqual(structureProblems(rows, 1), []); // one kept fact each at capacity 1
- * deepStrictEqual(structureProblems(rows.slice(1), 1), ["case q1 has confidence, expected one row per policy"]);
+ * const { rows } = await demoGradedRun();
+ * deepStrictEqual(structureProblems(rows, 7), []); // one row per case and policy, 7 kept facts each
+ * const [first, ...rest] = rows; // drop one policy's row of the first case
+ * deepStrictEqual(structureProblems(rest, 7), [`case ${first.case_id} has hybrid-v1, expected one row per policy`]);
  * ```
  */
 export function structureProblems(rows: readonly GradedRow[], capacity: number): string[] {
@@ -151,19 +139,12 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { gradedRow } from "../commands/grade_qa.ts";
- * import { gradedRowsJsonl } from "../qa/mod.ts";
- * import { answerRow } from "../qa/mod.ts";
+ * import { demoGradedRun, gradedRowsJsonl } from "../qa/mod.ts";
  * import { canonicalDifference } from "./row_checks.ts";
- * const task = {
- *   rowId: "q1__hybrid-v1", caseId: "q1", source: "longmemeval" as const, scenario: "access_help",
- *   questionType: "single-session-user", policy: "hybrid-v1" as const, capacity: 7, keptFactIds: ["f1"],
- *   supportAllRetained: true, supportRecall: 1, messages: [{ role: "user" as const, content: "How long?" }],
- *   requestFingerprint: "0".repeat(64), referenceAnswer: "seven weeks",
- * };
- * const rows = [gradedRow(task, answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, ""))];
+ * const { rows } = await demoGradedRun();
  * strictEqual(canonicalDifference(gradedRowsJsonl(rows), rows), undefined);
- * strictEqual(canonicalDifference(gradedRowsJsonl(rows).replace("\n", "\r\n"), rows), "line 1: ends with CR (expected \\n line ends)");
+ * const crlf = gradedRowsJsonl(rows).replace("\n", "\r\n");
+ * strictEqual(canonicalDifference(crlf, rows), "line 1: ends with CR (expected \\n line ends)");
  * ```
  */
 export function canonicalDifference(text: string, rows: readonly GradedRow[]): string | undefined {

@@ -1,5 +1,6 @@
 import { GRADER_VERSION } from "../../lib/qa/grading.ts";
-import { foreignResponseFiles, gradedRow } from "../../lib/commands/grade_qa.ts";
+import { foreignResponseFiles } from "../../lib/commands/grade_qa.ts";
+import { gradedRow } from "../../lib/qa/graded_rows.ts";
 import { answerRow } from "../../lib/qa/answer_rows.ts";
 import type { AnswerTask } from "../../lib/qa/tasks.ts";
 import { assertEquals } from "../helpers/assert.ts";
