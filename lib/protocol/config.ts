@@ -10,7 +10,7 @@ import * as z from "../base/zod.ts";
 import { parseEvaluationTime } from "../py/pydantic_datetime.ts";
 import { ContractError } from "../base/errors.ts";
 import { laxBigInt, laxBool, laxFloat, laxInt, laxIntLiteral } from "../py/pydantic_lax.ts";
-import { parsePyYaml } from "../py/yaml.ts";
+import { parsePyYamlFile } from "../py/yaml.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { Instant } from "../py/time.ts";
 
@@ -306,14 +306,6 @@ const _sameConfig: SameType<ProtocolConfig, z.infer<typeof protocolConfigSchema>
  * ```
  */
 export function parseConfig(text: string, path: string): ProtocolConfig {
-  let data: unknown;
-  try {
-    data = parsePyYaml(text);
-  } catch (error) {
-    throw new ContractError(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, {
-      path,
-      cause: error,
-    });
-  }
+  const data = parsePyYamlFile(text, path, ContractError);
   return parseWith(ProtocolConfig, data, path);
 }

@@ -11,6 +11,7 @@
  * @module
  */
 
+import type { DomainErrorOptions, InputError } from "../base/errors.ts";
 import { Lexer, parse, type ScalarTag } from "yaml";
 
 /** A timestamp as PyYAML constructs it: a `datetime` (aware or naive) or, with no time, a `date`. */
@@ -312,5 +313,29 @@ function refuseLoneSurrogates(value: unknown): void {
       refuseLoneSurrogates(key);
       refuseLoneSurrogates(item);
     }
+  }
+}
+
+/**
+ * {@linkcode parsePyYaml} for a file the user gave: a document that does not parse is one line naming the file
+ * and the parser's first line, as `ErrorType` (bad input: exit 2).
+ *
+ * @example
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { InputError } from "../base/errors.ts";
+ * import { parsePyYamlFile } from "./yaml.ts";
+ * throws(() => parsePyYamlFile("a: [1", "grid.yaml", InputError), { name: "InputError", message: /^grid\.yaml: not valid YAML: / });
+ * ```
+ */
+export function parsePyYamlFile(
+  text: string,
+  path: string,
+  ErrorType: new (message: string, options: DomainErrorOptions) => InputError,
+): unknown {
+  try {
+    return parsePyYaml(text);
+  } catch (error) {
+    throw new ErrorType(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, { path, cause: error });
   }
 }

@@ -10,7 +10,7 @@ import * as z from "../base/zod.ts";
 import { InputError } from "../base/errors.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import { laxFloat, laxInt } from "../py/pydantic_lax.ts";
-import { parsePyYaml } from "../py/yaml.ts";
+import { parsePyYamlFile } from "../py/yaml.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { hybridParams } from "../policy/mod.ts";
 
@@ -201,15 +201,7 @@ export function defaultGrid(config: ProtocolConfig): SweepGrid {
  * ```
  */
 export function parseGrid(text: string, path: string, config: ProtocolConfig): SweepGrid {
-  let data: unknown;
-  try {
-    data = parsePyYaml(text);
-  } catch (error) {
-    throw new InputError(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, {
-      path,
-      cause: error,
-    });
-  }
+  const data = parsePyYamlFile(text, path, InputError);
   const file = parseWith(SweepGridFile, data ?? {}, path, { error: InputError });
   file.capacities?.forEach((capacity, index) => {
     if (capacity > config.pool.size) {
