@@ -23,7 +23,6 @@ import {
   writeAllOrNothing,
 } from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";
-import { gradeAnswer, GRADER_VERSION } from "../qa/mod.ts";
 import { refuseIfLocked } from "../base/lock.ts";
 import { readMarker } from "../qa/mod.ts";
 import { compareCodePoints } from "../py/mod.ts";
@@ -36,7 +35,7 @@ import {
   qaStatsSuites,
   qaSummary,
 } from "../qa/mod.ts";
-import { type AnswerRow, checkRowIdentity, parseAnswerRow, responsePath } from "../qa/mod.ts";
+import { checkRowIdentity, parseAnswerRow, responsePath } from "../qa/mod.ts";
 import type { AnswerTask } from "../qa/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import type { ContractPaths } from "../protocol/mod.ts";
