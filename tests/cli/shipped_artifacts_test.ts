@@ -1,9 +1,9 @@
 /** The repository's shipped files: the protocol artifacts and published results match their pins (no module). */
 import { assertEquals } from "../helpers/assert.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
-import { ROOT, SHARED } from "../helpers/cli.ts";
+import { PINS, ROOT } from "../helpers/cli.ts";
 
-const SUMS = `${SHARED}/protocol/pr4789-reproduction-v1/SHA256SUMS`;
+const SUMS = `${PINS}/pr4789-reproduction-v1.SHA256SUMS`;
 
 function pinned(): [string, string][] {
   return Deno.readTextFileSync(SUMS).trim().split("\n").map((line) => {

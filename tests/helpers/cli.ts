@@ -2,7 +2,7 @@
 
 import denoConfig from "../../deno.json" with { type: "json" };
 
-export { GOLDEN, ROOT, SHARED } from "./paths.ts";
+export { GOLDEN, PINS, ROOT } from "./paths.ts";
 import { GOLDEN, ROOT } from "./paths.ts";
 
 export interface CliResult {

@@ -1,4 +1,4 @@
-/** The reference's fixture protocol and run, loaded through the library (read from ../shared/golden). */
+/** The reference's fixture protocol and run, loaded through the library (tests/golden). */
 
 import { type Contracts, loadContracts } from "../../lib/protocol/contracts.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";

@@ -7,7 +7,7 @@ import {
 import { ContractError } from "../../lib/base/errors.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
-import { SHARED } from "../helpers/cli.ts";
+import { PINS } from "../helpers/cli.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -109,7 +109,7 @@ Deno.test("a UTF-8 BOM: PyYAML skips it in the config, the reference's json.load
 });
 
 Deno.test("embedded artifacts hash to the pinned values (what the binary carries)", async () => {
-  const sums = Deno.readTextFileSync(`${SHARED}/protocol/pr4789-reproduction-v1/SHA256SUMS`).trim().split(
+  const sums = Deno.readTextFileSync(`${PINS}/pr4789-reproduction-v1.SHA256SUMS`).trim().split(
     "\n",
   );
   const pinned = sums.map((line) => line.split(/\s+/)).map(([sum, path]) => [sum, path.replace(/^\.\//, "")]);
