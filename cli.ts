@@ -20,6 +20,7 @@ import {
 } from "./lib/commands/mod.ts";
 
 export type { Io };
+export type { FileOperation, FileOperationHook } from "./lib/base/fs.ts";
 export { SOURCE_STATE, VERSION } from "./lib/commands/mod.ts";
 
 /**
