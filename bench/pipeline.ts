@@ -79,7 +79,7 @@ async function writeDataset(
     }
   });
   const dataset = new TextEncoder().encode(JSON.stringify(rows, null, 1));
-  const config = demo.config.replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${sha256Hex(dataset)}`);
+  const config = demo.config.replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${await sha256Hex(dataset)}`);
   await Deno.writeFile(`${directory}/dataset.json`, dataset);
   await Deno.writeTextFile(`${directory}/config.yaml`, config);
   await Deno.writeTextFile(`${directory}/official.json`, demo.official);

@@ -8,7 +8,7 @@
 
 import { compareCodePoints } from "./order.ts";
 import { InputError, IoError, isOsError, UnreadableFileError } from "./errors.ts";
-import { sha256HexAsync } from "./hash.ts";
+import { sha256Hex } from "./hash.ts";
 import { decodeUtf8 } from "./utf8.ts";
 import { osCall } from "./_os_call.ts";
 
@@ -132,7 +132,7 @@ export async function readBytesHashed(
 ): Promise<HashedBytes> {
   try {
     const bytes = await readCappedInto(path, what, cap);
-    return { bytes, sha256: await sha256HexAsync(bytes) };
+    return { bytes, sha256: await sha256Hex(bytes) };
   } catch (error) {
     throw missingAsInput(error, path, what);
   }

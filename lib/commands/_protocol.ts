@@ -49,7 +49,7 @@ export async function prepareStage(
   dataset: string | undefined,
 ): Promise<StageProtocol> {
   const prepared = await prepareDataset(contracts, dataset);
-  return { contracts, prepared, tasks: buildAnswerTasks(contracts, prepared.cases) };
+  return { contracts, prepared, tasks: await buildAnswerTasks(contracts, prepared.cases) };
 }
 
 /** {@linkcode loadProtocol} when a dataset is given, else the contracts alone. */

@@ -111,7 +111,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * import { answerTasks, buildAnswerTasks } from "../qa/mod.ts";
  * import { gradeRun } from "./grade_qa.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const tasks = buildAnswerTasks(contracts, cases), dir = await Deno.makeTempDir();
+ * const tasks = await buildAnswerTasks(contracts, cases), dir = await Deno.makeTempDir();
  * const provider = () => Promise.resolve({ prediction: "INSUFFICIENT", responseModel: "m", usage: {} }); // offline
  * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 4, source: { dirty: null, head: null } });
  * const { rows } = await gradeRun(dir, contracts, tasks); // and writes qa.rows.jsonl, qa.summary.json, qa.stats.json

@@ -52,7 +52,7 @@ export interface CustomPolicyRun {
  * await Deno.writeTextFile(path, source);
  * const custom = await customPolicyRun(path); // from here on this process may not read the environment
  * strictEqual(custom.policy.name, "keep-first");
- * strictEqual(custom.fields.policy_module_sha256, sha256Hex(source));
+ * strictEqual(custom.fields.policy_module_sha256, await sha256Hex(source));
  * strictEqual(Deno.permissions.querySync({ name: "env" }).state, "prompt");
  * ```
  */

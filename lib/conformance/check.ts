@@ -7,7 +7,7 @@
 
 import { VectorFormatError } from "../base/errors.ts";
 import { parsePyJson } from "../py/json.ts";
-import { type LineVerdict, ulpsApart, type VectorChecker } from "./compare.ts";
+import { type AsyncVectorChecker, type LineVerdict, ulpsApart, type VectorChecker } from "./compare.ts";
 import type { FileReport } from "./report.ts";
 import { PYTHON_FLOAT_FILES, VECTOR_CHECKERS } from "./vectors.ts";
 
@@ -67,7 +67,7 @@ function parseLine(file: string, line: string, lineNumber: number): Record<strin
 
 /** The checker's verdict; its format error gains the file and the line. */
 async function checkLine(
-  checker: VectorChecker,
+  checker: VectorChecker | AsyncVectorChecker,
   record: Record<string, unknown>,
   file: string,
   lineNumber: number,

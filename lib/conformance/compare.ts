@@ -28,6 +28,9 @@ export interface LineVerdict {
 /** Checks one parsed vector line; throws a `VectorFormatError` when the line lacks a field. */
 export type VectorChecker = (record: Record<string, unknown>) => LineVerdict;
 
+/** A {@linkcode VectorChecker} that hashes, so answers later (WebCrypto's digest is asynchronous). */
+export type AsyncVectorChecker = (record: Record<string, unknown>) => Promise<LineVerdict>;
+
 /**
  * The leaves where `actual` differs from `expected`, by dotted path (`[i]` for array items, `value` for the
  * root); arrays of different lengths, and values of different kinds, differ as a whole.

@@ -4,7 +4,7 @@
  * @module
  */
 
-import type { VectorChecker } from "./compare.ts";
+import type { AsyncVectorChecker, VectorChecker } from "./compare.ts";
 import { checkBoundedNumber } from "./checkers/bounded_number.ts";
 import { checkDatetime } from "./checkers/datetime.ts";
 import { checkEvidence } from "./checkers/evidence.ts";
@@ -19,7 +19,7 @@ import { checkPyjsonString } from "./checkers/pyjson_strings.ts";
 import { checkStats } from "./checkers/stats.ts";
 
 /** Every vector file this build knows, with its checker. */
-export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker>> = {
+export const VECTOR_CHECKERS: Readonly<Record<string, VectorChecker | AsyncVectorChecker>> = {
   "eviction.jsonl": checkEviction("core"),
   "eviction-exotic.jsonl": checkEviction("exotic"),
   "datetime.jsonl": checkDatetime,

@@ -33,7 +33,7 @@ export const POLICIES: readonly [EvictionPolicy, ...EvictionPolicy[]] = [
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { hybridParams } from "./builtins.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * strictEqual(hybridParams(config).confidenceWeight, 0.65);
  * strictEqual(hybridParams(config).accessHalfLifeDays, config.policies.hybrid_v1.access_half_life_days);
  * ```
@@ -61,7 +61,7 @@ export function hybridParams(config: ProtocolConfig): HybridParams {
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { hybridParams, hybridParamsConfig } from "./builtins.ts";
  * import { dumps } from "../py/json.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * const params = hybridParamsConfig({ ...hybridParams(config), confidenceWeight: 0.5 });
  * strictEqual(dumps(params.weights), '{"access": 0.1, "confidence": 0.5, "confirmation": 0.25}');
  * strictEqual(params.access_half_life_days, config.policies.hybrid_v1.access_half_life_days);
@@ -191,7 +191,7 @@ export function hybridPolicy(params: HybridParams): Policy {
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { builtinPolicy, CONFIDENCE_POLICY } from "./builtins.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * strictEqual(builtinPolicy("confidence", config), CONFIDENCE_POLICY);
  * strictEqual(builtinPolicy("hybrid-v1", config).name, "hybrid-v1");
  * ```
@@ -211,7 +211,7 @@ export function builtinPolicy(policy: EvictionPolicy, config: ProtocolConfig): P
  * import { deepStrictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { builtinPolicies } from "./builtins.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * deepStrictEqual(builtinPolicies(config).map((policy) => policy.name), ["confidence", "hybrid-v1"]);
  * ```
  */

@@ -45,7 +45,7 @@ function fileUrl(path: string): string {
  * const directory = await Deno.makeTempDir();
  * const source = 'export default { name: "none", select: () => ({}) };\n';
  * await Deno.writeTextFile(`${directory}/none.js`, source);
- * strictEqual((await loadPolicyModule(`${directory}/none.js`)).sha256, sha256Hex(source));
+ * strictEqual((await loadPolicyModule(`${directory}/none.js`)).sha256, await sha256Hex(source));
  * await Deno.writeTextFile(`${directory}/nothing.js`, "export default 42;\n");
  * await rejects(loadPolicyModule(`${directory}/nothing.js`), PolicyModuleError); // not a policy
  * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input
@@ -53,7 +53,7 @@ function fileUrl(path: string): string {
  */
 export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule> {
   const bytes = await readBytes(path, "policy module");
-  const sha256 = sha256Hex(bytes);
+  const sha256 = await sha256Hex(bytes);
   let module: Record<string, unknown>;
   try {
     module = await import(fileUrl(path));

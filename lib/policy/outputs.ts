@@ -252,7 +252,7 @@ export function policySummary(results: readonly PolicyResult[], protocolId: stri
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { runRecord } from "./outputs.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * const text = runRecord(contracts, "0".repeat(64), new Date(0), { dirty: false, head: null });
  * const record = JSON.parse(text);
  * strictEqual(record.created_at, "1970-01-01T00:00:00Z");

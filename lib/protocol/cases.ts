@@ -57,14 +57,14 @@ export interface PreparedCase {
  *
  * @example
  * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
+ * import { strictEqual } from "node:assert/strict";
  * import { distractorOffset } from "./cases.ts";
- * deepStrictEqual(distractorOffset("alt-ns", "case-0", 1000), 126);
+ * strictEqual(await distractorOffset("alt-ns", "case-0", 1000), 126);
  * ```
  */
-export function distractorOffset(namespace: string, caseId: string, bankSize: number): number {
+export async function distractorOffset(namespace: string, caseId: string, bankSize: number): Promise<number> {
   if (!Number.isInteger(bankSize) || bankSize < 1) throw new RangeError("bank size must be ≥ 1");
-  const digest = sha256Bytes(`${namespace}:${caseId}`);
+  const digest = await sha256Bytes(`${namespace}:${caseId}`);
   const value = ((digest[0] << 24) >>> 0) + (digest[1] << 16) + (digest[2] << 8) + digest[3];
   return value % bankSize;
 }
@@ -201,16 +201,9 @@ export function buildDistractorBank(dataset: Dataset, config: ProtocolConfig): D
   return eligible.slice(0, pool.distractor_bank_size);
 }
 
-function drawDistractors(
-  caseId: string,
-  bank: DatasetRow[],
-  config: ProtocolConfig,
-): DatasetRow[] {
-  const offset = distractorOffset(config.pool.offset_namespace, caseId, bank.length);
-  const drawn = Array.from(
-    { length: config.pool.distractors },
-    (_, index) => bank[(offset + index) % bank.length],
-  );
+/** The `count` bank rows from `offset` on, wrapping; refused when one repeats the case's own record. */
+function drawDistractors(caseId: string, bank: DatasetRow[], offset: number, count: number): DatasetRow[] {
+  const drawn = Array.from({ length: count }, (_, index) => bank[(offset + index) % bank.length]);
   // As the reference's build_case: the support record and the distractors must be distinct source records.
   const sources = new Set([caseId, ...drawn.map((row) => row.questionId)]);
   if (sources.size !== drawn.length + 1) {
@@ -219,6 +212,43 @@ function drawDistractors(
     });
   }
   return drawn;
+}
+
+/** A prepared case before its distractors are drawn. */
+type CaseDraft = Omit<PreparedCase, "distractors">;
+
+/** The official cases, by scenario in `scenario_order`, then by (question type, ID), paired with the loss ranks. */
+function officialDrafts(scenarios: Map<string, DatasetRow[]>, official: OfficialManifest): CaseDraft[] {
+  return official.scenario_order.flatMap((scenario) =>
+    [...scenarios.get(scenario)!].sort((a, b) =>
+      compareCodePoints(a.questionType, b.questionType) || compareCodePoints(a.questionId, b.questionId)
+    ).map((row, index) => ({
+      caseId: row.questionId,
+      source: "longmemeval" as const,
+      scenario,
+      questionType: row.questionType,
+      question: row.question,
+      answer: row.answer,
+      questionDate: row.questionDate,
+      lossRank: official.loss_ranks[index % official.loss_ranks.length],
+      supportContent: row.evidence,
+    }))
+  );
+}
+
+/** The synthetic cases, in manifest order. */
+function syntheticDrafts(synthetic: SyntheticManifest): CaseDraft[] {
+  return synthetic.cases.map((item) => ({
+    caseId: item.case_id,
+    source: "synthetic" as const,
+    scenario: SYNTHETIC_SCENARIO,
+    questionType: SYNTHETIC_QUESTION_TYPE,
+    question: item.question,
+    answer: item.answer,
+    questionDate: null,
+    lossRank: item.loss_rank,
+    supportContent: item.support_fact,
+  }));
 }
 
 /**
@@ -231,12 +261,12 @@ function drawDistractors(
  * import { prepareCases } from "./cases.ts";
  * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
  * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
- * const cases = prepareCases(dataset, contracts);
+ * const cases = await prepareCases(dataset, contracts);
  * strictEqual(cases.length, 45); // 40 official, 5 synthetic
  * strictEqual(cases.filter((item) => item.source === "synthetic").length, 5);
  * ```
  */
-export function prepareCases(
+export async function prepareCases(
   dataset: Dataset,
   contracts: {
     config: ProtocolConfig;
@@ -244,7 +274,7 @@ export function prepareCases(
     synthetic: SyntheticManifest;
     sources: { official: string; config?: string };
   },
-): PreparedCase[] {
+): Promise<PreparedCase[]> {
   const { config, official, synthetic } = contracts;
   // The reference's build_case refuses any other number, though its config model allows pool.size ≠ 10.
   if (config.pool.distractors !== 9) {
@@ -256,41 +286,15 @@ export function prepareCases(
   const manifestPath = contracts.sources.official.replace(/^embedded:/, "");
   const scenarios = checkOfficialSelection(dataset, official, manifestPath);
   const bank = buildDistractorBank(dataset, config);
-  const cases: PreparedCase[] = [];
-  for (const scenario of official.scenario_order) {
-    const rows = [...scenarios.get(scenario)!].sort((a, b) =>
-      compareCodePoints(a.questionType, b.questionType) || compareCodePoints(a.questionId, b.questionId)
-    );
-    for (const [index, row] of rows.entries()) {
-      cases.push({
-        caseId: row.questionId,
-        source: "longmemeval",
-        scenario,
-        questionType: row.questionType,
-        question: row.question,
-        answer: row.answer,
-        questionDate: row.questionDate,
-        lossRank: official.loss_ranks[index % official.loss_ranks.length],
-        supportContent: row.evidence,
-        distractors: drawDistractors(row.questionId, bank, config),
-      });
-    }
-  }
-  for (const item of synthetic.cases) {
-    cases.push({
-      caseId: item.case_id,
-      source: "synthetic",
-      scenario: SYNTHETIC_SCENARIO,
-      questionType: SYNTHETIC_QUESTION_TYPE,
-      question: item.question,
-      answer: item.answer,
-      questionDate: null,
-      lossRank: item.loss_rank,
-      supportContent: item.support_fact,
-      distractors: drawDistractors(item.case_id, bank, config),
-    });
-  }
-  return cases;
+  const drafts = [...officialDrafts(scenarios, official), ...syntheticDrafts(synthetic)];
+  // Independent digests, hashed together; drawn (and refused) in case order.
+  const offsets = await Promise.all(
+    drafts.map((draft) => distractorOffset(config.pool.offset_namespace, draft.caseId, bank.length)),
+  );
+  return drafts.map((draft, index) => ({
+    ...draft,
+    distractors: drawDistractors(draft.caseId, bank, offsets[index], config.pool.distractors),
+  }));
 }
 
 /** The registered official scenarios, re-exported for callers that order output by them. */

@@ -127,17 +127,17 @@ function displayPath(artifact: Artifact): string {
  *
  * @example
  * ```ts
- * import { strictEqual, throws } from "node:assert/strict";
+ * import { rejects, strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "./contracts.ts";
  * import { ContractError } from "../base/errors.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * strictEqual(contracts.config.protocol_id, "deermem-hybrid-v1-pr4789-reproduction-v1");
  * strictEqual(contracts.hashes.prompt, contracts.config.qa.answer_prompt.sha256); // the pinned prompt
  * const broken = { ...embeddedSources(), config: { source: "x.yaml", bytes: new TextEncoder().encode("pool: 1\n") } };
- * throws(() => loadContracts(broken), ContractError);
+ * await rejects(loadContracts(broken), ContractError);
  * ```
  */
-export function loadContracts(sources: ContractSources): Contracts {
+export async function loadContracts(sources: ContractSources): Promise<Contracts> {
   const configPath = displayPath(sources.config);
   const officialPath = displayPath(sources.official);
   const syntheticPath = displayPath(sources.synthetic);
@@ -145,7 +145,10 @@ export function loadContracts(sources: ContractSources): Contracts {
   const official = parseOfficialManifest(decode(sources.official), officialPath);
   const synthetic = parseSyntheticManifest(decode(sources.synthetic), syntheticPath);
   checkAgreement(config, { official, officialPath, synthetic, syntheticPath, configPath });
-  const { artifact: promptArtifact, sha256: promptHash } = pinnedPrompt(config, configPath);
+  const { artifact: promptArtifact, sha256: promptHash } = await pinnedPrompt(config, configPath);
+  const [configHash, officialHash, syntheticHash] = await Promise.all(
+    [sources.config, sources.official, sources.synthetic].map((artifact) => sha256Hex(artifact.bytes)),
+  );
   return {
     config,
     official,
@@ -158,9 +161,9 @@ export function loadContracts(sources: ContractSources): Contracts {
       prompt: promptArtifact.source,
     },
     hashes: {
-      config: sha256Hex(sources.config.bytes),
-      official: sha256Hex(sources.official.bytes),
-      synthetic: sha256Hex(sources.synthetic.bytes),
+      config: configHash,
+      official: officialHash,
+      synthetic: syntheticHash,
       prompt: promptHash,
     },
   };
@@ -208,7 +211,10 @@ function checkAgreement(
 }
 
 /** The prompt the config names, from this program's protocol root, checked against its pinned SHA-256. */
-function pinnedPrompt(config: ProtocolConfig, configPath: string): { artifact: Artifact; sha256: string } {
+async function pinnedPrompt(
+  config: ProtocolConfig,
+  configPath: string,
+): Promise<{ artifact: Artifact; sha256: string }> {
   const promptArtifact = EMBEDDED_ARTIFACTS[config.qa.answer_prompt.path] !== undefined &&
       config.qa.answer_prompt.path.startsWith("prompts/")
     ? embeddedArtifact(config.qa.answer_prompt.path)
@@ -219,7 +225,7 @@ function pinnedPrompt(config: ProtocolConfig, configPath: string): { artifact: A
       field: "qa.answer_prompt.path",
     });
   }
-  const promptHash = sha256Hex(promptArtifact.bytes);
+  const promptHash = await sha256Hex(promptArtifact.bytes);
   if (promptHash !== config.qa.answer_prompt.sha256) {
     throw new ContractError(
       `SHA-256 mismatch: expected ${config.qa.answer_prompt.sha256}, actual ${promptHash}`,

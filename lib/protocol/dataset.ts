@@ -7,7 +7,7 @@
 
 import { DatasetIntegrityError } from "../base/errors.ts";
 import type { HashedBytes } from "../base/fs.ts";
-import { sha256HexAsync } from "../base/hash.ts";
+import { sha256Hex } from "../base/hash.ts";
 import { decodeStrictUtf8 } from "../base/utf8.ts";
 import { dumps, parsePyJson, parsePyJsonBytes, type PyJson } from "../py/json.ts";
 import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "../py/builtins.ts";
@@ -178,7 +178,7 @@ export function renderEvidence(row: Record<string, unknown>): string {
  *   '[{"question_id": "q1", "question_type": "x", "question": "Q?", "answer": "a", ' +
  *     '"haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]',
  * );
- * const dataset = await loadDataset(bytes, "d.json", sha256Hex(bytes));
+ * const dataset = await loadDataset(bytes, "d.json", await sha256Hex(bytes));
  * strictEqual(dataset.byId.get("q1")?.question, "Q?");
  * await rejects(loadDataset(bytes, "d.json", "0".repeat(64)), DatasetIntegrityError); // not the pinned file
  * ```
@@ -199,7 +199,7 @@ export async function loadDataset(
   };
   // A file too large to be the pinned one is not worth a parse before its digest is known.
   const overlap = source instanceof Uint8Array && bytes.length <= OVERLAP_LIMIT;
-  const digest = source instanceof Uint8Array ? sha256HexAsync(bytes) : Promise.resolve(source.sha256);
+  const digest = source instanceof Uint8Array ? sha256Hex(bytes) : Promise.resolve(source.sha256);
   if (!overlap) checkDigest(await digest);
   let parsed: { root: unknown } | { error: unknown };
   try {

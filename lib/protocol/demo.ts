@@ -8,7 +8,7 @@
 import { publishFiles } from "../base/publish.ts";
 import { compareCodePoints } from "../base/order.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
-import { sha256HexAsync } from "../base/hash.ts";
+import { sha256Hex } from "../base/hash.ts";
 import { parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
 import { recomputeSelection } from "./cases.ts";
@@ -145,7 +145,7 @@ export async function buildDemoProtocol(
 ): Promise<DemoProtocol> {
   const rows = generateDemoDataset(size.scale, size.padding);
   const dataset = new TextEncoder().encode(JSON.stringify(rows, null, 1));
-  const sha256 = await sha256HexAsync(dataset);
+  const sha256 = await sha256Hex(dataset);
   const config = EMBEDDED_ARTIFACTS["configs/pr4789-reproduction-v1.yaml"]
     .replace(/^protocol_id: .*$/m, `protocol_id: ${DEMO_PROTOCOL_ID}`)
     .replace(/^ {2}repository: .*$/m, "  repository: deermem-eval/demo-synthetic")
@@ -183,13 +183,13 @@ export async function buildDemoProtocol(
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDemoProtocol, DEMO_PROTOCOL_ID, loadDemoContracts } from "./demo.ts";
- * const contracts = loadDemoContracts(await buildDemoProtocol());
+ * const contracts = await loadDemoContracts(await buildDemoProtocol());
  * strictEqual(contracts.config.protocol_id, DEMO_PROTOCOL_ID);
  * ```
  */
-export function loadDemoContracts(demo: DemoProtocol): Contracts {
+export async function loadDemoContracts(demo: DemoProtocol): Promise<Contracts> {
   const encoder = new TextEncoder();
-  return loadContracts({
+  return await loadContracts({
     config: { source: "demo:config.yaml", bytes: encoder.encode(demo.config) },
     official: { source: "demo:official.json", bytes: encoder.encode(demo.official) },
     synthetic: { source: "demo:synthetic.json", bytes: encoder.encode(demo.synthetic) },
@@ -211,7 +211,7 @@ export function loadDemoContracts(demo: DemoProtocol): Contracts {
  * ```
  */
 export async function prepareDemoProtocol(demo: DemoProtocol): Promise<PreparedProtocol> {
-  return await prepareProtocol(loadDemoContracts(demo), demo.dataset, "demo:dataset.json");
+  return await prepareProtocol(await loadDemoContracts(demo), demo.dataset, "demo:dataset.json");
 }
 
 /** Where {@linkcode writeDemoProtocol} put the demo protocol's files. */

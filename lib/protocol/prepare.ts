@@ -40,7 +40,7 @@ export async function readContracts(paths: ContractPaths = {}): Promise<Contract
   const embedded = embeddedSources();
   const load = async (path: string | undefined, fallback: ContractSources["config"], what: string) =>
     path === undefined ? fallback : { source: path, bytes: await readBytes(path, what) };
-  return loadContracts({
+  return await loadContracts({
     config: await load(paths.config, embedded.config, "config"),
     official: await load(paths.officialManifest, embedded.official, "official manifest"),
     synthetic: await load(paths.syntheticManifest, embedded.synthetic, "synthetic manifest"),
@@ -106,7 +106,7 @@ export interface PreparedProtocol {
  * import { buildDemoProtocol, loadDemoContracts } from "./demo.ts";
  * import { prepareProtocol } from "./prepare.ts";
  * const demo = await buildDemoProtocol(); // generated data, pinned: the real dataset is not in the package
- * const { cases } = await prepareProtocol(loadDemoContracts(demo), demo.dataset, "demo.json");
+ * const { cases } = await prepareProtocol(await loadDemoContracts(demo), demo.dataset, "demo.json");
  * strictEqual(cases.length, 45);
  * ```
  */
@@ -116,7 +116,7 @@ export async function prepareProtocol(
   datasetPath: string,
 ): Promise<PreparedProtocol> {
   const dataset = await loadDataset(datasetBytes, datasetPath, contracts.config.dataset.sha256);
-  const cases = prepareCases(dataset, contracts);
+  const cases = await prepareCases(dataset, contracts);
   return { contracts, dataset, cases };
 }
 
@@ -134,7 +134,7 @@ export const DATASET_ENV = "LONGMEMEVAL_ORACLE_PATH";
  * import { InputError } from "../base/errors.ts";
  * import { prepareDataset } from "./prepare.ts";
  * const demo = await buildDemoProtocol(); // generated data: the pinned dataset is not in the package
- * const contracts = loadDemoContracts(demo);
+ * const contracts = await loadDemoContracts(demo);
  * await rejects(prepareDataset(contracts, undefined), InputError); // needs --dataset PATH
  * const path = await Deno.makeTempFile();
  * await Deno.writeFile(path, demo.dataset);

@@ -59,7 +59,7 @@ export function qaSummaryGroups(rows: readonly GradedRow[]): QaSummaryGroup[] {
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { qaSummary } from "./accuracy_summary.ts";
  * import { graded } from "./_samples.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * const summary = JSON.parse(qaSummary([graded("q1", "confidence", true, "synthetic")], config));
  * strictEqual(summary.qa_capacity, 7);
  * strictEqual(summary.groups[0].accuracy, 1);

@@ -98,7 +98,7 @@ const _sameRow: SameType<AnswerRow, z.infer<z.ZodMiniObject<typeof answerRowShap
  * import { AnswerRow, answerRow } from "./answer_rows.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const [task] = await buildAnswerTasks(contracts, cases.slice(0, 1));
  * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
  * strictEqual(AnswerRow.parse(row).prediction, "7 weeks");
  * strictEqual(AnswerRow.safeParse({ ...row, extra: 1 }).success, false); // unknown keys are refused
@@ -125,7 +125,7 @@ export interface Answer {
  * import { answerRow } from "./answer_rows.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const [task] = await buildAnswerTasks(contracts, cases.slice(0, 1));
  * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
  * strictEqual(row.row_id, task.rowId);
  * strictEqual("referenceAnswer" in row || "reference_answer" in row, false); // never the reference answer
@@ -166,7 +166,7 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
  * import { answerRow, answerRowJson } from "./answer_rows.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const [task] = await buildAnswerTasks(contracts, cases.slice(0, 1));
  * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
  * const text = answerRowJson(row); // sorted keys, indented by 2, a final newline
  * strictEqual(text.startsWith('{\n  "attempts": 1,\n  "capacity": 7,') && text.endsWith('\n    "total_tokens": 12\n  }\n}\n'), true);
@@ -238,7 +238,7 @@ export interface IdentityMismatch {
  * import { answerRow, identityMismatches } from "./answer_rows.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const [task] = await buildAnswerTasks(contracts, cases.slice(0, 1));
  * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
  * deepStrictEqual(identityMismatches(row, task), []);
  * deepStrictEqual(identityMismatches({ ...row, capacity: 5 }, task), [{ field: "capacity", expected: 7, actual: 5 }]);
@@ -274,7 +274,7 @@ export function identityMismatches(
  * import { answerRow, answerRowJson, parseAnswerRow } from "./answer_rows.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const [task] = await buildAnswerTasks(contracts, cases.slice(0, 1));
  * const text = answerRowJson(answerRow(task, { prediction: "7", responseModel: null, usage: {} }, 1, "2026-11-29T11:12:02Z"));
  * strictEqual(parseAnswerRow(text, "row.json").prediction, "7");
  * throws(() => parseAnswerRow(text.replace('"attempts": 1', '"attempts": 1.0'), "row.json"), RowIntegrityError);
@@ -304,7 +304,7 @@ export function parseAnswerRow(text: string, path: string): AnswerRow {
  * import { answerRow, checkRowIdentity } from "./answer_rows.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const [task] = buildAnswerTasks(contracts, cases.slice(0, 1));
+ * const [task] = await buildAnswerTasks(contracts, cases.slice(0, 1));
  * const row = answerRow(task, { prediction: "7 weeks", responseModel: "m", usage: { total_tokens: 12 } }, 1, "2026-11-29T11:12:02Z");
  * checkRowIdentity(row, task, "run/responses/row.json"); // the task's own row
  * throws(() => checkRowIdentity({ ...row, capacity: 5 }, task, "run/responses/row.json"), RowIntegrityError);

@@ -74,7 +74,7 @@ export interface RunQaSummary {
  * import { answerTasks } from "./answering.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const tasks = buildAnswerTasks(contracts, cases.slice(0, 1)); // one case, both policies
+ * const tasks = await buildAnswerTasks(contracts, cases.slice(0, 1)); // one case, both policies
  * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: { total_tokens: 5 } });
  * const options = { provider, retry: { maxAttempts: 1 }, workers: 1, source: { dirty: null, head: null } };
  * const dir = await Deno.makeTempDir();

@@ -24,7 +24,7 @@ export interface Credentials {
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { InputError } from "../base/errors.ts";
  * import { resolveCredentials } from "./credentials.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * const env: Record<string, string> = { [config.qa.api_key_env]: "sk-test", [config.qa.base_url_env]: "https://llm.test/v1" };
  * deepStrictEqual(resolveCredentials(config, (name) => env[name]), { apiKey: "sk-test", baseUrl: "https://llm.test/v1" });
  * throws(() => resolveCredentials(config, () => undefined), InputError); // names the variable, never a value

@@ -32,7 +32,7 @@ export interface DemoGradedRun {
  */
 export async function demoGradedRun(wrong: readonly string[] = []): Promise<DemoGradedRun> {
   const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
-  const tasks = buildAnswerTasks(contracts, cases);
+  const tasks = await buildAnswerTasks(contracts, cases);
   const rows = tasks.map((task) => {
     const prediction = wrong.includes(task.rowId) ? "INSUFFICIENT" : task.referenceAnswer;
     const row = answerRow(task, { prediction, responseModel: "demo", usage: {} }, 1, "2026-11-29T00:00:00Z");

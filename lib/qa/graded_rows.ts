@@ -89,7 +89,7 @@ export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
  * import { RowIntegrityError } from "../base/errors.ts";
  * import { gradedRowsJsonl, parseGradedRows } from "./graded_rows.ts";
  * import { graded } from "./_samples.ts";
- * const { config } = loadContracts(embeddedSources()); // qa_capacity 7
+ * const { config } = await loadContracts(embeddedSources()); // qa_capacity 7
  * const text = gradedRowsJsonl([graded("q1", "confidence", false, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval")]);
  * strictEqual(parseGradedRows(text, "qa.rows.jsonl", config).length, 2);
  * throws(() => parseGradedRows(text.split("\n")[0], "qa.rows.jsonl", config), RowIntegrityError); // one policy missing
@@ -145,7 +145,7 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
  * import { answerRow, buildAnswerTasks } from "./mod.ts";
  * import { gradedRow } from "./graded_rows.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const task = buildAnswerTasks(contracts, cases)[0];
+ * const [task] = await buildAnswerTasks(contracts, cases);
  * const answer = { prediction: task.referenceAnswer, responseModel: "m", usage: {} };
  * const graded = gradedRow(task, answerRow(task, answer, 1, "2026-11-29T00:00:00Z")); // the task's answer decides
  * deepStrictEqual([graded.grade_correct, graded.question_type, "created_at" in graded], [true, task.questionType, false]);

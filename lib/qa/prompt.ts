@@ -160,14 +160,14 @@ export function fingerprintPayload(settings: RequestSettings, messages: readonly
  * import { match, notStrictEqual } from "node:assert/strict";
  * import { requestFingerprint } from "./prompt.ts";
  * const settings = { model: "m", temperature: 0, maxTokens: 5, stream: false };
- * const fingerprint = requestFingerprint(settings, []);
+ * const fingerprint = await requestFingerprint(settings, []);
  * match(fingerprint, /^[0-9a-f]{64}$/);
- * notStrictEqual(requestFingerprint({ ...settings, maxTokens: 6 }, []), fingerprint);
+ * notStrictEqual(await requestFingerprint({ ...settings, maxTokens: 6 }, []), fingerprint);
  * ```
  */
-export function requestFingerprint(
+export async function requestFingerprint(
   settings: RequestSettings,
   messages: readonly ChatMessage[],
-): string {
-  return sha256Hex(fingerprintPayload(settings, messages));
+): Promise<string> {
+  return await sha256Hex(fingerprintPayload(settings, messages));
 }

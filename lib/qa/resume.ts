@@ -25,7 +25,7 @@ import type { AnswerTask } from "./tasks.ts";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { ContractError } from "../base/errors.ts";
  * import { checkRunDirectory } from "./resume.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * const dir = await Deno.makeTempDir();
  * strictEqual(await checkRunDirectory(dir, contracts), "new");
  * await Deno.mkdir(`${dir}/responses`); // answer rows without qa_run.json
@@ -74,7 +74,7 @@ export interface RowPlan {
  * import { responsePath } from "./run_dir.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const [first, second] = buildAnswerTasks(contracts, cases);
+ * const [first, second] = await buildAnswerTasks(contracts, cases);
  * const dir = await Deno.makeTempDir();
  * await Deno.mkdir(`${dir}/responses`);
  * await Deno.writeTextFile(responsePath(dir, first.rowId), "{}\n"); // not a row: called again
@@ -121,7 +121,7 @@ export async function planRows(directory: string, tasks: readonly AnswerTask[]):
  * import { dryRunLines } from "./resume.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const tasks = buildAnswerTasks(contracts, cases);
+ * const tasks = await buildAnswerTasks(contracts, cases);
  * const lines = dryRunLines(tasks); // never a key, never message text
  * strictEqual(lines[0].startsWith(`${tasks[0].rowId}  ${tasks[0].requestFingerprint}  `), true);
  * strictEqual(lines.at(-1)!.replace(/ \d+ characters/, ""), "dry run: 90 tasks, of messages, 90 call(s) needed; nothing called");

@@ -87,7 +87,7 @@ const _sameMarker: SameType<QaRunMarker, z.infer<typeof qaRunMarkerSchema>> = tr
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { expectedArtifacts } from "./run_marker.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * strictEqual(expectedArtifacts(contracts).config_sha256, contracts.hashes.config);
  * strictEqual(expectedArtifacts(contracts).dataset_sha256, contracts.config.dataset.sha256);
  * ```
@@ -105,7 +105,7 @@ export function expectedArtifacts(contracts: Contracts): Record<(typeof ARTIFACT
  * import { deepStrictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { differingArtifacts, expectedArtifacts } from "./run_marker.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * const artifacts = expectedArtifacts(contracts);
  * deepStrictEqual(differingArtifacts({ artifacts }, contracts), []);
  * deepStrictEqual(differingArtifacts({ artifacts: { ...artifacts, dataset_sha256: "0" } }, contracts), ["dataset_sha256"]);
@@ -130,7 +130,7 @@ export function differingArtifacts(marker: unknown, contracts: Contracts): strin
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { checkMarker, qaRunMarker } from "./run_marker.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * const text = qaRunMarker(contracts, new Date(0), { dirty: null, head: null });
  * strictEqual(text.endsWith("}\n"), true);
  * strictEqual(checkMarker(text, "run/qa_run.json", contracts).qa.model, contracts.config.qa.model);
@@ -180,7 +180,7 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { ContractError } from "../base/errors.ts";
  * import { checkMarker, qaRunMarker } from "./run_marker.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * const text = qaRunMarker(contracts, new Date(0), { dirty: null, head: null });
  * checkMarker(text, "run/qa_run.json", contracts); // the same protocol: accepted
  * const other = text.replace(contracts.hashes.config, "0".repeat(64));
@@ -235,7 +235,7 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { qaRunMarker, readMarker } from "./run_marker.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * const directory = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${directory}/qa_run.json`, qaRunMarker(contracts, new Date(0), { dirty: null, head: null }));
  * strictEqual((await readMarker(directory, contracts)).protocol_id, contracts.config.protocol_id);

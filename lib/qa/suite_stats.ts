@@ -70,7 +70,7 @@ function suiteJson(stats: QaSuiteStats): PyJson {
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { qaStatsSuites } from "./suite_stats.ts";
  * import { graded } from "./_samples.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * const rows = ["q1", "q2"].flatMap((id) => [graded(id, "confidence", false, "longmemeval"), graded(id, "hybrid-v1", true, "longmemeval")]);
  * const suites = qaStatsSuites([...rows, graded("s1", "confidence", true, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")], config);
  * strictEqual(suites.official.mcnemar.p_value, 0.5); // two discordant pairs, both for hybrid-v1
@@ -94,7 +94,7 @@ export function qaStatsSuites(rows: readonly GradedRow[], config: ProtocolConfig
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { qaStats } from "./suite_stats.ts";
  * import { graded } from "./_samples.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * const rows = [graded("q1", "confidence", false, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval"),
  *   graded("s1", "confidence", false, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")];
  * const stats = JSON.parse(qaStats(rows, config));
@@ -115,7 +115,7 @@ export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): str
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { qaStats, qaStatsOf, qaStatsSuites } from "./suite_stats.ts";
  * import { graded } from "./_samples.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * const rows = [graded("q1", "confidence", true, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval"),
  *   graded("s1", "confidence", false, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")];
  * strictEqual(qaStatsOf(qaStatsSuites(rows, config), config), qaStats(rows, config));
@@ -145,7 +145,7 @@ export function qaStatsOf(suites: QaStatsSuites, config: ProtocolConfig): string
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { qaStatsSuites, suiteLines } from "./suite_stats.ts";
  * import { graded } from "./_samples.ts";
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * const rows = [graded("q1", "confidence", false, "longmemeval"), graded("q1", "hybrid-v1", true, "longmemeval"),
  *   graded("s1", "confidence", false, "synthetic"), graded("s1", "hybrid-v1", true, "synthetic")];
  * strictEqual(suiteLines(rows, qaStatsSuites(rows, config))[0], "official: confidence 0/1, hybrid-v1 1/1, exact McNemar p=1.0000");

@@ -57,7 +57,7 @@ export interface AnswerTask {
  * import { deepStrictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { requestSettings } from "./tasks.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * const { qa } = contracts.config;
  * deepStrictEqual(requestSettings(contracts), {
  *   model: qa.model,
@@ -81,7 +81,7 @@ export function requestSettings(contracts: Contracts): RequestSettings {
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { ContractError } from "../base/errors.ts";
  * import { checkQaSettings } from "./tasks.ts";
- * const contracts = loadContracts(embeddedSources());
+ * const contracts = await loadContracts(embeddedSources());
  * doesNotThrow(() => checkQaSettings(contracts));
  * const streaming = { ...contracts, config: { ...contracts.config, qa: { ...contracts.config.qa, stream: true } } };
  * throws(() => checkQaSettings(streaming), ContractError);
@@ -97,7 +97,7 @@ export function checkQaSettings(contracts: Contracts): void {
 }
 
 /**
- * Builds every answer task, case by case, confidence before hybrid-v1.
+ * Builds every answer task, case by case, confidence before hybrid-v1 (their fingerprints hashed together).
  *
  * @example
  * ```ts
@@ -105,20 +105,20 @@ export function checkQaSettings(contracts: Contracts): void {
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
  * import { buildAnswerTasks } from "./tasks.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const tasks = buildAnswerTasks(contracts, cases);
+ * const tasks = await buildAnswerTasks(contracts, cases);
  * strictEqual(tasks.length, 90); // 45 cases × 2 policies
  * strictEqual(tasks[0].rowId, `${cases[0].caseId}__confidence`);
  * strictEqual(tasks[1].rowId, `${cases[0].caseId}__hybrid-v1`);
  * ```
  */
-export function buildAnswerTasks(
+export async function buildAnswerTasks(
   contracts: Contracts,
   cases: readonly PreparedCase[],
-): AnswerTask[] {
+): Promise<AnswerTask[]> {
   const { config } = contracts;
   const template = parsePromptTemplate(contracts.prompt, contracts.sources.prompt.replace(/^embedded:/, ""));
   const settings = requestSettings(contracts);
-  const tasks: AnswerTask[] = [];
+  const tasks: Omit<AnswerTask, "requestFingerprint">[] = [];
   for (const prepared of cases) {
     const pool = buildPool(prepared, config.evaluation_time);
     for (const policy of POLICIES) {
@@ -140,10 +140,10 @@ export function buildAnswerTasks(
         supportAllRetained: result.supportAllRetained,
         supportRecall: result.supportRecall,
         messages,
-        requestFingerprint: requestFingerprint(settings, messages),
         referenceAnswer: prepared.answer,
       });
     }
   }
-  return tasks;
+  const fingerprints = await Promise.all(tasks.map((task) => requestFingerprint(settings, task.messages)));
+  return tasks.map((task, index) => ({ ...task, requestFingerprint: fingerprints[index] }));
 }

@@ -30,7 +30,7 @@ import type { CaseAnswer, CaseExplanation } from "./explanation.ts";
  *   caseId: "q1", source: "longmemeval", scenario: "access_help", questionType: "t", question: "Q?", referenceAnswer: "A",
  *   lossRank: 1, capacities: [5, 7, 9], qaCapacity: 7, facts: [], reservedSlots: {},
  * };
- * const { config } = loadContracts(embeddedSources());
+ * const { config } = await loadContracts(embeddedSources());
  * // Without qa.rows.jsonl it grades the two row files in responses/, and a missing one is bad input.
  * await rejects(readCaseAnswers(await Deno.makeTempDir(), explanation, config), InputError);
  * ```

@@ -32,7 +32,7 @@ import { readJsonObject, readRequired } from "./_read.ts";
  * import { gradeRun } from "../commands/grade_qa.ts";
  * import { qaReport, verifyRun } from "./mod.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
- * const tasks = buildAnswerTasks(contracts, cases), dir = await Deno.makeTempDir(), source = { dirty: null, head: null };
+ * const tasks = await buildAnswerTasks(contracts, cases), dir = await Deno.makeTempDir(), source = { dirty: null, head: null };
  * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} }); // offline
  * await answerTasks(contracts, tasks, dir, { provider, retry: { maxAttempts: 1 }, workers: 1, source });
  * await gradeRun(dir, contracts, tasks);

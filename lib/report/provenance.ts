@@ -36,7 +36,7 @@ function artifactEntries(artifacts: Record<string, unknown>): [string, string][]
  * import { strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
  * import { qaProvenance } from "./provenance.ts";
- * const entries = new Map(qaProvenance(undefined, [], loadContracts(embeddedSources())).entries);
+ * const entries = new Map(qaProvenance(undefined, [], await loadContracts(embeddedSources())).entries);
  * strictEqual(entries.get("artifacts"), "not recorded (no qa_run.json)");
  * ```
  */

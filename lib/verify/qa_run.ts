@@ -59,7 +59,7 @@ interface RowsRead {
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { embeddedSources, loadContracts } from "../protocol/mod.ts";
  * import { verifyResults } from "./qa_run.ts";
- * const result = await verifyResults(await Deno.makeTempDir(), loadContracts(embeddedSources())); // an empty directory
+ * const result = await verifyResults(await Deno.makeTempDir(), await loadContracts(embeddedSources())); // an empty directory
  * strictEqual(result.ok, false);
  * deepStrictEqual(result.checks.map((check) => check.verdict[0]).join(""), "ffffffnnn"); // six fail, three need the dataset
  * strictEqual(result.conclusion, "NOT verified: 6 of 9 checks failed");

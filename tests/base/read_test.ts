@@ -21,7 +21,7 @@ Deno.test("readBytesHashed: the bytes and their SHA-256 in one pass, across chun
       await Deno.writeFile(`${directory}/f`, bytes);
       const read = await readBytesHashed(`${directory}/f`, "dataset");
       assertEquals(read.bytes, bytes);
-      assertEquals(read.sha256, sha256Hex(bytes));
+      assertEquals(read.sha256, await sha256Hex(bytes));
       await Deno.remove(`${directory}/f`);
     }
     const error = await assertRejects(

@@ -88,7 +88,7 @@ Deno.test("validate: the dataset hash is checked before parsing, naming both dig
     await Deno.writeTextFile(path, "{ this is not JSON");
     const result = await runCli(["validate", "--dataset", path, ...fixtureProtocolFlags()]);
     assertEquals(result.code, 2);
-    const actual = sha256Hex(await Deno.readFile(path));
+    const actual = await sha256Hex(await Deno.readFile(path));
     assertMatch(
       result.stderr,
       new RegExp(`broken\\.json: SHA-256 mismatch: expected cd5c2b20\\w+, actual ${actual}`),

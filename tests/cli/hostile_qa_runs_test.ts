@@ -39,9 +39,9 @@ function isTarget(request: ReceivedRequest): boolean {
   return request.body.messages[1].content.includes(`[gold_${TARGET}]`);
 }
 
-function fingerprintOf(request: ReceivedRequest): string {
+async function fingerprintOf(request: ReceivedRequest): Promise<string> {
   const body = request.body;
-  return requestFingerprint(
+  return await requestFingerprint(
     { model: body.model, temperature: body.temperature, maxTokens: body.max_tokens, stream: body.stream },
     body.messages,
   );

@@ -52,9 +52,9 @@ async function referenceRows(): Promise<ReferenceRow[]> {
   return rows;
 }
 
-function fingerprintOf(request: ReceivedRequest): string {
+async function fingerprintOf(request: ReceivedRequest): Promise<string> {
   const body = request.body;
-  return requestFingerprint(
+  return await requestFingerprint(
     { model: body.model, temperature: body.temperature, maxTokens: body.max_tokens, stream: body.stream },
     body.messages,
   );

@@ -16,7 +16,7 @@ Deno.test("shipped protocol artifacts are byte-identical to the pinned ones", as
   const protocolFiles = pinned().filter(([, path]) => !path.startsWith("results/"));
   assertEquals(protocolFiles.length, 4);
   for (const [sum, path] of protocolFiles) {
-    assertEquals(sha256Hex(await Deno.readFile(`${ROOT}${path}`)), sum, path);
+    assertEquals(await sha256Hex(await Deno.readFile(`${ROOT}${path}`)), sum, path);
   }
 });
 
@@ -25,6 +25,6 @@ Deno.test("published results shipped under results/pr4789-reproduction-v1 match 
   assertEquals(results.length, 4);
   for (const [sum, path] of results) {
     const local = `${ROOT}results/pr4789-reproduction-v1/${path.slice("results/".length)}`;
-    assertEquals(sha256Hex(await Deno.readFile(local)), sum, path);
+    assertEquals(await sha256Hex(await Deno.readFile(local)), sum, path);
   }
 });

@@ -38,7 +38,7 @@ export async function fixtureContracts(
       ? encoder.encode(replace[name])
       : await Deno.readFile(`${FIXTURE_PROTOCOL}/${file}`),
   });
-  return loadContracts({
+  return await loadContracts({
     config: await artifact("config", "config.yaml"),
     official: await artifact("official", "official.json"),
     synthetic: await artifact("synthetic", "synthetic.json"),
@@ -49,7 +49,7 @@ export async function fixtureContracts(
 export async function fixtureTasks(contracts?: Contracts): Promise<AnswerTask[]> {
   contracts ??= await fixtureContracts();
   const prepared = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
-  return buildAnswerTasks(contracts, prepared.cases);
+  return await buildAnswerTasks(contracts, prepared.cases);
 }
 
 /** Copies the reference's qa_run.json and responses/ (not its graded outputs) into `directory`. */

@@ -14,7 +14,7 @@ Deno.test("loadPolicyModule hashes the source and refuses a module without a pol
   const loaded = await loadPolicyModule(path);
   assertEquals(loaded.policy.name, "recency");
   assertEquals(loaded.moduleName, "recency.ts");
-  assertEquals(loaded.sha256, sha256Hex(await Deno.readFile(path)));
+  assertEquals(loaded.sha256, await sha256Hex(await Deno.readFile(path)));
   await withTempDir(async (directory) => {
     await Deno.writeTextFile(`${directory}/none.ts`, "export const policy = 1;\n");
     await assertRejects(
@@ -77,7 +77,7 @@ Deno.test("run-policy --policy-module: the recency example writes run-policy's r
     const result = await runPolicyModule(directory, "recency.ts");
     assertEquals(result.code, 0, result.stderr);
     const source = await Deno.readFile(`${POLICIES_DIR}/recency.ts`);
-    const sha256 = sha256Hex(source);
+    const sha256 = await sha256Hex(source);
     const rows = (await Deno.readTextFile(`${directory}/policy.raw.jsonl`)).trimEnd().split("\n").map((
       line,
     ) => JSON.parse(line));

@@ -45,7 +45,8 @@ Deno.test("runRecord gives the reference's run.json apart from its creation time
   const contracts = await fixtureContracts();
   const reference = await Deno.readTextFile(`${REFERENCE}/run.json`);
   const source = { dirty: false, head: "4f08fa634942c71d34818b8d52a20cdae59c5228" };
-  const text = runRecord(contracts, sha256Hex(await Deno.readFile(FIXTURE_DATASET)), new Date(0), source);
+  const datasetSha256 = await sha256Hex(await Deno.readFile(FIXTURE_DATASET));
+  const text = runRecord(contracts, datasetSha256, new Date(0), source);
   assertEquals(
     text,
     reference.replace('"2026-11-29T11:11:43.581470Z"', '"1970-01-01T00:00:00Z"'),

@@ -3,7 +3,7 @@ import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts"
 import { loadDataset, parseRows } from "../../lib/protocol/dataset.ts";
 import { generateDemoDataset } from "../../lib/protocol/demo.ts";
 import { ContractError, DatasetIntegrityError } from "../../lib/base/errors.ts";
-import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { type SourceRow, sourceRow } from "../helpers/generate.ts";
 
@@ -14,8 +14,8 @@ const dataset = await loadDataset(
   contracts.config.dataset.sha256,
 );
 
-Deno.test("the fixture prepares 45 cases with nine distinct distractors each", () => {
-  const cases = prepareCases(dataset, contracts);
+Deno.test("the fixture prepares 45 cases with nine distinct distractors each", async () => {
+  const cases = await prepareCases(dataset, contracts);
   assertEquals(cases.length, 45);
   for (const prepared of cases) {
     assertEquals(
@@ -25,17 +25,17 @@ Deno.test("the fixture prepares 45 cases with nine distinct distractors each", (
   }
 });
 
-Deno.test("a distractor bank smaller than the draws is refused, naming both numbers", () => {
+Deno.test("a distractor bank smaller than the draws is refused, naming both numbers", async () => {
   const pool = { ...contracts.config.pool, distractor_bank_size: 5 };
   const small = { ...contracts, config: { ...contracts.config, pool } };
-  const error = assertThrows(() => prepareCases(dataset, small), ContractError);
+  const error = await assertRejects(() => prepareCases(dataset, small), ContractError);
   assertEquals(
     error.message,
     "pool.distractor_bank_size: the distractor bank of 5 rows is smaller than the 9 distractors each case draws",
   );
 });
 
-const embedded = loadContracts(embeddedSources());
+const embedded = await loadContracts(embeddedSources());
 const selectionRule = embedded.official;
 
 function selectionRows(type: string, prefix: string, count: number): SourceRow[] {
@@ -84,11 +84,11 @@ Deno.test("selection: too few eligible rows is its own error", () => {
   );
 });
 
-Deno.test("selection: a manifest that differs from the recomputed IDs names the scenario and both lists", () => {
+Deno.test("selection: a manifest that differs from the recomputed IDs names the scenario and both lists", async () => {
   const rows = generateDemoDataset();
   const data = datasetOf(rows);
   const manifest = structuredClone(selectionRule);
-  const error = assertThrows(() => prepareCases(data, { ...embedded, official: manifest }));
+  const error = await assertRejects(() => prepareCases(data, { ...embedded, official: manifest }));
   assert(error instanceof DatasetIntegrityError);
   assertMatch(
     error.message,

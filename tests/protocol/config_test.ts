@@ -345,11 +345,11 @@ for (const [old, largest, beyond, message] of DELIBERATE_BOUNDS) {
   });
 }
 
-Deno.test("stream: any spelling of true is read as the reference reads it, then refused before any call (deliberate)", () => {
+Deno.test("stream: any spelling of true is read as the reference reads it, then refused before any call (deliberate)", async () => {
   const sources = embeddedSources();
   for (const spelling of ["true", "1", '"on"', "yes"]) {
     const text = edited("stream: false", `stream: ${spelling}`);
-    const contracts = loadContracts({
+    const contracts = await loadContracts({
       ...sources,
       config: { source: "c.yaml", bytes: new TextEncoder().encode(text) },
     });

@@ -6,7 +6,7 @@ import {
 } from "../../lib/protocol/contracts.ts";
 import { ContractError } from "../../lib/base/errors.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
-import { assertEquals, assertThrows } from "../helpers/assert.ts";
+import { assertEquals, assertRejects } from "../helpers/assert.ts";
 import { PINS } from "../helpers/cli.ts";
 
 const encoder = new TextEncoder();
@@ -16,18 +16,18 @@ function edited(artifact: Artifact, edit: (text: string) => string): Artifact {
   return { source: "edited.txt", bytes: encoder.encode(edit(decoder.decode(artifact.bytes))) };
 }
 
-Deno.test("embedded contracts load and record the hashes of the bytes used", () => {
-  const contracts = loadContracts(embeddedSources());
+Deno.test("embedded contracts load and record the hashes of the bytes used", async () => {
+  const contracts = await loadContracts(embeddedSources());
   assertEquals(contracts.hashes.config, "e0bcd1581be8457c614a4159b87304e54501d48a7e07990b02f1f6f8627fa026");
   assertEquals(contracts.hashes.prompt, contracts.config.qa.answer_prompt.sha256);
   assertEquals(contracts.sources.prompt, "embedded:prompts/answer-v1.txt");
 });
 
-Deno.test("a config loaded from a file is hashed as those bytes", () => {
+Deno.test("a config loaded from a file is hashed as those bytes", async () => {
   const sources = embeddedSources();
   const config = edited(sources.config, (text) => text + "\n");
-  const contracts = loadContracts({ ...sources, config });
-  assertEquals(contracts.hashes.config, sha256Hex(config.bytes));
+  const contracts = await loadContracts({ ...sources, config });
+  assertEquals(contracts.hashes.config, await sha256Hex(config.bytes));
 });
 
 const CASES: [
@@ -86,21 +86,21 @@ const CASES: [
 ];
 
 for (const [name, mutate, message] of CASES) {
-  Deno.test(`validate-contracts refuses: ${name}`, () => {
-    assertThrows(() => loadContracts(mutate(embeddedSources())), ContractError, message);
+  Deno.test(`validate-contracts refuses: ${name}`, async () => {
+    await assertRejects(() => loadContracts(mutate(embeddedSources())), ContractError, message);
   });
 }
 
-Deno.test("a UTF-8 BOM: PyYAML skips it in the config, the reference's json.load refuses it in a manifest", () => {
+Deno.test("a UTF-8 BOM: PyYAML skips it in the config, the reference's json.load refuses it in a manifest", async () => {
   const sources = embeddedSources();
   const withBom = (artifact: Artifact): Artifact => ({
     source: "bom.txt",
     bytes: new Uint8Array([0xef, 0xbb, 0xbf, ...artifact.bytes]),
   });
-  const contracts = loadContracts({ ...sources, config: withBom(sources.config) });
+  const contracts = await loadContracts({ ...sources, config: withBom(sources.config) });
   assertEquals(contracts.config.pool.qa_capacity, 7);
   for (const key of ["official", "synthetic"] as const) {
-    const error = assertThrows(
+    const error = await assertRejects(
       () => loadContracts({ ...sources, [key]: withBom(sources[key]) }),
       ContractError,
     );

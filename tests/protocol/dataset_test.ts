@@ -43,7 +43,7 @@ async function prepare(
   edit: (contracts: Awaited<ReturnType<typeof fixtureContracts>>) => void = () => {},
 ) {
   const bytes = new TextEncoder().encode(JSON.stringify(rows));
-  const dataset = await loadDataset(bytes, "d.json", sha256Hex(bytes));
+  const dataset = await loadDataset(bytes, "d.json", await sha256Hex(bytes));
   const contracts = await fixtureContracts();
   edit(contracts);
   return { dataset, contracts, cases: () => prepareCases(dataset, contracts) };
@@ -57,7 +57,7 @@ Deno.test("a non-string question_date on an official-type or bank-type row is re
     )!;
     row.question_date = 20230517;
     const { cases } = await prepare(rows);
-    const error = assertThrows(cases, DatasetIntegrityError);
+    const error = await assertRejects(cases, DatasetIntegrityError);
     assertEquals(
       error.message,
       `question ${row.question_id}: question_date is invalid for ${row.question_id}`,
@@ -76,7 +76,7 @@ Deno.test("a pool that would hold the same source record twice is refused", asyn
   });
   const [first] = buildDistractorBank(dataset, contracts.config);
   contracts.synthetic.cases[0].case_id = first.questionId;
-  const error = assertThrows(cases, DatasetIntegrityError);
+  const error = await assertRejects(cases, DatasetIntegrityError);
   assertEquals(
     error.message,
     `case ${first.questionId}: a prepared pool cannot contain duplicate source records`,
@@ -87,7 +87,7 @@ Deno.test("the dataset's JSON is read as Python's json reads it: NaN and 1e400 a
   const text = `[{"question_id": "q1", "question_type": "x", "question": "?", "answer": [NaN, 1e400, 1.0, ` +
     `123456789012345678901234567890], "haystack_session_ids": [], "haystack_dates": [], "haystack_sessions": []}]`;
   const bytes = new TextEncoder().encode(text);
-  const dataset = await loadDataset(bytes, "d.json", sha256Hex(bytes));
+  const dataset = await loadDataset(bytes, "d.json", await sha256Hex(bytes));
   // json.dumps(answer, ensure_ascii=False, sort_keys=True) in CPython 3.11.7.
   assertEquals(dataset.rows[0].answer, "[NaN, Infinity, 1.0, 123456789012345678901234567890]");
   assertThrows(() => parsePyJson('[{"a": "\\udfff"}]'), SyntaxError, "lone surrogate");
@@ -97,7 +97,7 @@ Deno.test("a pool of other than nine distractors is refused when cases are built
   const { cases } = await prepare(await fixtureRows(), (contracts) => {
     Object.assign(contracts.config.pool, { size: 11, distractors: 10 });
   });
-  const error = assertThrows(cases, ContractError);
+  const error = await assertRejects(cases, ContractError);
   assertMatch(
     error.message,
     /pool\.distractors: the pr4789 reproduction protocol requires exactly nine distractors, got 10$/,
@@ -191,21 +191,21 @@ Deno.test("row-wise decode is as strict as the single decode: invalid UTF-8 and 
 
 Deno.test("a wrong dataset is a SHA-256 mismatch, never a parse error, even though parsing overlaps hashing", async () => {
   const broken = encoder.encode("{ this is not JSON");
-  const pinned = sha256Hex("something else");
+  const pinned = await sha256Hex("something else");
   const error = await assertRejects(() => loadDataset(broken, "d.json", pinned), DatasetIntegrityError);
   assertEquals(
     error.message,
-    `d.json: SHA-256 mismatch: expected ${pinned}, actual ${sha256Hex(broken)}`,
+    `d.json: SHA-256 mismatch: expected ${pinned}, actual ${await sha256Hex(broken)}`,
   );
   const valid = encoder.encode(JSON.stringify([row("a")]));
   await assertRejects(() => loadDataset(valid, "d.json", pinned), DatasetIntegrityError, "SHA-256 mismatch");
   // With the right digest, the same broken bytes are reported as invalid JSON.
   await assertRejects(
-    async () => await loadDataset(broken, "d.json", sha256Hex(broken)),
+    async () => await loadDataset(broken, "d.json", await sha256Hex(broken)),
     DatasetIntegrityError,
     "d.json: not valid JSON: ",
   );
-  const loaded = await loadDataset(valid, "d.json", sha256Hex(valid));
+  const loaded = await loadDataset(valid, "d.json", await sha256Hex(valid));
   assertEquals(loaded.rows.map((item) => item.questionId), ["a"]);
 });
 

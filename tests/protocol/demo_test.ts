@@ -23,7 +23,7 @@ Deno.test("the demo protocol pins its own dataset, says demo, and loads as contr
   const encoder = new TextEncoder();
   assertEquals(demo.config.includes(`protocol_id: ${DEMO_PROTOCOL_ID}`), true);
   assertEquals(demo.config.includes(`  sha256: ${await sha256Hex(demo.dataset)}`), true);
-  const contracts = loadContracts({
+  const contracts = await loadContracts({
     config: { source: "demo.yaml", bytes: encoder.encode(demo.config) },
     official: { source: "demo-official.json", bytes: encoder.encode(demo.official) },
     synthetic: { source: "demo-synthetic.json", bytes: encoder.encode(demo.synthetic) },

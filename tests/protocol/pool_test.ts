@@ -6,7 +6,7 @@ import { parseOfficialManifest } from "../../lib/protocol/manifest.ts";
 import { buildPool } from "../../lib/protocol/pool.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
-const contracts = loadContracts(embeddedSources());
+const contracts = await loadContracts(embeddedSources());
 
 // deno-lint-ignore no-explicit-any
 function dataset(rows: Record<string, any>[]) {
@@ -17,7 +17,7 @@ Deno.test("pools: metadata rules, IDs, timestamps and usage as the reference wri
   const demo = await (await import("../../lib/protocol/demo.ts")).buildDemoProtocol();
   const official = parseOfficialManifest(demo.official, "demo.json");
   const data = dataset(JSON.parse(new TextDecoder().decode(demo.dataset)));
-  const cases = prepareCases(data, {
+  const cases = await prepareCases(data, {
     ...contracts,
     official: { ...official, protocol_id: contracts.config.protocol_id },
   });

@@ -7,7 +7,7 @@ import { assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/cli.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
-const contracts = loadContracts(embeddedSources());
+const contracts = await loadContracts(embeddedSources());
 
 Deno.test("the grader is blind by construction: two strings in", () => {
   assertEquals(gradeAnswer.length, 2);

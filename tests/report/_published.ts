@@ -10,7 +10,7 @@ export const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
 /** The files of a QA results directory. */
 export const QA_FILES = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"];
 /** The embedded contracts, which the published run was made under. */
-export const contracts: Contracts = loadContracts(embeddedSources());
+export const contracts: Contracts = await loadContracts(embeddedSources());
 
 /** The published run's verified report. */
 export async function publishedReport(options: Parameters<typeof buildReport>[2] = {}): Promise<QaReport> {

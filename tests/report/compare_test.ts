@@ -7,7 +7,7 @@ import { fixtureContracts } from "../helpers/fixture.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
 const QA_FILES = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"];
-const contracts = loadContracts(embeddedSources());
+const contracts = await loadContracts(embeddedSources());
 
 async function copyPublished(directory: string): Promise<void> {
   for (const name of QA_FILES) await Deno.copyFile(`${PUBLISHED}/${name}`, `${directory}/${name}`);

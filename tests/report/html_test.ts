@@ -7,7 +7,7 @@ import { fixtureContracts } from "../helpers/fixture.ts";
 import { countPixels, decodePng, near, pixelAt } from "../helpers/png.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
-const contracts = loadContracts(embeddedSources());
+const contracts = await loadContracts(embeddedSources());
 const report = await buildReport(PUBLISHED, contracts) as QaReport;
 const html = reportHtml(report);
 

@@ -1,7 +1,7 @@
 /** `offsets.jsonl`: each case's distractor offset, hashed from the namespace and the case id. */
 
 import { distractorOffset } from "../../protocol/cases.ts";
-import type { VectorChecker } from "../compare.ts";
+import type { AsyncVectorChecker } from "../compare.ts";
 import { requireField, requireString } from "../_record.ts";
 
 /**
@@ -12,16 +12,16 @@ import { requireField, requireString } from "../_record.ts";
  * import { deepStrictEqual } from "node:assert/strict";
  * import { distractorOffset } from "../../protocol/cases.ts";
  * import { checkOffset } from "./offsets.ts";
- * const offset = distractorOffset("ns", "c1", 100);
- * deepStrictEqual(checkOffset({ namespace: "ns", case_id: "c1", bank_size: 100, offset }).mismatches, []);
+ * const offset = await distractorOffset("ns", "c1", 100);
+ * deepStrictEqual((await checkOffset({ namespace: "ns", case_id: "c1", bank_size: 100, offset })).mismatches, []);
  * ```
  */
-export const checkOffset: VectorChecker = (record) => {
+export const checkOffset: AsyncVectorChecker = async (record) => {
   const namespace = requireString(record, "namespace");
   const caseId = requireString(record, "case_id");
   const bankSize = requireField(record, "bank_size") as number;
   const expected = requireField(record, "offset");
-  const actual = distractorOffset(namespace, caseId, bankSize);
+  const actual = await distractorOffset(namespace, caseId, bankSize);
   return {
     mismatches: actual === expected ? [] : [{ field: "offset", expected, actual }],
     tier: "core",

@@ -2,7 +2,7 @@
 
 import { EMBEDDED_ARTIFACTS } from "../../protocol/contracts.ts";
 import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "../../qa/mod.ts";
-import { differences, type VectorChecker } from "../compare.ts";
+import { type AsyncVectorChecker, differences } from "../compare.ts";
 import { requireField, requireHexDouble, requireString, summarize } from "../_record.ts";
 
 const answerTemplate = parsePromptTemplate(EMBEDDED_ARTIFACTS["prompts/answer-v1.txt"]);
@@ -16,10 +16,10 @@ const answerTemplate = parsePromptTemplate(EMBEDDED_ARTIFACTS["prompts/answer-v1
  * import { checkPrompt } from "./prompts.ts";
  * const qa = { model: "m", temperature_bits: "0000000000000000", max_tokens: 16, stream: false };
  * const line = { facts: [["f1", "Ann paid 12 dollars."]], qa, question: "How much?", question_date: null, fingerprint: "", messages: [], payload_json: "" };
- * strictEqual(checkPrompt(line).mismatches.some((mismatch) => mismatch.field === "fingerprint"), true);
+ * strictEqual((await checkPrompt(line)).mismatches.some((mismatch) => mismatch.field === "fingerprint"), true);
  * ```
  */
-export const checkPrompt: VectorChecker = (record) => {
+export const checkPrompt: AsyncVectorChecker = async (record) => {
   const facts = requireField(record, "facts") as [string, string][];
   const qa = requireField(record, "qa") as Record<string, unknown>;
   const question = requireString(record, "question");
@@ -41,7 +41,7 @@ export const checkPrompt: VectorChecker = (record) => {
     payload_json: requireString(record, "payload_json"),
   };
   const actual = {
-    fingerprint: requestFingerprint(settings, messages),
+    fingerprint: await requestFingerprint(settings, messages),
     messages: messages.map((message) => ({ content: message.content, role: message.role })),
     payload_json: fingerprintPayload(settings, messages),
   };
