@@ -433,3 +433,76 @@ export class VectorFormatError extends InputError {
     this.name = "VectorFormatError";
   }
 }
+
+/**
+ * A call stopped by the caller (Ctrl-C), not a provider failure: its row is not attempted.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { CallAbortedError } from "./errors.ts";
+ * strictEqual(new CallAbortedError().message, "interrupted");
+ * ```
+ */
+export class CallAbortedError extends Error {
+  /** Creates the error. */
+  constructor() {
+    super("interrupted");
+    this.name = "CallAbortedError";
+  }
+}
+
+/**
+ * A response body went past the provider's cap; the rest of it is not read.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { ResponseTooLargeError } from "./errors.ts";
+ * strictEqual(new ResponseTooLargeError(4 * 1024 * 1024).message, "response too large (over 4 MiB)");
+ * strictEqual(new ResponseTooLargeError(10).message, "response too large (over 10 bytes)");
+ * ```
+ */
+export class ResponseTooLargeError extends Error {
+  /** The cap, in bytes. */
+  readonly limit: number;
+  /**
+   * Creates the error.
+   *
+   * @param limit The cap the body went past, in bytes.
+   */
+  constructor(limit: number) {
+    const mib = 1024 * 1024;
+    super(`response too large (over ${limit % mib === 0 ? `${limit / mib} MiB` : `${limit} bytes`})`);
+    this.name = "ResponseTooLargeError";
+    this.limit = limit;
+  }
+}
+
+/**
+ * A call that failed after our retry policy gave up, with the number of attempts made; the cause is the last
+ * {@linkcode ProviderError}.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { AnswerFailedError, ProviderError } from "./errors.ts";
+ * const error = new AnswerFailedError(new ProviderError("HTTP 503 from llm.test", { retryable: true }), 3);
+ * strictEqual(error.message, "HTTP 503 from llm.test (3 attempts)");
+ * ```
+ */
+export class AnswerFailedError extends Error {
+  /** Attempts made, the first included. */
+  readonly attempts: number;
+  /**
+   * Creates the error.
+   *
+   * @param cause The last attempt's failure.
+   * @param attempts Attempts made.
+   */
+  constructor(cause: ProviderError, attempts: number) {
+    super(`${cause.message} (${attempts} attempt${attempts === 1 ? "" : "s"})`, { cause });
+    this.name = "AnswerFailedError";
+    this.attempts = attempts;
+  }
+}

@@ -5,12 +5,11 @@
  * @module
  */
 
-import type { ProviderError } from "../base/errors.ts";
+import { AnswerFailedError, CallAbortedError, type ProviderError } from "../base/errors.ts";
 import { writeFileAtomic } from "../base/fs.ts";
 import { createdAtStamp } from "../py/time.ts";
 import { answerRow, answerRowJson } from "./answer_rows.ts";
 import type { RunQaOptions, RunQaSummary } from "./answering.ts";
-import { AnswerFailedError, CallAbortedError } from "./provider.ts";
 import { redact, redactAnswer } from "./redact.ts";
 import type { RowPlan } from "./resume.ts";
 import { answerWithRetries } from "./retry.ts";

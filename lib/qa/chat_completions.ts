@@ -1,103 +1,13 @@
 /**
- * The chat completions wire format as the `openai` SDK (7.59) speaks it: the URL joined to a base URL, the
- * message of a failed status, the `Retry-After` header, and the answer in a response body.
+ * A chat completion exchange in our words: the answer in a response body, and each failure as one line naming
+ * the status, the host and the cause. The `openai` SDK sends the request and parses the JSON; this module
+ * only reads what it gives back.
  *
  * @module
  */
 
 import { ProviderError } from "../base/errors.ts";
 import type { Answer } from "./answer_rows.ts";
-
-const CHAT_COMPLETIONS = "/chat/completions";
-
-/**
- * The chat completions URL of a base URL, joined as the `openai` SDK (7.59) joins them: exactly one slash
- * between the base and `chat/completions`, and a query on the base kept after the path (one value per name,
- * strictly percent-encoded; a name given more than once keeps all its values, moved to the end).
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { chatCompletionsUrl } from "./chat_completions.ts";
- * deepStrictEqual(
- *   ["https://llm.test/v1", "https://llm.test/v1/", "https://llm.test/v1?api-version=2"].map(chatCompletionsUrl),
- *   [
- *     "https://llm.test/v1/chat/completions",
- *     "https://llm.test/v1/chat/completions",
- *     "https://llm.test/v1/chat/completions?api-version=2",
- *   ],
- * );
- * ```
- */
-export function chatCompletionsUrl(baseUrl: string): string {
-  const join = (base: string, basePath: string) =>
-    new URL(base + (basePath.endsWith("/") ? CHAT_COMPLETIONS.slice(1) : CHAT_COMPLETIONS));
-  if (!baseUrl.includes("?")) return join(baseUrl, baseUrl).toString();
-  const base = new URL(baseUrl);
-  const baseParams = new URLSearchParams(base.search);
-  base.search = "";
-  base.hash = "";
-  const url = join(base.toString(), base.pathname);
-  // The SDK goes through an object (one value per name, in property order), then puts repeated names back.
-  const query = Object.entries(Object.fromEntries(baseParams));
-  if (query.length === 0) return url.toString();
-  url.search = query.map(([name, value]) => `${encodeStrictly(name)}=${encodeStrictly(value)}`).join("&");
-  const names = [...baseParams.keys()];
-  const repeated = new Set(names.filter((name, index) => names.indexOf(name) !== index));
-  if (repeated.size > 0) {
-    const merged = new URLSearchParams();
-    for (const [name, value] of url.searchParams) if (!repeated.has(name)) merged.append(name, value);
-    for (const [name, value] of baseParams) if (repeated.has(name)) merged.append(name, value);
-    url.search = merged.toString();
-  }
-  return url.toString();
-}
-
-/** RFC 3986 percent-encoding of all but `A–Z a–z 0–9 - . _ ~`, as the SDK's query encoder does. */
-function encodeStrictly(text: string): string {
-  return encodeURIComponent(text).replace(
-    /[!'()*]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-}
-
-/**
- * The message of a failed HTTP status as the `openai` SDK (7.59) words it from the error body: the status, then
- * the body's `error.message` (JSON-encoded unless a string), else its `error` or the whole JSON body,
- * JSON-encoded; a body that is not JSON as it is; `status code (no body)` when that leaves nothing.
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { httpErrorMessage } from "./chat_completions.ts";
- * deepStrictEqual(
- *   [httpErrorMessage(401, '{"error":{"message":"Incorrect API key"}}'), httpErrorMessage(502, "Bad gateway")],
- *   ["401 Incorrect API key", "502 Bad gateway"],
- * );
- * deepStrictEqual(
- *   [httpErrorMessage(422, '{"detail":"no model"}'), httpErrorMessage(503, "")],
- *   ['422 {"detail":"no model"}', "503 status code (no body)"],
- * );
- * ```
- */
-export function httpErrorMessage(status: number, bodyText: string): string {
-  let json: unknown;
-  try {
-    json = JSON.parse(bodyText);
-  } catch {
-    json = undefined;
-  }
-  // The SDK's rules, to the letter: a body parsing to a falsy value (0, "", false, null) counts as text.
-  let error: unknown;
-  if (json && typeof json === "object" && (json as { error?: unknown }).error == null) error = json;
-  else if (json) error = (json as { error?: unknown }).error;
-  const inner = (error as { message?: unknown } | null | undefined)?.message;
-  let detail: string | undefined;
-  if (inner) detail = typeof inner === "string" ? inner : JSON.stringify(inner);
-  else if (error) detail = JSON.stringify(error);
-  else if (!json) detail = bodyText;
-  return detail ? `${status} ${detail}` : `${status} status code (no body)`;
-}
 
 /**
  * The non-secret parts of a chat completion body; a body without a string `choices[0].message.content` is a
@@ -121,9 +31,7 @@ export function answerFromBody(body: unknown): Answer {
   const message = (choices[0] as { message?: { content?: unknown } } | undefined)?.message;
   const content = message?.content;
   if (typeof content !== "string") {
-    throw new ProviderError("malformed response: choices[0].message.content is not a string", {
-      retryable: false,
-    });
+    throw new ProviderError("response has no choices[0].message.content", { retryable: false });
   }
   const usage: Record<string, number> = {};
   if (record.usage !== null && typeof record.usage === "object") {
@@ -139,7 +47,96 @@ export function answerFromBody(body: unknown): Answer {
   };
 }
 
-/** A `Retry-After` header in seconds, when it is a plain number. */
+/**
+ * A failed HTTP status as a {@linkcode ProviderError}: `HTTP <status> from <host>`, then the server's message
+ * when there is one. 429 and 5xx are retryable (after the server's `Retry-After`, when it is a number of
+ * seconds); any other status is not.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { httpFailure } from "./chat_completions.ts";
+ * const error = httpFailure(429, "llm.test", "slow down", "2");
+ * deepStrictEqual([error.message, error.retryable, error.status, error.retryAfterSeconds], [
+ *   "HTTP 429 from llm.test: slow down", true, 429, 2,
+ * ]);
+ * deepStrictEqual([httpFailure(401, "llm.test", undefined, null).message], ["HTTP 401 from llm.test"]);
+ * ```
+ */
+export function httpFailure(
+  status: number,
+  host: string,
+  detail: string | undefined,
+  retryAfter: string | null,
+): ProviderError {
+  return new ProviderError(
+    detail ? `HTTP ${status} from ${host}: ${detail}` : `HTTP ${status} from ${host}`,
+    {
+      retryable: status === 429 || status >= 500,
+      status,
+      retryAfterSeconds: parseRetryAfter(retryAfter),
+    },
+  );
+}
+
+/**
+ * The server's message in an error body: the `error.message` string of an OpenAI-style body (or its `error`
+ * string), else the JSON the SDK parsed, else the body's text; `undefined` when the body is empty.
+ *
+ * @param parsed The SDK's parse of the body (`APIError.error`: the body's `error`, or the whole body).
+ * @param text The body as received, when it was read.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { serverMessage } from "./chat_completions.ts";
+ * deepStrictEqual(
+ *   [serverMessage({ message: "Incorrect API key provided" }), serverMessage({ detail: "x" }), serverMessage(undefined, "Bad gateway")],
+ *   ["Incorrect API key provided", '{"detail":"x"}', "Bad gateway"],
+ * );
+ * ```
+ */
+export function serverMessage(parsed: unknown, text?: string): string | undefined {
+  if (typeof parsed === "string" && parsed !== "") return parsed;
+  if (parsed !== null && typeof parsed === "object") {
+    const message = (parsed as { message?: unknown }).message;
+    return typeof message === "string" && message !== "" ? message : JSON.stringify(parsed);
+  }
+  return text?.trim() === "" ? undefined : text;
+}
+
+/**
+ * Why a request could not be sent, in a few words: the innermost cause's last clause (Deno's fetch nests them:
+ * `… tcp connect error: Connection refused (os error 111)`), or `host not found` for a failed DNS lookup.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { networkCause } from "./chat_completions.ts";
+ * const refused = new Error("error sending request for url (http://llm.test/): client error (Connect): tcp connect error: Connection refused (os error 111)");
+ * strictEqual(networkCause(new TypeError("fetch failed", { cause: refused })), "connection refused");
+ * ```
+ */
+export function networkCause(error: unknown): string {
+  let innermost = error;
+  while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
+  const text = innermost instanceof Error ? innermost.message : String(innermost);
+  if (/dns error|failed to lookup address/i.test(text)) return "host not found";
+  const clause = text.split(": ").at(-1)!.replace(/\s*\(os error \d+\)$/, "").trim();
+  if (clause === "") return "unknown error";
+  return /^[A-Z][a-z]/.test(clause) ? clause[0].toLowerCase() + clause.slice(1) : clause;
+}
+
+/**
+ * A `Retry-After` header in seconds, when it is a plain number.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { parseRetryAfter } from "./chat_completions.ts";
+ * deepStrictEqual([parseRetryAfter("2"), parseRetryAfter("soon"), parseRetryAfter(null)], [2, undefined, undefined]);
+ * ```
+ */
 export function parseRetryAfter(value: string | null): number | undefined {
   if (value === null || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
   return Number(value);

@@ -1,28 +1,22 @@
 /**
- * The answer provider — the only code that touches the network. One call is one chat completion: a POST over
- * `fetch` (our own client: the URL and error messages as the `openai` SDK makes them, chat_completions.ts), the
- * config's timeout, the response body read through a 4 MiB cap. retry.ts adds our retry policy.
+ * The answer provider — the only code that touches the network. One call is one chat completion through the
+ * `openai` SDK, loaded on the first call (so only `run-qa` loads it), every setting passed to it explicitly and
+ * its own retries off (retry.ts is our policy). The SDK's `fetch` is ours (_capped_fetch.ts): the response body
+ * read whole through a 4 MiB cap as strict UTF-8; the config's timeout covers the whole exchange. A failure
+ * comes out as a {@linkcode ProviderError} in our words (chat_completions.ts), the key never in it.
  *
  * @module
  */
 
-import denoConfig from "../../deno.json" with { type: "json" };
-import { ProviderError } from "../base/errors.ts";
+import { CallAbortedError, ProviderError } from "../base/errors.ts";
 import type { ChatMessage, RequestSettings } from "./prompt.ts";
 import type { Answer } from "./answer_rows.ts";
-import { answerFromBody, chatCompletionsUrl, httpErrorMessage, parseRetryAfter } from "./chat_completions.ts";
+import { answerFromBody, httpFailure, networkCause, serverMessage } from "./chat_completions.ts";
 import { redact } from "./redact.ts";
+import { cappedFetch, type ErrorBody } from "./_capped_fetch.ts";
 
 /** One attempt at answering: resolves to the answer or throws a {@linkcode ProviderError}. */
 export type AnswerProvider = (messages: readonly ChatMessage[], signal?: AbortSignal) => Promise<Answer>;
-
-/** A call stopped by the caller (Ctrl-C), not a provider failure. */
-export class CallAbortedError extends Error {
-  constructor() {
-    super("interrupted");
-    this.name = "CallAbortedError";
-  }
-}
 
 /** Where and how to call an OpenAI-compatible endpoint. */
 export interface ProviderOptions {
@@ -39,70 +33,13 @@ export interface ProviderOptions {
 /** The most bytes of a response body the provider reads: 4 MiB, far above any answer to a short question. */
 export const RESPONSE_BODY_LIMIT: number = 4 * 1024 * 1024;
 
-/** A response body went past the cap; the body is cancelled rather than read. */
-export class ResponseTooLargeError extends Error {
-  constructor(limit: number) {
-    super(`response too large: more than ${formatBytes(limit)}`);
-    this.name = "ResponseTooLargeError";
-  }
-}
-
-function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
-}
+type Sdk = typeof import("openai");
+let sdk: Promise<Sdk> | undefined;
 
 /**
- * Wraps `inner` so that every response body is streamed through a byte count: past `limit` the body errors with
- * {@linkcode ResponseTooLargeError} and the rest is cancelled, so memory stays bounded whatever the server sends.
- *
- * @example
- * ```ts
- * import { rejects, strictEqual } from "node:assert/strict";
- * import { cappedFetch, ResponseTooLargeError } from "./provider.ts";
- * const server: typeof fetch = () => Promise.resolve(new Response("x".repeat(10)));
- * strictEqual(await (await cappedFetch(server, 10)("http://127.0.0.1/")).text(), "x".repeat(10));
- * await rejects((await cappedFetch(server, 9)("http://127.0.0.1/")).text(), ResponseTooLargeError);
- * ```
- */
-export function cappedFetch(inner: typeof fetch, limit: number): typeof fetch {
-  return async (input, init) => {
-    const response = await inner(input, init);
-    if (response.body === null) return response;
-    const reader = response.body.getReader();
-    let total = 0;
-    const body = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const { done, value } = await reader.read();
-        if (done) return controller.close();
-        total += value.byteLength;
-        if (total > limit) {
-          await reader.cancel().catch(() => {});
-          return controller.error(new ResponseTooLargeError(limit));
-        }
-        controller.enqueue(value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    }, { highWaterMark: 0 });
-    return new Response(body, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
-  };
-}
-
-function shorten(text: string, limit = 200): string {
-  const oneLine = text.replace(/\s+/g, " ").trim();
-  return oneLine.length > limit ? `${oneLine.slice(0, limit)}…` : oneLine;
-}
-
-/** The `User-Agent` of every request: this program and its version. */
-export const USER_AGENT: string = `deermem-eval/${denoConfig.version}`;
-
-/**
- * An {@linkcode AnswerProvider} for an OpenAI-compatible endpoint, over `fetch`: one POST of `model`, `messages`,
- * `max_tokens`, `stream: false` and `temperature` to {@linkcode chatCompletionsUrl} of the base URL, the key as a
- * bearer token; no retries of its own; the config's timeout over the whole exchange, body included.
+ * An {@linkcode AnswerProvider} for an OpenAI-compatible endpoint: one `chat.completions.create` of `model`,
+ * `messages`, `max_tokens`, `stream: false` and `temperature` at the base URL, the key as a bearer token; no
+ * retries of its own; the config's timeout over the whole exchange, body included.
  *
  * @example
  * ```ts
@@ -117,23 +54,17 @@ export const USER_AGENT: string = `deermem-eval/${denoConfig.version}`;
  * ```
  */
 export function openAiProvider(options: ProviderOptions): AnswerProvider {
-  const send = cappedFetch(options.fetch ?? fetch, options.maxResponseBytes ?? RESPONSE_BODY_LIMIT);
   const { apiKey, settings, timeoutSeconds } = options;
-  const headers = {
-    "Accept": "application/json",
-    "Authorization": `Bearer ${apiKey}`,
-    "Content-Type": "application/json",
-    "User-Agent": USER_AGENT,
-  };
+  const host = URL.parse(options.baseUrl)?.host;
   return async (messages, signal) => {
+    if (host === undefined) {
+      throw cleaned(new ProviderError(`invalid base URL: ${options.baseUrl}`, { retryable: false }), apiKey);
+    }
+    // The SDK would refuse an empty key naming OPENAI_API_KEY, a variable this program never reads.
+    if (apiKey === "") throw new ProviderError("no API key", { retryable: false });
+    const loaded = await (sdk ??= import("openai"));
     if (signal?.aborted) throw new CallAbortedError();
-    const body = JSON.stringify({
-      model: settings.model,
-      messages: messages.map((message) => ({ role: message.role, content: message.content })),
-      max_tokens: settings.maxTokens,
-      stream: false,
-      temperature: settings.temperature,
-    });
+    // One controller per attempt: the caller's abort and our timer both end the whole exchange.
     const exchange = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -142,19 +73,27 @@ export function openAiProvider(options: ProviderOptions): AnswerProvider {
     }, timeoutSeconds * 1000);
     const stop = () => exchange.abort();
     signal?.addEventListener("abort", stop, { once: true });
+    let errorBody: ErrorBody = {};
+    const fetch = cappedFetch({
+      inner: options.fetch ?? globalThis.fetch,
+      limit: options.maxResponseBytes ?? RESPONSE_BODY_LIMIT,
+      host,
+      onErrorBody: (body) => errorBody = body,
+    });
     let completion: unknown;
     try {
-      completion = await post(send, options.baseUrl, {
-        method: "POST",
-        headers,
-        body,
-        signal: exchange.signal,
-      }, apiKey);
+      completion = await client(loaded, options, fetch).chat.completions.create({
+        model: settings.model,
+        messages: messages.map((message) => ({ role: message.role, content: message.content })),
+        max_tokens: settings.maxTokens,
+        stream: false,
+        temperature: settings.temperature,
+      }, { signal: exchange.signal });
     } catch (error) {
       // Whatever the failure looked like, an abort decides what it was: the caller's, or our timer's.
       if (signal?.aborted) throw new CallAbortedError();
-      if (timedOut) throw new ProviderError(`timed out after ${timeoutSeconds} s`, { retryable: true });
-      throw error;
+      if (timedOut) throw timeoutError(timeoutSeconds);
+      throw cleaned(inOurWords(loaded, error, { host, errorBody, timeoutSeconds }), apiKey);
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", stop);
@@ -163,89 +102,63 @@ export function openAiProvider(options: ProviderOptions): AnswerProvider {
   };
 }
 
-/** One POST and its whole body: a 2xx's JSON (or text, if not typed JSON), else a {@linkcode ProviderError}. */
-async function post(
-  send: typeof fetch,
-  baseUrl: string,
-  request: RequestInit,
-  apiKey: string,
-): Promise<unknown> {
-  const clean = (text: string) => shorten(redact(text, apiKey));
-  let url: string;
-  try {
-    url = chatCompletionsUrl(baseUrl);
-  } catch (error) {
-    throw new ProviderError(`invalid base URL: ${clean(messageOf(error))}`, { retryable: false });
+/**
+ * The SDK's client for one attempt (its fetch reports that attempt's error body), every option given so that no
+ * OPENAI_* default applies: no organisation, project, admin key or webhook secret, no logging, no retries. The
+ * SDK still looks up OPENAI_CUSTOM_HEADERS; under run-qa's `--ignore-env` that lookup finds nothing.
+ */
+function client(loaded: Sdk, options: ProviderOptions, fetch: typeof globalThis.fetch) {
+  return new loaded.OpenAI({
+    apiKey: options.apiKey,
+    adminAPIKey: null,
+    organization: null,
+    project: null,
+    webhookSecret: null,
+    baseURL: options.baseUrl,
+    timeout: options.timeoutSeconds * 1000,
+    maxRetries: 0,
+    fetch,
+    logLevel: "off",
+    dangerouslyAllowBrowser: false,
+  });
+}
+
+function timeoutError(timeoutSeconds: number): ProviderError {
+  return new ProviderError(`timed out after ${timeoutSeconds} s`, { retryable: true });
+}
+
+/** What the SDK threw, as one of our failures with the classification our retry policy reads. */
+function inOurWords(
+  loaded: Sdk,
+  error: unknown,
+  exchange: { host: string; errorBody: ErrorBody; timeoutSeconds: number },
+): ProviderError {
+  const { host, errorBody } = exchange;
+  if (error instanceof ProviderError) return error;
+  // Our fetch's own failure, which the SDK wraps as a connection error.
+  if (error instanceof Error && error.cause instanceof ProviderError) return error.cause;
+  if (error instanceof loaded.APIConnectionTimeoutError) return timeoutError(exchange.timeoutSeconds);
+  if (error instanceof loaded.APIError && error.status !== undefined) {
+    const detail = errorBody.problem ?? serverMessage(error.error, errorBody.text);
+    return httpFailure(error.status, host, detail, error.headers?.get("retry-after") ?? null);
   }
-  let response: Response;
-  try {
-    response = await send(url, request);
-  } catch (error) {
-    throw new ProviderError(`network error: ${clean(messageOf(error))}`, { retryable: true });
-  }
-  const text = await readText(response);
-  if (!response.ok) {
-    // As the SDK did: an error body that cannot be read is described by the reason it could not.
-    const message = httpErrorMessage(response.status, typeof text === "string" ? text : text.message);
-    const status = response.status;
-    throw new ProviderError(`HTTP ${status}: ${clean(message)}`, {
-      retryable: status === 429 || status >= 500,
-      status,
-      retryAfterSeconds: parseRetryAfter(response.headers.get("retry-after")),
+  if (error instanceof loaded.APIConnectionError) {
+    return new ProviderError(`cannot reach ${host}: ${networkCause(error.cause ?? error)}`, {
+      retryable: true,
     });
   }
-  if (text instanceof ResponseTooLargeError) throw new ProviderError(text.message, { retryable: false });
-  if (text instanceof NotUtf8Error) {
-    throw new ProviderError(`malformed response: ${text.message}`, { retryable: false });
+  if (error instanceof SyntaxError) {
+    return new ProviderError("response is not valid JSON", { retryable: false });
   }
-  // The connection broke while the body came: calling again may help.
-  if (text instanceof Error) {
-    throw new ProviderError(`network error: ${clean(text.message)}`, { retryable: true });
-  }
-  const mediaType = response.headers.get("content-type")?.split(";")[0].trim().toLowerCase() ?? "";
-  // A body not typed as JSON is passed on as text, which is no chat completion (answerFromBody says so).
-  if (!mediaType.includes("application/json") && !mediaType.endsWith("+json")) return text;
-  if (text === "") return undefined;
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new ProviderError(`malformed response: ${clean(messageOf(error))}`, { retryable: false });
-  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new ProviderError(`request to ${host} not sent: ${message}`, { retryable: false });
 }
 
-/** A body that is not UTF-8: refused, never decoded with replacement characters. */
-class NotUtf8Error extends Error {
-  constructor() {
-    super("the body is not valid UTF-8");
-    this.name = "NotUtf8Error";
-  }
-}
-
-/** The whole body as text, or why it could not be had (the cap, a broken connection, an abort, not UTF-8). */
-async function readText(response: Response): Promise<string | Error> {
-  let bytes: ArrayBuffer;
-  try {
-    bytes = await response.arrayBuffer();
-  } catch (error) {
-    return error instanceof Error ? error : new Error(String(error));
-  }
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    return new NotUtf8Error();
-  }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A failure after our retry policy gave up, with the number of attempts made. */
-export class AnswerFailedError extends Error {
-  readonly attempts: number;
-  constructor(cause: ProviderError, attempts: number) {
-    super(`${cause.message} (${attempts} attempt${attempts === 1 ? "" : "s"})`, { cause });
-    this.name = "AnswerFailedError";
-    this.attempts = attempts;
-  }
+/** The failure with the key's text redacted and its message on one line of at most 240 characters. */
+function cleaned(error: ProviderError, secret: string): ProviderError {
+  const characters = [...redact(error.message, secret).replace(/\s+/g, " ").trim()];
+  const message = characters.length > 240 ? `${characters.slice(0, 240).join("")}…` : characters.join("");
+  if (message === error.message) return error;
+  const { retryable, status, retryAfterSeconds } = error;
+  return new ProviderError(message, { retryable, status, retryAfterSeconds });
 }

@@ -5,10 +5,10 @@
  * @module
  */
 
-import { ProviderError } from "../base/errors.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError } from "../base/errors.ts";
 import type { ChatMessage } from "./prompt.ts";
 import type { Answer } from "./answer_rows.ts";
-import { AnswerFailedError, type AnswerProvider, CallAbortedError } from "./provider.ts";
+import type { AnswerProvider } from "./provider.ts";
 
 /** Our retry policy. */
 export interface RetryPolicy {

@@ -356,7 +356,10 @@ Deno.test("a 401 stops the run at the first: exit 1, one message, no row written
       const result = await runQa(directory, qaEnv(server.url));
       assertEquals(result.code, 1, result.stderr);
       assertStringIncludes(result.stdout, "answer rows: 0 reused, 0 called, 0 failed");
-      assertMatch(result.stdout, /^stopped: the endpoint rejected the API key \(HTTP 401: /m);
+      assertMatch(
+        result.stdout,
+        /^stopped: the endpoint rejected the API key \(HTTP 401 from 127\.0\.0\.1:\d+: /m,
+      );
       assert(server.requests.length <= 3, `${server.requests.length} requests: only those already in flight`);
       assertEquals([...Deno.readDirSync(`${directory}/responses`)], []);
       await assertKeyAbsent(directory, result.stdout, result.stderr);

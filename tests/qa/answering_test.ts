@@ -1,8 +1,8 @@
-import { DirectoryLockedError, IoError, ProviderError } from "../../lib/base/errors.ts";
+import { CallAbortedError, DirectoryLockedError, IoError, ProviderError } from "../../lib/base/errors.ts";
 import { faultHook } from "../helpers/faults.ts";
 import { acquireDirectoryLock, LOCK_FILE } from "../../lib/base/lock.ts";
 import { responsePath } from "../../lib/qa/run_dir.ts";
-import { type AnswerProvider, CallAbortedError } from "../../lib/qa/provider.ts";
+import type { AnswerProvider } from "../../lib/qa/provider.ts";
 import { parseAnswerRow } from "../../lib/qa/answer_rows.ts";
 import { answerTasks, type RunEvent, type RunQaOptions } from "../../lib/qa/answering.ts";
 import { checkRunDirectory } from "../../lib/qa/resume.ts";

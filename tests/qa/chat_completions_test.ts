@@ -1,5 +1,5 @@
 import { ProviderError } from "../../lib/base/errors.ts";
-import { answerFromBody, chatCompletionsUrl, httpErrorMessage } from "../../lib/qa/chat_completions.ts";
+import { answerFromBody, httpFailure, networkCause, serverMessage } from "../../lib/qa/chat_completions.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 
 Deno.test("answerFromBody keeps the prediction, the model and integer usage counts only", () => {
@@ -23,53 +23,69 @@ Deno.test("answerFromBody keeps the prediction, the model and integer usage coun
       }
     })();
     assert(error instanceof ProviderError && !error.retryable, JSON.stringify(body));
+    assertEquals(error.message, "response has no choices[0].message.content");
   }
 });
 
-Deno.test("the URL is joined from the base as the openai SDK joins it: one slash, the base's query after the path", () => {
-  // Expected values printed by openai@7.59.0's own buildURL("/chat/completions") for each base URL.
-  const cases: [string, string][] = [
-    ["https://llm.test/v1", "https://llm.test/v1/chat/completions"],
-    ["https://llm.test/v1/", "https://llm.test/v1/chat/completions"],
-    ["https://llm.test/v1//", "https://llm.test/v1//chat/completions"],
-    ["https://llm.test", "https://llm.test/chat/completions"],
-    ["https://llm.test/", "https://llm.test/chat/completions"],
-    [
-      "http://127.0.0.1:8080/openai/deployments/d",
-      "http://127.0.0.1:8080/openai/deployments/d/chat/completions",
-    ],
-    [
-      "https://llm.test/v1?api-version=2024-10-21",
-      "https://llm.test/v1/chat/completions?api-version=2024-10-21",
-    ],
-    ["https://llm.test/v1/?b=2&a=1", "https://llm.test/v1/chat/completions?b=2&a=1"],
-    ["https://llm.test/v1?a=1&a=2&b=3", "https://llm.test/v1/chat/completions?b=3&a=1&a=2"],
-    [
-      "https://llm.test/v1?x=a%20b+c&y=%21*'()~",
-      "https://llm.test/v1/chat/completions?x=a%20b%20c&y=%21%2A%27%28%29~",
-    ],
-    ["https://llm.test/v1?", "https://llm.test/v1/chat/completions"],
-    ["https://llm.test/v1?q=1#part", "https://llm.test/v1/chat/completions?q=1"],
-  ];
-  for (const [base, expected] of cases) assertEquals(chatCompletionsUrl(base), expected, base);
+Deno.test("a failed status: retryable for 429 and 5xx only, Retry-After kept when it is a number of seconds", () => {
+  const failures = [[400, null], [401, null], [403, null], [404, null], [429, "2"], [500, "1.5"], [
+    503,
+    "soon",
+  ]]
+    .map(([status, retryAfter]) =>
+      httpFailure(status as number, "llm.test", "m", retryAfter as string | null)
+    )
+    .map((error) => [error.message, error.retryable, error.status, error.retryAfterSeconds]);
+  assertEquals(failures, [
+    ["HTTP 400 from llm.test: m", false, 400, undefined],
+    ["HTTP 401 from llm.test: m", false, 401, undefined],
+    ["HTTP 403 from llm.test: m", false, 403, undefined],
+    ["HTTP 404 from llm.test: m", false, 404, undefined],
+    ["HTTP 429 from llm.test: m", true, 429, 2],
+    ["HTTP 500 from llm.test: m", true, 500, 1.5],
+    ["HTTP 503 from llm.test: m", true, 503, undefined],
+  ]);
+  assertEquals(httpFailure(502, "llm.test", undefined, null).message, "HTTP 502 from llm.test");
 });
 
-Deno.test("an error status is worded from its body as the openai SDK worded it", () => {
-  // Expected values printed by openai@7.59.0 (the message of the APIError it made from each 400 body).
-  const cases: [string, string][] = [
-    ['{"error":{"message":"m","type":"t"}}', "400 m"],
-    ['{"error":{"message":{"a":1}}}', '400 {"a":1}'],
-    ['{"error":{"message":""}}', '400 {"message":""}'],
-    ['{"error":{"code":"c"}}', '400 {"code":"c"}'],
-    ['{"error":"str"}', '400 "str"'],
-    ['{"detail":"x"}', '400 {"detail":"x"}'],
-    ["[1,2]", "400 [1,2]"],
-    ["bad gateway", "400 bad gateway"],
-    ["", "400 status code (no body)"],
-    ["0", "400 0"],
-    ["null", "400 null"],
-    ["5", "400 status code (no body)"],
-    ['"str"', "400 status code (no body)"],
-  ];
-  for (const [body, expected] of cases) assertEquals(httpErrorMessage(400, body), expected, body);
+Deno.test("the server's message: error.message, an error string, else the parsed JSON, else the text", () => {
+  assertEquals(
+    serverMessage({ message: "Incorrect API key provided", type: "t" }),
+    "Incorrect API key provided",
+  );
+  assertEquals(serverMessage("str"), "str");
+  assertEquals(serverMessage({ message: "" }), '{"message":""}');
+  assertEquals(serverMessage({ code: "c" }), '{"code":"c"}');
+  assertEquals(serverMessage(undefined, "Bad gateway"), "Bad gateway");
+  assertEquals(serverMessage(undefined, " \n"), undefined);
+  assertEquals(serverMessage(undefined, undefined), undefined);
+});
+
+Deno.test("a network failure's cause in a few words, from Deno's nested fetch errors", () => {
+  const fetchFailed = (message: string) => new TypeError("fetch failed", { cause: new Error(message) });
+  const url = "error sending request for url (http://llm.test/v1/chat/completions)";
+  assertEquals(
+    [
+      networkCause(
+        fetchFailed(`${url}: client error (Connect): tcp connect error: Connection refused (os error 111)`),
+      ),
+      networkCause(
+        fetchFailed(
+          `${url}: client error (Connect): dns error: failed to lookup address information: Name or service not known`,
+        ),
+      ),
+      networkCause(fetchFailed(`${url}: connection closed before message completed`)),
+      networkCause(new TypeError("connection reset")),
+      networkCause("boom"),
+      networkCause(new Error("")),
+    ],
+    [
+      "connection refused",
+      "host not found",
+      "connection closed before message completed",
+      "connection reset",
+      "boom",
+      "unknown error",
+    ],
+  );
 });

@@ -1,15 +1,33 @@
-import denoConfig from "../../deno.json" with { type: "json" };
-import { ProviderError } from "../../lib/base/errors.ts";
-import { AnswerFailedError, CallAbortedError, openAiProvider } from "../../lib/qa/provider.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError } from "../../lib/base/errors.ts";
+import { openAiProvider, RESPONSE_BODY_LIMIT } from "../../lib/qa/provider.ts";
 import { answerWithRetries } from "../../lib/qa/retry.ts";
 import type { ChatMessage } from "../../lib/qa/prompt.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { completion, errorResponse, never, startAnswerServer } from "../helpers/answer_server.ts";
+import { ROOT, taskFlags, withTempDir } from "../helpers/cli.ts";
 
 const KEY = "sk-test-provider-4b1d9c";
 const SETTINGS = { model: "deepseek-v4-flash", temperature: 0, maxTokens: 2048, stream: false };
 const MESSAGES: ChatMessage[] = [{ role: "system", content: "S" }, { role: "user", content: "Q?" }];
 const FAST = { backoffMs: () => 1 };
+/** Every header a request arrives with: the SDK's, and Deno's fetch's `accept-encoding` and `accept-language`. */
+const WIRE_HEADERS = [
+  "accept",
+  "accept-encoding",
+  "accept-language",
+  "authorization",
+  "content-length",
+  "content-type",
+  "host",
+  "user-agent",
+  "x-stainless-arch",
+  "x-stainless-lang",
+  "x-stainless-os",
+  "x-stainless-package-version",
+  "x-stainless-retry-count",
+  "x-stainless-runtime",
+  "x-stainless-runtime-version",
+];
 
 function provider(url: string, timeoutSeconds = 5, fetch?: typeof globalThis.fetch) {
   return openAiProvider({ baseUrl: url, apiKey: KEY, settings: SETTINGS, timeoutSeconds, fetch });
@@ -38,10 +56,14 @@ Deno.test("the client sends the pinned settings to <base>/chat/completions with 
     assertEquals(request.authorization, `Bearer ${KEY}`);
     assertEquals(request.headers.get("content-type"), "application/json");
     assertEquals(request.headers.get("accept"), "application/json");
-    assertEquals(request.headers.get("user-agent"), `deermem-eval/${denoConfig.version}`);
-    // Nothing of the SDK's own (its X-Stainless-* platform headers) and no organisation or project.
-    const names = [...request.headers.keys()];
-    assertEquals(names.filter((name) => /^(x-stainless|openai-)/.test(name)), []);
+    // The SDK's own headers, as its Python counterpart sends them for the reference; no retries of its own.
+    assertEquals(request.headers.get("user-agent"), "OpenAI/JS 7.59.0");
+    assertEquals(request.headers.get("x-stainless-lang"), "js");
+    assertEquals(request.headers.get("x-stainless-package-version"), "7.59.0");
+    assertEquals(request.headers.get("x-stainless-runtime"), "deno");
+    assertEquals(request.headers.get("x-stainless-retry-count"), "0");
+    // No organisation or project: nothing the SDK would take from OPENAI_* variables.
+    assertEquals([...request.headers.keys()], WIRE_HEADERS);
     assertEquals(request.body, {
       model: "deepseek-v4-flash",
       messages: MESSAGES,
@@ -76,7 +98,7 @@ Deno.test("retryable failures stop at max_attempts and report the attempts made"
       AnswerFailedError,
     );
     assertEquals(error.attempts, 2);
-    assertMatch(error.message, /HTTP 503.*\(2 attempts\)/);
+    assertMatch(error.message, /^HTTP 503 from 127\.0\.0\.1:\d+: error 503 \(2 attempts\)$/);
     assertEquals(server.requests.length, 2);
   } finally {
     await server.close();
@@ -91,19 +113,26 @@ Deno.test("a 401 and a malformed body fail at once, and a key the server echoes 
       AnswerFailedError,
     );
     assertEquals(error.attempts, 1);
-    assertMatch(error.message, /HTTP 401/);
+    assertMatch(
+      error.message,
+      /^HTTP 401 from 127\.0\.0\.1:\d+: Incorrect API key provided: \[redacted\] \(1 attempt\)$/,
+    );
     assert(!error.message.includes(KEY), error.message);
     assertEquals(unauthorized.requests.length, 1);
   } finally {
     await unauthorized.close();
   }
+  const noContent = /^response has no choices\[0\]\.message\.content \(1 attempt\)$/;
   for (
-    const respond of [
-      () => Response.json({ choices: [] }),
-      () => completion(null),
-      () => new Response("<html>not json</html>", { headers: { "content-type": "text/html" } }),
-      () => new Response("{not json", { headers: { "content-type": "application/json" } }),
-    ]
+    const [respond, message] of [
+      [() => Response.json({ choices: [] }), noContent],
+      [() => completion(null), noContent],
+      [() => new Response("<html>not json</html>", { headers: { "content-type": "text/html" } }), noContent],
+      [
+        () => new Response("{not json", { headers: { "content-type": "application/json" } }),
+        /^response is not valid JSON \(1 attempt\)$/,
+      ],
+    ] as const
   ) {
     const server = startAnswerServer(respond);
     try {
@@ -112,7 +141,7 @@ Deno.test("a 401 and a malformed body fail at once, and a key the server echoes 
         AnswerFailedError,
       );
       assertEquals(error.attempts, 1);
-      assertMatch(error.message, /malformed response/);
+      assertMatch(error.message, message);
       assertEquals(server.requests.length, 1);
     } finally {
       await server.close();
@@ -145,7 +174,7 @@ Deno.test("a refused connection is a retryable network error", async () => {
     AnswerFailedError,
   );
   assertEquals(error.attempts, 2);
-  assertMatch(error.message, /network error/);
+  assertMatch(error.message, /^cannot reach 127\.0\.0\.1:\d+: connection refused \(2 attempts\)$/);
 });
 
 Deno.test("aborting stops a call in flight and a back-off wait, without counting a failure", async () => {
@@ -193,13 +222,28 @@ function hugeAnswer(totalBytes: number, pulled: { bytes: number }): Response {
 Deno.test("a body past 4 MiB fails the call at once as 'response too large', read no further than the cap", async () => {
   const pulled = { bytes: 0 };
   const server = startAnswerServer(() => hugeAnswer(50 * 1024 * 1024, pulled));
+  // What the provider itself read of the body, as against what the server produced into the socket.
+  const read = { bytes: 0 };
+  const counting: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    const body = response.body!.pipeThrough(
+      new TransformStream({
+        transform(chunk, controller) {
+          read.bytes += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, response);
+  };
   try {
     const error = await assertRejects(
-      () => answerWithRetries(provider(server.url), MESSAGES, { maxAttempts: 3, ...FAST }),
+      () => answerWithRetries(provider(server.url, 5, counting), MESSAGES, { maxAttempts: 3, ...FAST }),
       AnswerFailedError,
     );
-    assertMatch(error.message, /^response too large: more than 4 MiB \(1 attempt\)$/);
+    assertMatch(error.message, /^response too large \(over 4 MiB\) \(1 attempt\)$/);
     assertEquals(server.requests.length, 1);
+    assert(read.bytes < RESPONSE_BODY_LIMIT + 1024 * 1024, `the provider read ${read.bytes} bytes`);
     assert(pulled.bytes < 8 * 1024 * 1024, `the client pulled ${pulled.bytes} bytes of a 50 MB answer`);
   } finally {
     await server.close();
@@ -218,14 +262,41 @@ Deno.test("a body just under 4 MiB is an answer; the cap applies to error bodies
       () => answerWithRetries(provider(server.url), MESSAGES, { maxAttempts: 3, ...FAST }),
       AnswerFailedError,
     );
-    assertMatch(error.message, /^HTTP 400: .*response too large/);
+    assertEquals([error.attempts, (error.cause as ProviderError).status], [1, 400]);
+    assertMatch(
+      error.message,
+      /^HTTP 400 from 127\.0\.0\.1:\d+: response too large \(over 4 MiB\) \(1 attempt\)$/,
+    );
     assert(error.message.length < 400, "an error body is never quoted at length");
   } finally {
     await server.close();
   }
 });
 
-Deno.test("a base URL that is no URL fails the call at once, sending nothing", async () => {
+const SHELL = JSON.stringify({ model: "m", choices: [{ message: { content: "" } }] });
+
+/** A chat completion body of exactly `bytes` bytes (the answer padded to fit). */
+function completionOfSize(bytes: number): Response {
+  const body = SHELL.replace('"content":""', `"content":"${"c".repeat(bytes - SHELL.length)}"`);
+  return new Response(body, { headers: { "content-type": "application/json" } });
+}
+
+Deno.test("the cap is exact: a body of 4 MiB is an answer, one of 4 MiB + 1 byte fails at once", async () => {
+  const server = startAnswerServer((_request, index) =>
+    completionOfSize(index === 0 ? RESPONSE_BODY_LIMIT : RESPONSE_BODY_LIMIT + 1)
+  );
+  try {
+    const answer = await provider(server.url)(MESSAGES);
+    assertEquals(answer.prediction.length, RESPONSE_BODY_LIMIT - SHELL.length);
+    const error = await failureOf(() => provider(server.url)(MESSAGES));
+    assert(error instanceof ProviderError && !error.retryable, String(error));
+    assertEquals(error.message, "response too large (over 4 MiB)");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a base URL that is no URL, or an empty key, fails the call at once, sending nothing", async () => {
   let sent = 0;
   const counting: typeof fetch = () => {
     sent++;
@@ -233,7 +304,17 @@ Deno.test("a base URL that is no URL fails the call at once, sending nothing", a
   };
   const error = await failureOf(() => provider("llm.test/v1", 5, counting)(MESSAGES));
   assert(error instanceof ProviderError && !error.retryable, String(error));
-  assertMatch(error.message, /^invalid base URL: /);
+  assertMatch(error.message, /^invalid base URL: llm\.test\/v1$/);
+  const keyless = openAiProvider({
+    baseUrl: "https://llm.test/v1",
+    apiKey: "",
+    settings: SETTINGS,
+    timeoutSeconds: 5,
+    fetch: counting,
+  });
+  const refused = await failureOf(() => keyless(MESSAGES));
+  assert(refused instanceof ProviderError && !refused.retryable, String(refused));
+  assertEquals(refused.message, "no API key");
   assertEquals(sent, 0);
 });
 
@@ -266,11 +347,12 @@ Deno.test("an HTTP failure says the status and the server's message, retryable f
       assert(error instanceof ProviderError, String(error));
       failures.push([error.message, error.retryable, error.status, error.retryAfterSeconds]);
     }
+    const host = new URL(server.url).host;
     assertEquals(failures, [
-      ["HTTP 422: 422 model not found", false, 422, undefined],
-      ["HTTP 502: 502 Bad gateway", true, 502, 2],
-      ["HTTP 503: 503 status code (no body)", true, 503, undefined],
-      ['HTTP 429: 429 {"detail":"slow down"}', true, 429, undefined],
+      [`HTTP 422 from ${host}: model not found`, false, 422, undefined],
+      [`HTTP 502 from ${host}: Bad gateway`, true, 502, 2],
+      [`HTTP 503 from ${host}`, true, 503, undefined],
+      [`HTTP 429 from ${host}: {"detail":"slow down"}`, true, 429, undefined],
     ]);
   } finally {
     await server.close();
@@ -285,10 +367,10 @@ Deno.test("a body that is not UTF-8 is refused, never decoded with replacement c
   try {
     const answered = await failureOf(() => provider(server.url)(MESSAGES));
     assert(answered instanceof ProviderError && !answered.retryable, String(answered));
-    assertEquals(answered.message, "malformed response: the body is not valid UTF-8");
+    assertEquals(answered.message, "response is not valid UTF-8");
     const rejected = await failureOf(() => provider(server.url)(MESSAGES));
-    assert(rejected instanceof ProviderError, String(rejected));
-    assertEquals(rejected.message, "HTTP 400: 400 the body is not valid UTF-8");
+    assert(rejected instanceof ProviderError && !rejected.retryable, String(rejected));
+    assertEquals(rejected.message, `HTTP 400 from ${new URL(server.url).host}: response is not valid UTF-8`);
   } finally {
     await server.close();
   }
@@ -315,7 +397,7 @@ Deno.test("a 2xx typed +json is read as JSON; a connection broken mid-body is a 
   };
   const error = await failureOf(() => provider("http://127.0.0.1:9/v1", 5, broken)(MESSAGES));
   assert(error instanceof ProviderError && error.retryable, String(error));
-  assertEquals(error.message, "network error: connection reset while sending [redacted]");
+  assertEquals(error.message, "response cut off: connection reset while sending [redacted]");
 });
 
 /** A 200 whose body starts and then never ends (until the client lets go). */
@@ -352,6 +434,141 @@ Deno.test("a call whose signal is already aborted sends nothing", async () => {
     controller.abort();
     await assertRejects(() => provider(server.url)(MESSAGES, controller.signal), CallAbortedError);
     assertEquals(server.requests.length, 0);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("the base URL is joined as the openai SDK joins it: one slash, the base's query after the path", async () => {
+  const cases: [string, string][] = [
+    ["https://llm.test/v1", "https://llm.test/v1/chat/completions"],
+    ["https://llm.test/v1/", "https://llm.test/v1/chat/completions"],
+    ["https://llm.test/v1//", "https://llm.test/v1//chat/completions"],
+    ["https://llm.test", "https://llm.test/chat/completions"],
+    ["https://llm.test/", "https://llm.test/chat/completions"],
+    [
+      "http://127.0.0.1:8080/openai/deployments/d",
+      "http://127.0.0.1:8080/openai/deployments/d/chat/completions",
+    ],
+    [
+      "https://llm.test/v1?api-version=2024-10-21",
+      "https://llm.test/v1/chat/completions?api-version=2024-10-21",
+    ],
+    ["https://llm.test/v1/?b=2&a=1", "https://llm.test/v1/chat/completions?b=2&a=1"],
+    ["https://llm.test/v1?a=1&a=2&b=3", "https://llm.test/v1/chat/completions?b=3&a=1&a=2"],
+    [
+      "https://llm.test/v1?x=a%20b+c&y=%21*'()~",
+      "https://llm.test/v1/chat/completions?x=a%20b%20c&y=%21%2A%27%28%29~",
+    ],
+    ["https://llm.test/v1?", "https://llm.test/v1/chat/completions"],
+    ["https://llm.test/v1?q=1#part", "https://llm.test/v1/chat/completions?q=1"],
+  ];
+  for (const [base, expected] of cases) {
+    const urls: string[] = [];
+    const recording: typeof fetch = (input) => {
+      urls.push(String(input));
+      return Promise.resolve(completion("7"));
+    };
+    await provider(base, 5, recording)(MESSAGES);
+    assertEquals(urls, [expected], base);
+  }
+});
+
+Deno.test("an error status is worded from its body: the server's message, else what it sent", async () => {
+  const cases: [string, string][] = [
+    ['{"error":{"message":"m","type":"t"}}', ": m"],
+    ['{"error":{"message":{"a":1}}}', ': {"message":{"a":1}}'],
+    ['{"error":{"message":""}}', ': {"message":""}'],
+    ['{"error":{"code":"c"}}', ': {"code":"c"}'],
+    ['{"error":"str"}', ": str"],
+    ['{"detail":"x"}', ': {"detail":"x"}'],
+    ["[1,2]", ": [1,2]"],
+    ["bad gateway", ": bad gateway"],
+    ["", ""],
+    ["  \n", ""],
+    ["null", ": null"],
+    [`{"error":{"message":"bad key ${KEY}"}}`, ": bad key [redacted]"],
+    [`${"x".repeat(1000)}`, `: ${"x".repeat(240 - "HTTP 400 from llm.test: ".length)}…`],
+  ];
+  for (const [body, expected] of cases) {
+    const server: typeof fetch = () => Promise.resolve(new Response(body, { status: 400 }));
+    const error = await failureOf(() => provider("https://llm.test/v1", 5, server)(MESSAGES));
+    assert(error instanceof ProviderError && !error.retryable && error.status === 400, String(error));
+    assertEquals(error.message, `HTTP 400 from llm.test${expected}`, body);
+  }
+});
+
+Deno.test("the SDK takes nothing from OPENAI_* variables and logs nothing", async () => {
+  const server = startAnswerServer(() => completion("7"));
+  const variables: Record<string, string> = {
+    OPENAI_BASE_URL: "http://127.0.0.1:9/elsewhere",
+    OPENAI_API_KEY: "sk-from-the-environment",
+    OPENAI_ORG_ID: "org-env",
+    OPENAI_PROJECT_ID: "proj-env",
+    OPENAI_LOG: "debug",
+  };
+  const logged: unknown[] = [];
+  const saved = { ...console };
+  for (const level of ["log", "info", "warn", "error", "debug"] as const) {
+    console[level] = (...args: unknown[]) => logged.push(args);
+  }
+  try {
+    for (const [name, value] of Object.entries(variables)) Deno.env.set(name, value);
+    await provider(server.url)(MESSAGES);
+    await failureOf(() => provider(server.url.replace(/:\d+/, ":1"))(MESSAGES));
+  } finally {
+    Object.assign(console, saved);
+    for (const name of Object.keys(variables)) Deno.env.delete(name);
+    await server.close();
+  }
+  assertEquals(logged, []);
+  const [request] = server.requests;
+  assertEquals([server.requests.length, request.path, request.authorization], [
+    1,
+    "/v1/chat/completions",
+    `Bearer ${KEY}`,
+  ]);
+  assertEquals([...request.headers.keys()].filter((name) => /^openai-/.test(name)), []);
+});
+
+Deno.test("under run-qa's permission flags, OPENAI_* variables in the environment change nothing and print nothing", async () => {
+  const server = startAnswerServer(() => completion("7"));
+  try {
+    await withTempDir(async (directory) => {
+      const script = `${directory}/call.ts`;
+      await Deno.writeTextFile(
+        script,
+        `import { openAiProvider } from "${ROOT}lib/qa/provider.ts";
+const settings = ${JSON.stringify(SETTINGS)};
+const provider = openAiProvider({ baseUrl: Deno.args[0], apiKey: "${KEY}", settings, timeoutSeconds: 120 });
+console.log((await provider([{ role: "user", content: "Q?" }])).prediction);
+`,
+      );
+      const output = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--config", `${ROOT}deno.json`, ...taskFlags("run-qa"), script, server.url],
+        env: {
+          NO_COLOR: "1",
+          OPENAI_BASE_URL: "http://127.0.0.1:9/elsewhere",
+          OPENAI_API_KEY: "sk-from-the-environment",
+          OPENAI_ORG_ID: "org-env",
+          OPENAI_PROJECT_ID: "proj-env",
+          OPENAI_LOG: "debug",
+          OPENAI_CUSTOM_HEADERS: "X-From-Environment: 1",
+        },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const decoder = new TextDecoder();
+      assertEquals([output.code, decoder.decode(output.stdout), decoder.decode(output.stderr)], [
+        0,
+        "7\n",
+        "",
+      ]);
+    });
+    const [request] = server.requests;
+    assertEquals(server.requests.length, 1);
+    assertEquals(request.authorization, `Bearer ${KEY}`);
+    assertEquals([...request.headers.keys()], WIRE_HEADERS);
   } finally {
     await server.close();
   }
