@@ -8,12 +8,8 @@
  * @module
  */
 
-import { drawKernel, STATE_BYTES } from "./_random_kernel.ts";
-
 const N = 624;
 const M = 397;
-// Resamples per call into the kernel: short calls let V8 switch to its optimised code soon after the first.
-const KERNEL_RESAMPLES = 512;
 
 /**
  * A Mersenne Twister that reproduces CPython's `random.Random(seed)` stream.
@@ -87,20 +83,23 @@ export class PythonRandom {
     state[0] = 0x80000000;
   }
 
-  /** Regenerates the 624 words of state (CPython's `genrand_uint32` refill) and rewinds the index. */
+  /**
+   * Regenerates the 624 words of state (CPython's `genrand_uint32` refill) and rewinds the index. The matrix is
+   * applied by mask, not by a branch on a random bit.
+   */
   #twist(): void {
     const state = this.#state;
     let k = 0;
     for (; k < N - M; k++) {
       const y = (state[k] & 0x80000000) | (state[k + 1] & 0x7fffffff);
-      state[k] = state[k + M] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      state[k] = state[k + M] ^ (y >>> 1) ^ (-(y & 1) & 0x9908b0df);
     }
     for (; k < N - 1; k++) {
       const y = (state[k] & 0x80000000) | (state[k + 1] & 0x7fffffff);
-      state[k] = state[k + (M - N)] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+      state[k] = state[k + (M - N)] ^ (y >>> 1) ^ (-(y & 1) & 0x9908b0df);
     }
     const y = (state[N - 1] & 0x80000000) | (state[0] & 0x7fffffff);
-    state[N - 1] = state[M - 1] ^ (y >>> 1) ^ (y & 1 ? 0x9908b0df : 0);
+    state[N - 1] = state[M - 1] ^ (y >>> 1) ^ (-(y & 1) & 0x9908b0df);
     this.#index = 0;
   }
 
@@ -206,8 +205,8 @@ export class PythonRandom {
   /**
    * The bootstrap's draws, summed: for each resample `r`, draws `codes.length` values as `randrange(codes.length)`
    * would (the same words as {@linkcode PythonRandom.fillRandrange}) and sets `firsts[r]` to how many drawn codes
-   * have bit 0 set and `seconds[r]` to how many have bit 1 set. Runs in WebAssembly (lib/mt19937_kernel.ts); the
-   * generator continues after the last word used, as if the draws had been made one by one.
+   * have bit 0 set and `seconds[r]` to how many have bit 1 set. The generator continues after the last word used,
+   * as if the draws had been made one by one.
    *
    * @param codes One code per item (bit 0: first, bit 1: second); at least one.
    * @param firsts Receives the first totals, one per resample.
@@ -231,24 +230,35 @@ export class PythonRandom {
     const n = codes.length;
     if (n < 1) throw new RangeError("sumDraws needs at least one code");
     if (firsts.length !== seconds.length) throw new RangeError("firsts and seconds differ in length");
-    const kernel = drawKernel();
-    const totalsAt = (STATE_BYTES + n + 7) & ~7;
-    const needed = totalsAt + KERNEL_RESAMPLES * 8;
-    const { memory } = kernel;
-    if (memory.buffer.byteLength < needed) {
-      memory.grow(Math.ceil((needed - memory.buffer.byteLength) / 65536));
-    }
-    new Uint32Array(memory.buffer, 0, N).set(this.#state);
-    new Uint8Array(memory.buffer, STATE_BYTES, n).set(codes);
     const shift = Math.clz32(n);
+    // One entry per value the draw's bits can take: code | 4 below n, 0 at or above (a rejected word), so the
+    // loop has no branch on a rejection, which is random and so mispredicted a third of the time.
+    const entries = new Uint8Array(2 ** (32 - shift));
+    for (let value = 0; value < n; value++) entries[value] = (codes[value] & 3) | 4;
+    const state = this.#state;
     let index = this.#index;
-    for (let start = 0; start < firsts.length; start += KERNEL_RESAMPLES) {
-      const count = Math.min(KERNEL_RESAMPLES, firsts.length - start);
-      index = kernel.draw(n, shift, count, index, STATE_BYTES, totalsAt);
-      firsts.set(new Int32Array(memory.buffer, totalsAt, count), start);
-      seconds.set(new Int32Array(memory.buffer, totalsAt + count * 4, count), start);
+    for (let resample = 0; resample < firsts.length; resample++) {
+      let first = 0;
+      let second = 0;
+      for (let drawn = 0; drawn < n;) {
+        if (index >= N) {
+          this.#twist();
+          index = 0;
+        }
+        // Tempering inlined, as in fillRandrange: no call and no allocation per draw.
+        let y = state[index++];
+        y ^= y >>> 11;
+        y ^= (y << 7) & 0x9d2c5680;
+        y ^= (y << 15) & 0xefc60000;
+        y ^= y >>> 18;
+        const entry = entries[y >>> shift];
+        first += entry & 1;
+        second += (entry >> 1) & 1;
+        drawn += entry >> 2;
+      }
+      firsts[resample] = first;
+      seconds[resample] = second;
     }
-    this.#state.set(new Uint32Array(memory.buffer, 0, N));
     this.#index = index;
   }
 

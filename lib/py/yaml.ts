@@ -160,123 +160,19 @@ function findForbiddenTab(text: string): number {
   return -1;
 }
 
-// The subset: printable ASCII lines of `KEY: VALUE` or `KEY:` (a nested mapping, more indented, follows); a
-// VALUE is a plain scalar without spaces or indicators, a double-quoted string without escapes, or a flow
-// sequence of those, `[a, b]`. No comments, tabs, anchors, tags, block sequences, block scalars or documents.
-const SUBSET_TEXT = /^[\x20-\x7e\n]*$/;
-const SUBSET_LINE = /^( *)([A-Za-z_][A-Za-z0-9_-]*):(?: (.+))?$/;
-const SUBSET_PLAIN = /^(?:[A-Za-z0-9_./+]|-[0-9.])[A-Za-z0-9_./+-]*$/;
-const SUBSET_QUOTED = /^"[^"\\]*"$/;
-
-/** A plain scalar resolved and constructed as the full parser does; undefined where that would raise. */
-function resolvePlainScalar(text: string): unknown {
-  let failed = false;
-  for (const tag of PYYAML_SCALARS) {
-    if (tag.test?.test(text)) {
-      const value = tag.resolve(text, () => failed = true, {});
-      return failed ? undefined : value;
-    }
-  }
-  return text;
-}
-
-function subsetValue(text: string): unknown {
-  if (SUBSET_QUOTED.test(text)) return text.slice(1, -1);
-  if (SUBSET_PLAIN.test(text)) return resolvePlainScalar(text);
-  if (!text.startsWith("[") || !text.endsWith("]")) return undefined;
-  const inner = text.slice(1, -1);
-  if (inner === "") return [];
-  const items = [];
-  for (const item of inner.split(", ")) {
-    const value = SUBSET_QUOTED.test(item)
-      ? item.slice(1, -1)
-      : SUBSET_PLAIN.test(item)
-      ? resolvePlainScalar(item)
-      : undefined;
-    if (value === undefined) return undefined;
-    items.push(value);
-  }
-  return items;
-}
-
 /**
- * Parses the plain subset of YAML that configs are written in (the pinned one included) without the YAML
- * library, whose first use in a fresh process costs more than the rest of `validate-contracts`; returns
- * `undefined` for any text outside the subset, which {@linkcode parsePyYaml} then parses in full. Where it
- * returns a value, that value is the full parser's (the tests compare the two on generated documents).
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { parseSubsetYaml } from "./yaml.ts";
- * deepStrictEqual(parseSubsetYaml('a:\n  b: [5, 7]\n  c: off\nd: "x"'), { a: { b: [5n, 7n], c: false }, d: "x" });
- * deepStrictEqual(parseSubsetYaml("a: 1 # a comment"), undefined); // outside the subset: parsed in full
- * ```
- */
-export function parseSubsetYaml(text: string): Record<string, unknown> | undefined {
-  if (!SUBSET_TEXT.test(text)) return undefined;
-  const root: Record<string, unknown> = {};
-  const open: { indent: number; mapping: Record<string, unknown> }[] = [{ indent: 0, mapping: root }];
-  let opening: { indent: number; mapping: Record<string, unknown>; key: string } | undefined;
-  let lines = 0;
-  for (const line of text.split("\n")) {
-    if (/^ *$/.test(line)) continue;
-    const match = SUBSET_LINE.exec(line);
-    if (match === null) return undefined;
-    const [, spaces, key, valueText] = match;
-    const indent = spaces.length;
-    if (opening !== undefined) {
-      if (indent <= opening.indent) return undefined; // `key:` with nothing under it: null, left to the full parser
-      const mapping: Record<string, unknown> = {};
-      opening.mapping[opening.key] = mapping;
-      open.push({ indent, mapping });
-      opening = undefined;
-    }
-    while (open[open.length - 1].indent > indent) open.pop();
-    const { indent: expected, mapping } = open[open.length - 1];
-    // A key must read as a string (not `yes`, `null`, `1`), once per mapping, and not be `__proto__`.
-    if (indent !== expected || resolvePlainScalar(key) !== key || Object.hasOwn(mapping, key)) {
-      return undefined;
-    }
-    if (key === "__proto__") return undefined;
-    lines++;
-    if (valueText === undefined) {
-      opening = { indent, mapping, key };
-      continue;
-    }
-    const value = subsetValue(valueText);
-    if (value === undefined) return undefined;
-    mapping[key] = value;
-  }
-  return opening === undefined && lines > 0 ? root : undefined;
-}
-
-/**
- * Parses YAML text as PyYAML's `safe_load`; throws `SyntaxError` with a one-line reason where it raises.
+ * Parses YAML text as PyYAML's `safe_load`, through the YAML library under PyYAML's resolvers and constructors;
+ * throws `SyntaxError` with a one-line reason where it raises.
  *
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { parsePyYaml } from "./yaml.ts";
  * deepStrictEqual(parsePyYaml("a: 1e3\nb: 1.5e+3\nc: 017\nd: off\na: 2"), { a: 2n, b: 1500, c: 15n, d: false });
+ * deepStrictEqual(parsePyYaml("a: &x 1 # anchored\nb: *x"), { a: 1n, b: 1n });
  * ```
  */
 export function parsePyYaml(text: string): unknown {
-  return parseSubsetYaml(text) ?? parseFullYaml(text);
-}
-
-/**
- * Parses YAML text as PyYAML's `safe_load` through the YAML library, whatever the text (see
- * {@linkcode parsePyYaml}, which tries {@linkcode parseSubsetYaml} first).
- *
- * @example
- * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
- * import { parseFullYaml } from "./yaml.ts";
- * deepStrictEqual(parseFullYaml("a: &x 1 # anchored\nb: *x"), { a: 1n, b: 1n });
- * ```
- */
-export function parseFullYaml(text: string): unknown {
   const tab = findForbiddenTab(text);
   if (tab >= 0) {
     const before = text.slice(0, tab);

@@ -28,9 +28,9 @@ Deno.test("fillRandrange draws exactly what randrange draws, across twists and f
   }
 });
 
-Deno.test("sumDraws (WebAssembly) sums exactly the draws randrange makes, and the stream continues alike", () => {
+Deno.test("sumDraws sums exactly the draws randrange makes, and the stream continues alike", () => {
   const next = random(20260513);
-  // Resample counts across the kernel's 512-resample calls; n across bit widths, the 8-byte alignment and twists.
+  // Resample counts from 1 to past 1,024; n across bit widths (1 to 3,001) and past twists (624 words).
   for (const [n, resamples] of [[1, 3], [2, 700], [5, 512], [40, 1025], [45, 2000], [257, 9], [3001, 5]]) {
     const codes = Uint8Array.from({ length: n }, () => Math.floor(next() * 4));
     const [firsts, seconds] = [new Int32Array(resamples), new Int32Array(resamples)];
