@@ -1,6 +1,6 @@
 /**
  * The protocol config (`configs/*.yaml`): a strict schema with every rule of the reference's Pydantic model,
- * read as the reference reads it — YAML as PyYAML's `safe_load` (pyyaml.ts), values converted as pydantic's
+ * read as the reference reads it — YAML as PyYAML's `safe_load` (py/yaml.ts), values converted as pydantic's
  * lax mode converts them (lax.ts) — plus a few deliberate bounds, each listed in README's known differences.
  *
  * @module

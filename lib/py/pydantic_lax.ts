@@ -4,7 +4,7 @@
  * between digits and an optional `.0…` tail, surrounding whitespace stripped); a `float` field takes a number,
  * a bool, or a numeric string (`inf`, `nan`, `1e400` included); a `bool` field takes a bool, 0/1, or one of
  * `0 off f false n no 1 on t true y yes` in any case; a `str` field takes only a string; `Literal[1]` takes 1,
- * 1.0 or True. YAML integers arrive as `bigint` (pyyaml.ts) and stay exact where a field needs it.
+ * 1.0 or True. YAML integers arrive as `bigint` (py/yaml.ts) and stay exact where a field needs it.
  *
  * Follows pydantic 2.13 (pydantic-core's lax-mode validators for `int`, `float`, `bool`, `str` and `Literal`), the
  * version the reference harness pins.
