@@ -7,7 +7,7 @@
  */
 
 import { ProviderError, ResponseTooLargeError } from "../base/errors.ts";
-import { firstInvalidUtf8 } from "../base/utf8.ts";
+import { decodeStrictUtf8, firstInvalidUtf8 } from "../base/utf8.ts";
 import { networkCause } from "./chat_completions.ts";
 
 /** What one exchange's fetch saw of an error status's body, for the failure's message. */
@@ -58,7 +58,8 @@ export function cappedFetch(options: CappedFetchOptions): typeof fetch {
     }
     const body = await readBody(response, limit, signal);
     if (!response.ok) {
-      options.onErrorBody(body instanceof Uint8Array ? { text: new TextDecoder().decode(body) } : body);
+      // readBody has already refused bytes that are not UTF-8.
+      options.onErrorBody(body instanceof Uint8Array ? { text: decodeStrictUtf8(body) } : body);
       return fresh(response, body instanceof Uint8Array ? body : null);
     }
     if (body instanceof Uint8Array) return fresh(response, body);
