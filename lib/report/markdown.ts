@@ -53,7 +53,7 @@ function sectionMarkdown(section: Section): string[] {
   if (section.id === "verification") {
     lines.push(...section.lines.map((line) => `- ${markdownEscape(line)}`), "");
   } else if (section.lines.length > 0) {
-    lines.push(section.lines.map(markdownEscape).join(" "), "");
+    for (const line of section.lines) lines.push(markdownEscape(line), "");
   }
   for (const table of section.tables) lines.push(...markdownTable(table), "");
   return lines;

@@ -30,5 +30,9 @@ export interface Section {
  * ```
  */
 export function table(headers: string[], rows: string[][], numeric: boolean[]): Table {
+  // Every renderer reads one alignment per column: a different count is a bug in the builder.
+  if (numeric.length !== headers.length) {
+    throw new RangeError(`${headers.length} headers but ${numeric.length} alignments`);
+  }
   return { headers, rows, numeric };
 }

@@ -85,7 +85,7 @@ export function billSection(bill: TokenBill): Section {
         ...(priced ? ["cost"] : []),
       ],
       [...POLICIES.map((policy) => billRow(policy, bill.byPolicy[policy])), billRow("total", bill.total)],
-      [false, true, true, true, true, true, true, true],
+      [false, true, true, true, true, true, true, ...(priced ? [true] : [])],
     )],
   };
 }

@@ -40,3 +40,31 @@ Deno.test("the Markdown report carries the same tables as GFM", async () => {
   assertMatch(markdown, /\n$/);
   assert(!markdown.endsWith("\n\n"));
 });
+
+/** The tables of a Markdown text: each header line with the delimiter line under it. */
+function tablesOf(markdown: string): { header: string; delimiter: string }[] {
+  const lines = markdown.split("\n");
+  return lines.flatMap((line, index) =>
+    line.startsWith("| ") && /^\|( ---:? \|)+$/.test(lines[index + 1] ?? "")
+      ? [{ header: line, delimiter: lines[index + 1] }]
+      : []
+  );
+}
+
+const cells = (line: string) => line.slice(1, -1).split(/(?<!\\)\|/).length;
+
+Deno.test("every Markdown table's delimiter row has as many cells as its header, with and without prices", async () => {
+  for (const prices of [undefined, { input: 0.27, output: 1.1 }]) {
+    const tables = tablesOf(reportMarkdown(await publishedReport({ prices })));
+    assert(tables.length >= 5, `${tables.length} tables`);
+    for (const { header, delimiter } of tables) assertEquals(cells(delimiter), cells(header), header);
+  }
+});
+
+Deno.test("a section's sentences are separate paragraphs in Markdown, never run together", async () => {
+  const markdown = reportMarkdown(await publishedReport());
+  assertStringIncludes(
+    markdown,
+    "17 won by hybrid-v1, 1 won by confidence\n\nsupport kept, answers and grade rules:",
+  );
+});
