@@ -27,7 +27,7 @@ import { requestSettings } from "../qa/mod.ts";
 import type { ContractPaths } from "../protocol/mod.ts";
 
 import { CommandFailedError } from "../base/errors.ts";
-import { interruptHandler, redact } from "../qa/mod.ts";
+import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
 import { defineCommand, type Io, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
@@ -141,7 +141,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     settings: requestSettings(contracts),
     timeoutSeconds: qa.timeout_seconds,
   });
-  request.onStart?.(credentials.apiKey);
+  request.onStart?.(secretOf(credentials.apiKey));
   const summary = await answerTasks(contracts, tasks, directory!, {
     provider,
     retry: { maxAttempts: qa.max_attempts },
@@ -149,7 +149,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     source: request.source,
     signal: request.signal,
     onEvent: request.onEvent,
-    secret: credentials.apiKey,
+    secret: secretOf(credentials.apiKey),
     publish: request.publish,
   });
   return { kind: "ran", summary, qa };
@@ -209,6 +209,12 @@ failed.`,
         source: SOURCE_STATE,
         signal: interrupt.signal,
         onStart: (secret) => {
+          if (secret === "") {
+            io.err(
+              `notice: the API key is shorter than ${MIN_SECRET_LENGTH} characters, so it is not treated as a ` +
+                "secret: nothing is redacted",
+            );
+          }
           say = redactingIo(io, secret, redact);
           progress = progressReporter(say);
           onInterrupt = listenForInterrupt(say, interrupt);

@@ -5,12 +5,12 @@
  * @module
  */
 
-import { AnswerFailedError, CallAbortedError, type ProviderError } from "../base/errors.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError } from "../base/errors.ts";
 import { writeFileAtomic } from "../base/fs.ts";
 import { createdAtStamp } from "../py/time.ts";
 import { answerRow, answerRowJson } from "./answer_rows.ts";
 import type { RunQaOptions, RunQaSummary } from "./answering.ts";
-import { redact, redactAnswer } from "./redact.ts";
+import { redact, redactAnswer, usageHoldsSecret } from "./redact.ts";
 import type { RowPlan } from "./resume.ts";
 import { answerWithRetries } from "./retry.ts";
 import type { AnswerTask } from "./tasks.ts";
@@ -87,6 +87,15 @@ async function answerOne(pool: Pool, task: AnswerTask, path: string): Promise<vo
     options.retry,
     pool.stop.signal,
   );
+  if (usageHoldsSecret(received.usage, pool.secret)) {
+    const cause = new ProviderError(
+      "the usage field names contain the API key, so the answer is not stored",
+      {
+        retryable: false,
+      },
+    );
+    throw new AnswerFailedError(cause, attempts);
+  }
   const { answer, fields } = redactAnswer(received, pool.secret);
   if (fields.length > 0) {
     options.onEvent?.({

@@ -346,6 +346,21 @@ const CASES: Case[] = [
     message: /qa_run\.json.*BOM/,
     absent: ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"],
   },
+  {
+    name:
+      "a key shorter than 8 characters is not treated as a secret: rows and lines stay intact, one notice says so",
+    env: (context) => qaEnv(context.server.url, "k"),
+    code: 0,
+    message: /^notice: the API key is shorter than 8 characters, so it is not treated as a secret/m,
+    exist: ["qa_run.json", `responses/${TARGET}__confidence.json`],
+    absent: [LOCK_FILE],
+    check: async (result, context) => {
+      assertMatch(result.stdout, /^answer rows: 0 reused, 90 called, 0 failed$/m);
+      assert(!`${result.stdout}${result.stderr}`.includes("[redacted]"), "nothing is redacted");
+      const row = JSON.parse(await Deno.readTextFile(`${context.run}/responses/${TARGET}__confidence.json`));
+      assert(Object.keys(row.usage).includes("prompt_tokens"), JSON.stringify(row.usage));
+    },
+  },
 ];
 
 for (const testCase of CASES) {
