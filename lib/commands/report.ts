@@ -25,7 +25,7 @@ import {
   type Verification,
   verificationLines,
 } from "../report/mod.ts";
-import { type ContractPaths, readContracts } from "../protocol/mod.ts";
+import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
@@ -56,9 +56,10 @@ const REPORT_FLAGS = {
 export const command = defineCommand({
   name: "report",
   summary: "show a verified run: suites, scenarios, retention, discordant cases, tokens, provenance",
-  positionals: [{ name: "DIR" }],
+  positionals: [{ name: "DIR", optional: true }],
   description:
-    `Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
+    `Without DIR, reports the published run embedded in this program (results/pr4789-reproduction-v1).
+Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
 a policy run (policy.raw.jsonl, summary.json, run.json) — and first runs the same checks as \`verify\`: if any
 fails it refuses, printing them. Then it prints, from the verified files through the library's own functions:
 the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p, the bootstrap
@@ -70,48 +71,62 @@ Refuses to overwrite FILE; both files are written or neither. No network.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
-    if (directory === undefined) throw new InputError("report needs exactly one run directory, got 0");
     const prices = parsePrices(flags);
-    const paths = contractPaths(flags);
-    if (await isSweepDirectory(directory)) {
-      await reportSweep(directory, paths, flags, io);
+    if (directory === undefined) {
+      await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
       return;
     }
-    const contracts = await readContracts(paths);
-    const dataset = datasetPath(flags, io);
-    const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
-    const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
-    let runs;
-    try {
-      runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices });
-    } catch (error) {
-      if (!(error instanceof NotVerifiedError)) throw error;
-      for (const line of verificationLines(error.verification as Verification)) io.err(line);
-      io.err(`deermem-eval report: ${error.message}`);
-      throw new CommandFailedError(error.message);
-    }
-    const files: ReportFile[] = [];
-    const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
-      if (path !== undefined) files.push({ flag, path, render });
-    };
-    let text: string;
-    if (runs.against === undefined) {
-      const run = runs.report;
-      text = reportText(run);
-      ask("--markdown", flags.markdown, () => reportMarkdown(run));
-      ask("--html", flags.html, () => reportHtml(run));
-    } else {
-      const comparison = await compareRuns(runs.report, runs.against, contracts);
-      const heading = comparisonHeading(comparison);
-      const sections = comparisonSections(comparison);
-      text = sectionsText(heading, sections);
-      ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
-      ask("--html", flags.html, () => sectionsHtml(heading, sections));
-    }
-    if (!toStandardOutput(files)) io.out(text);
-    await writeReportFiles(files, io);
+    await reportRun(directory, directory, prices, flags, io);
   },
 });
+
+/** Reports the run in `directory` (a QA run, a policy run or a sweep), named `name` in the heading. */
+async function reportRun(
+  directory: string,
+  name: string,
+  prices: Prices | undefined,
+  flags: FlagValues<typeof REPORT_FLAGS>,
+  io: Io,
+): Promise<void> {
+  const paths = contractPaths(flags);
+  if (await isSweepDirectory(directory)) {
+    await reportSweep(directory, paths, flags, io);
+    return;
+  }
+  const contracts = await readContracts(paths);
+  const dataset = datasetPath(flags, io);
+  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
+  const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
+  let runs;
+  try {
+    runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices });
+  } catch (error) {
+    if (!(error instanceof NotVerifiedError)) throw error;
+    for (const line of verificationLines(error.verification as Verification)) io.err(line);
+    io.err(`deermem-eval report: ${error.message}`);
+    throw new CommandFailedError(error.message);
+  }
+  const files: ReportFile[] = [];
+  const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
+    if (path !== undefined) files.push({ flag, path, render });
+  };
+  let text: string;
+  if (runs.against === undefined) {
+    const run = { ...runs.report, directory: name };
+    text = reportText(run);
+    ask("--markdown", flags.markdown, () => reportMarkdown(run));
+    ask("--html", flags.html, () => reportHtml(run));
+  } else {
+    const comparison = await compareRuns(runs.report, runs.against, contracts);
+    const heading = comparisonHeading(comparison);
+    const sections = comparisonSections(comparison);
+    text = sectionsText(heading, sections);
+    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
+    ask("--html", flags.html, () => sectionsHtml(heading, sections));
+  }
+  if (!toStandardOutput(files)) io.out(text);
+  await writeReportFiles(files, io);
+}
 
 /** A sweep directory: reported from sweep.json and sweep.jsonl alone. */
 async function reportSweep(

@@ -7,6 +7,7 @@
 import { CommandFailedError, InputError } from "../base/errors.ts";
 import { exists } from "../base/fs.ts";
 import { formatVerifyResult, verifyResults } from "../verify/mod.ts";
+import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
@@ -15,9 +16,10 @@ import { loadProtocolIfDataset } from "./_protocol.ts";
 export const command = defineCommand({
   name: "verify",
   summary: "prove offline that a published results directory follows from its rows",
-  positionals: [{ name: "RESULTS_DIR" }],
+  positionals: [{ name: "RESULTS_DIR", optional: true }],
   description:
-    `Reads RESULTS_DIR (qa.rows.jsonl, qa.summary.json, qa.stats.json, qa_run.json) and lists each check with its
+    `Without RESULTS_DIR, verifies the published run embedded in this program (results/pr4789-reproduction-v1).
+Reads RESULTS_DIR (qa.rows.jsonl, qa.summary.json, qa.stats.json, qa_run.json) and lists each check with its
 verdict: the rows' schema, QA capacity and grader version; one row per (case, policy) with the capacity's kept
 facts; qa.rows.jsonl byte for byte the canonical serialisation of its rows; qa.summary.json and qa.stats.json
 re-derived byte for byte; the run marker as grade-qa checks it. Without a dataset the closing line says that
@@ -28,11 +30,18 @@ check run holds.`,
   flags: { ...DATASET_FLAG, ...PROTOCOL_FLAGS },
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
-    if (directory === undefined) throw new InputError("verify needs a results directory");
-    if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
     const { contracts, stage } = await loadProtocolIfDataset(contractPaths(flags), datasetPath(flags, io));
-    const result = await verifyResults(directory, contracts, stage?.tasks);
-    io.out(formatVerifyResult(result));
-    if (!result.ok) throw new CommandFailedError("a check does not hold");
+    const check = async (path: string) => {
+      const result = await verifyResults(path, contracts, stage?.tasks);
+      io.out(formatVerifyResult(result));
+      if (!result.ok) throw new CommandFailedError("a check does not hold");
+    };
+    if (directory === undefined) {
+      io.out(`${PUBLISHED_RUN}: the published run embedded in this program`);
+      await withPublishedRun(check);
+      return;
+    }
+    if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
+    await check(directory);
   },
 });

@@ -14,3 +14,4 @@ export * from "./manifest.ts";
 export * from "./pool.ts";
 export * from "./prepare.ts";
 export * from "./versions.ts";
+export * from "./published.ts";

@@ -75,6 +75,22 @@ Deno.test("the bundle runs alone in an empty directory as ./deermem-eval.js COMM
     const verify = await runBundle(directory, ["verify", `${ROOT}results/pr4789-reproduction-v1`]);
     assertEquals(verify.code, 0, verify.stderr);
 
+    // The published run travels with the program: verify and report need no directory.
+    const embedded = await runBundle(directory, ["verify"]);
+    assertEquals(embedded.code, 0, embedded.stderr);
+    assertMatch(
+      embedded.stdout,
+      /^results\/pr4789-reproduction-v1: the published run embedded in this program$/m,
+    );
+    assertMatch(
+      embedded.stdout,
+      /^structure and statistics verified; predictions and grades need --dataset$/m,
+    );
+    const report = await runBundle(directory, ["report"]);
+    assertEquals(report.code, 0, report.stderr);
+    assertMatch(report.stdout, /^deermem-eval report: results\/pr4789-reproduction-v1 \(QA results\)$/m);
+    assertMatch(report.stdout, /^ {2}official +40 +23\/40 +35\/40 .* 0\.0018 /m);
+
     const badFlag = await runBundle(directory, ["validate", "--nope"]);
     assertEquals(badFlag.code, 2);
     assertEquals(badFlag.stderr.trim().split("\n").length, 1, badFlag.stderr);
