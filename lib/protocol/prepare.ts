@@ -8,7 +8,7 @@
 
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./contracts.ts";
 import { type Dataset, loadDataset } from "./dataset.ts";
-import { InputError } from "../base/errors.ts";
+import { DatasetIntegrityError, InputError } from "../base/errors.ts";
 import { DATASET_CAP, type HashedBytes, readBytes } from "../base/fs.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
 
@@ -115,7 +115,19 @@ export async function prepareProtocol(
   datasetBytes: Uint8Array | HashedBytes,
   datasetPath: string,
 ): Promise<PreparedProtocol> {
-  const dataset = await loadDataset(datasetBytes, datasetPath, contracts.config.dataset.sha256);
+  let dataset: Dataset;
+  try {
+    dataset = await loadDataset(datasetBytes, datasetPath, contracts.config.dataset.sha256);
+  } catch (error) {
+    if (!(error instanceof DatasetIntegrityError) || !error.message.includes("SHA-256 mismatch")) throw error;
+    throw new DatasetIntegrityError(
+      `${error.message.slice(error.message.indexOf("SHA-256"))}: ${whereToGet(contracts)}`,
+      {
+        path: datasetPath,
+        cause: error,
+      },
+    );
+  }
   const cases = await prepareCases(dataset, contracts);
   return { contracts, dataset, cases };
 }
@@ -146,10 +158,31 @@ export async function prepareDataset(
   path: string | undefined,
 ): Promise<PreparedProtocol> {
   if (path === undefined || path === "") {
-    throw new InputError(`needs --dataset PATH (or ${DATASET_ENV}); the CLI never downloads the dataset`);
+    throw new InputError(`needs --dataset PATH (or ${DATASET_ENV}): ${whereToGet(contracts)}`);
   }
   // Plain bytes: loadDataset hashes them off the main thread while it parses, using nothing before the verdict.
   return await prepareProtocol(contracts, await readBytes(path, "dataset", DATASET_CAP), path);
+}
+
+/**
+ * What a user needs to fetch the pinned dataset: the file, repository, revision, SHA-256 and public URL, and
+ * that a mirror of the same path serves it too; the program itself never downloads it.
+ *
+ * @example
+ * ```ts
+ * import { match } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { whereToGet } from "./prepare.ts";
+ * const text = whereToGet(await loadContracts(embeddedSources()));
+ * match(text, /^the pinned longmemeval_oracle\.json of xiaowu0162\/longmemeval-cleaned at revision 98d7416c/);
+ * match(text, /https:\/\/huggingface\.co\/datasets\/xiaowu0162\/longmemeval-cleaned\/resolve\/98d7416c\w+\/longmemeval_oracle\.json/);
+ * ```
+ */
+export function whereToGet(contracts: Contracts): string {
+  const { repository, revision, filename, sha256 } = contracts.config.dataset;
+  const url = `https://huggingface.co/datasets/${repository}/resolve/${revision}/${filename}`;
+  return `the pinned ${filename} of ${repository} at revision ${revision} (SHA-256 ${sha256}) is at ${url}` +
+    " (a mirror serving the same /datasets/…/resolve/<revision>/… path works too); this program never downloads it";
 }
 
 /** The line `validate` prints. */
