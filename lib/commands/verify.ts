@@ -6,9 +6,13 @@
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
 import { exists } from "../base/fs.ts";
-import { formatVerifyResult, verifyResults } from "../verify/mod.ts";
+import { checkLine, formatVerifyResult, verifyPolicyRun, verifyResults } from "../verify/mod.ts";
+import { GRADED_ROWS_FILE } from "../qa/mod.ts";
+import { POLICY_OUTPUTS } from "./run_policy.ts";
+import type { Contracts } from "../protocol/mod.ts";
+import type { StageProtocol } from "./_protocol.ts";
 import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
-import { defineCommand } from "./_command.ts";
+import { defineCommand, type Io } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 
@@ -32,6 +36,10 @@ check run holds.`,
     const directory = positionals[0];
     const { contracts, stage } = await loadProtocolIfDataset(contractPaths(flags), datasetPath(flags, io));
     const check = async (path: string) => {
+      // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
+      if (await exists(`${path}/${POLICY_OUTPUTS[0]}`) && !await exists(`${path}/${GRADED_ROWS_FILE}`)) {
+        return await checkPolicyRun(path, contracts, stage, io);
+      }
       const result = await verifyResults(path, contracts, stage?.tasks);
       io.out(formatVerifyResult(result));
       if (!result.ok) throw new CommandFailedError("a check does not hold");
@@ -45,3 +53,17 @@ check run holds.`,
     await check(directory);
   },
 });
+
+/** A run-policy directory: every row recomputed with the dataset, the summary and run record always. */
+async function checkPolicyRun(
+  directory: string,
+  contracts: Contracts,
+  stage: StageProtocol | undefined,
+  io: Io,
+): Promise<void> {
+  const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases);
+  for (const check of checks) io.out(checkLine(check));
+  const failed = checks.filter((check) => check.verdict === "fail").length;
+  io.out(failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved);
+  if (failed > 0) throw new CommandFailedError("a check does not hold");
+}

@@ -85,6 +85,21 @@ export class CheckList {
 }
 
 /**
+ * One check as a line: ✓ held, ✗ failed, – needs the dataset, then its name and why.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { checkLine } from "./checks.ts";
+ * strictEqual(checkLine({ name: "rows parse", verdict: "fail", detail: "line 3" }), "✗ rows parse — line 3");
+ * ```
+ */
+export function checkLine(check: Check): string {
+  const mark: Record<Verdict, string> = { pass: "✓", fail: "✗", "needs-dataset": "–" };
+  return `${mark[check.verdict]} ${check.name}${check.detail ? ` — ${check.detail}` : ""}`;
+}
+
+/**
  * The report: one line per check (✓ held, ✗ failed, – needs the dataset), the fields that are recorded but not
  * re-derivable, and the closing line saying exactly what was proved.
  *
@@ -101,10 +116,7 @@ export class CheckList {
  * ```
  */
 export function formatVerifyResult(result: VerifyResult): string {
-  const mark: Record<Verdict, string> = { pass: "✓", fail: "✗", "needs-dataset": "–" };
-  const lines = result.checks.map((check) =>
-    `${mark[check.verdict]} ${check.name}${check.detail ? ` — ${check.detail}` : ""}`
-  );
+  const lines = result.checks.map(checkLine);
   lines.push(`· recorded, not re-derivable: ${result.notRederivable.join(", ")}`);
   lines.push(result.conclusion);
   return lines.join("\n");

@@ -124,3 +124,14 @@ Deno.test("every command's help lists exactly the flags it takes", async () => {
     /^Usage: deermem-eval grade-qa \[--dataset PATH\] --output-dir DIR \[protocol flags\]$/m,
   );
 });
+
+Deno.test("verify recognises a policy run and verifies it as one, every row recomputed with the dataset", async () => {
+  const policy = `${GOLDEN}/fixture-run/policy`;
+  const structure = await runCli(["verify", policy, ...fixtureProtocolFlags()]);
+  assertEquals(structure.code, 0, structure.stderr);
+  assertMatch(structure.stdout, /^✓ summary\.json re-derived byte for byte from the rows$/m);
+  assertMatch(structure.stdout, /need --dataset to be recomputed$/m);
+  const full = await runCli(["verify", policy, "--dataset", FIXTURE_DATASET, ...fixtureProtocolFlags()]);
+  assertEquals(full.code, 0, full.stderr);
+  assertMatch(full.stdout, /^✓ policy\.raw\.jsonl recomputed from the dataset byte for byte/m);
+});
