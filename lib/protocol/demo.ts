@@ -5,7 +5,7 @@
  * @module
  */
 
-import { publishFiles } from "../base/publish.ts";
+import { ensureDir, publishFiles } from "../base/publish.ts";
 import { compareCodePoints } from "../base/order.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
 import { sha256Hex } from "../base/hash.ts";
@@ -223,7 +223,7 @@ export interface DemoProtocolFiles {
 }
 
 /**
- * Writes the demo protocol into `directory` as files (`config.yaml`, `official.json`, `synthetic.json`,
+ * Writes the demo protocol into `directory` (created if missing) as files (`config.yaml`, `official.json`, `synthetic.json`,
  * `dataset.json`), so every command can run on it.
  *
  * @example
@@ -242,6 +242,7 @@ export async function writeDemoProtocol(directory: string, demo: DemoProtocol): 
     syntheticManifest: `${directory}/synthetic.json`,
   };
   const dataset = `${directory}/dataset.json`;
+  await ensureDir(directory);
   await publishFiles([
     [contracts.config, demo.config],
     [contracts.officialManifest, demo.official],
