@@ -48,8 +48,10 @@ export interface TokenTotals {
   attempts: number;
   prompt: number;
   completion: number;
-  cacheHit: number;
-  cacheMiss: number;
+  /** Absent when no row reports the figure (a server that does not cache). */
+  cacheHit?: number;
+  /** Absent when no row reports the figure. */
+  cacheMiss?: number;
   /** USD, when prices were given. */
   cost?: number;
 }

@@ -25,13 +25,14 @@ import type { Prices, TokenBill, TokenTotals } from "./run_report.ts";
  */
 export function tokenTotals(rows: readonly GradedRow[], prices?: Prices): TokenTotals {
   const sum = (key: string) => rows.reduce((total, row) => total + (row.usage[key] ?? 0), 0);
+  const reported = (key: string) => rows.some((row) => row.usage[key] !== undefined) ? sum(key) : undefined;
   const totals: TokenTotals = {
     rows: rows.length,
     attempts: rows.reduce((total, row) => total + row.attempts, 0),
     prompt: sum("prompt_tokens"),
     completion: sum("completion_tokens"),
-    cacheHit: sum("prompt_cache_hit_tokens"),
-    cacheMiss: sum("prompt_cache_miss_tokens"),
+    cacheHit: reported("prompt_cache_hit_tokens"),
+    cacheMiss: reported("prompt_cache_miss_tokens"),
   };
   if (prices !== undefined) {
     totals.cost = (totals.prompt * prices.input + totals.completion * prices.output) / 1_000_000;
@@ -59,8 +60,8 @@ export function billSection(bill: TokenBill): Section {
     formatCount(totals.attempts),
     formatCount(totals.prompt),
     formatCount(totals.completion),
-    formatCount(totals.cacheHit),
-    formatCount(totals.cacheMiss),
+    totals.cacheHit === undefined ? "–" : formatCount(totals.cacheHit),
+    totals.cacheMiss === undefined ? "–" : formatCount(totals.cacheMiss),
     ...(priced ? [`$${(totals.cost ?? 0).toFixed(4)}`] : []),
   ];
   return {

@@ -1,5 +1,6 @@
 /** The token bill on the published run, with and without prices. */
 import { reportText } from "../../lib/report/mod.ts";
+import type { GradedRow } from "../../lib/qa/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { publishedReport } from "./_published.ts";
 
@@ -8,7 +9,7 @@ Deno.test("the published run's bill: 86,342 prompt and 12,340 completion tokens;
   const { total, byPolicy } = report.bill;
   assertEquals([total.prompt, total.completion, total.rows, total.attempts], [86342, 12340, 90, 90]);
   assertEquals(byPolicy.confidence.prompt + byPolicy["hybrid-v1"].prompt, 86342);
-  assertEquals(total.cacheHit + total.cacheMiss, total.prompt);
+  assertEquals(total.cacheHit! + total.cacheMiss!, total.prompt);
   // 86,342 × 0.27 / 1e6 + 12,340 × 1.1 / 1e6
   assertEquals(total.cost!.toFixed(8), "0.03688634");
   const text = reportText(report);
@@ -16,4 +17,13 @@ Deno.test("the published run's bill: 86,342 prompt and 12,340 completion tokens;
   const unpriced = reportText(await publishedReport());
   assertStringIncludes(unpriced, "pass --price-input USD --price-output USD");
   assert(!unpriced.includes("$0."));
+});
+
+Deno.test("cache figures no row reports are shown as –, never as 0", async () => {
+  const { tokenTotals, billSection } = await import("../../lib/report/tokens.ts");
+  const row = { attempts: 1, usage: { prompt_tokens: 10, completion_tokens: 2 } } as unknown as GradedRow;
+  const totals = tokenTotals([row]);
+  assertEquals([totals.cacheHit, totals.cacheMiss], [undefined, undefined]);
+  const section = billSection({ byPolicy: { confidence: totals, "hybrid-v1": totals }, total: totals });
+  assertEquals(section.tables[0].rows[2].slice(5), ["–", "–"]);
 });
