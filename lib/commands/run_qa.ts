@@ -52,7 +52,7 @@ export interface RunQaRequest {
    * Called once, with the API key, just before the first call: from then on nothing printed may carry its
    * text.
    */
-  onStart?: (secret: string) => void;
+  onStart?: (start: RunStart) => void;
   onEvent?: (event: RunEvent) => void;
   /** How the marker and rows are published (a test's hook sees each file operation). */
   publish?: PublishOptions;
@@ -141,7 +141,13 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     settings: requestSettings(contracts),
     timeoutSeconds: qa.timeout_seconds,
   });
-  request.onStart?.(secretOf(credentials.apiKey));
+  request.onStart?.({
+    secret: secretOf(credentials.apiKey),
+    host: new URL(credentials.baseUrl).host,
+    model: qa.model,
+    workers: qa.workers,
+    attempts: qa.max_attempts,
+  });
   const summary = await answerTasks(contracts, tasks, directory!, {
     provider,
     retry: { maxAttempts: qa.max_attempts },
@@ -153,6 +159,17 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     publish: request.publish,
   });
   return { kind: "ran", summary, qa };
+}
+
+/** What run-qa is about to do, told once before the first call. */
+export interface RunStart {
+  /** The text to redact (`""` when the key is too short to be a secret). */
+  secret: string;
+  /** The endpoint's host. */
+  host: string;
+  model: string;
+  workers: number;
+  attempts: number;
 }
 
 /** The `run-qa` command. */
@@ -208,7 +225,8 @@ failed.`,
         env: io.env,
         source: SOURCE_STATE,
         signal: interrupt.signal,
-        onStart: (secret) => {
+        onStart: ({ secret, host, model, workers, attempts }) => {
+          io.err(`run-qa: ${model} at ${host}, ${workers} worker(s), up to ${attempts} attempt(s) a call`);
           if (secret === "") {
             io.err(
               `notice: the API key is shorter than ${MIN_SECRET_LENGTH} characters, so it is not treated as a ` +
@@ -250,6 +268,12 @@ function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
 function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io): void {
   const { summary, qa } = outcome;
   say.out(`answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
+  const others = Object.entries(summary.responseModels).filter(([model]) => model !== qa.model);
+  if (others.length > 0) {
+    const count = others.reduce((sum, [, answers]) => sum + answers, 0);
+    const listed = others.map(([model, answers]) => `${JSON.stringify(model)} (${answers})`).join(", ");
+    say.err(`warning: ${count} answer(s) came from a model other than qa.model ${qa.model}: ${listed}`);
+  }
   for (const failure of summary.failed) say.out(`  failed ${failure.rowId}: ${failure.reason}`);
   if (summary.credentialsRejected !== null) {
     say.out(

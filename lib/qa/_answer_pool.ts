@@ -109,6 +109,9 @@ async function answerOne(pool: Pool, task: AnswerTask, path: string): Promise<vo
   const row = answerRowJson(answerRow(task, answer, attempts, createdAtStamp(pool.now())));
   await writeFileAtomic(path, row, pool.options.publish);
   summary.called++;
+  if (answer.responseModel !== null) {
+    summary.responseModels[answer.responseModel] = (summary.responseModels[answer.responseModel] ?? 0) + 1;
+  }
   const tokens = totalTokens(answer.usage);
   summary.tokens += tokens;
   options.onEvent?.({

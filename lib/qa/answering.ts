@@ -57,6 +57,8 @@ export interface RunQaSummary {
   tokens: number;
   /** The first 401 or 403, which stopped the run (the key is wrong for every call), or `null`. */
   credentialsRejected: { rowId: string; reason: string } | null;
+  /** How many of this run's answers each reported model gave (the model the API says served it). */
+  responseModels: Record<string, number>;
 }
 
 /**
@@ -126,6 +128,7 @@ async function runLocked(
     interrupted: false,
     tokens: 0,
     credentialsRejected: null,
+    responseModels: Object.create(null),
   };
   options.onEvent?.({
     kind: "planned",

@@ -361,6 +361,26 @@ const CASES: Case[] = [
       assert(Object.keys(row.usage).includes("prompt_tokens"), JSON.stringify(row.usage));
     },
   },
+  {
+    name:
+      "run-qa's start line names the endpoint, model, workers and attempts; another model is warned about once",
+    answer: (replayed) => async (request) =>
+      isTarget(request) ? completion("7", { model: "other-model" }) : await replayed(request),
+    code: 0,
+    message: /^run-qa: \S+ at 127\.0\.0\.1:\d+, \d+ worker\(s\), up to \d+ attempt\(s\) a call$/m,
+    exist: ["qa_run.json"],
+    absent: [LOCK_FILE],
+    check: (result) => {
+      const warnings = result.stderr.split("\n").filter((line) =>
+        line.includes("a model other than qa.model")
+      );
+      assertEquals(warnings.length, 1, result.stderr);
+      assertMatch(
+        warnings[0],
+        /^warning: 90 answer\(s\) came from a model other than qa\.model \S+: "other-model" \(2\), "fixture-model-0731" \(88\)$/,
+      );
+    },
+  },
 ];
 
 for (const testCase of CASES) {

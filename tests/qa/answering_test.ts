@@ -50,15 +50,19 @@ Deno.test("a fresh run writes the marker and one valid row per task, at most `wo
       `${directory}/run`,
       options(provider, { onEvent: (e) => events.push(e) }),
     );
-    assertEquals({ ...summary, failed: summary.failed.length }, {
-      reused: 0,
-      called: 90,
-      failed: 0,
-      notAttempted: 0,
-      interrupted: false,
-      tokens: 900,
-      credentialsRejected: null,
-    });
+    assertEquals(
+      { ...summary, failed: summary.failed.length, responseModels: { ...summary.responseModels } },
+      {
+        reused: 0,
+        called: 90,
+        failed: 0,
+        notAttempted: 0,
+        interrupted: false,
+        tokens: 900,
+        credentialsRejected: null,
+        responseModels: { fake: 90 },
+      },
+    );
     assertEquals(state.maxInFlight, 3);
     assertEquals(events.filter((event) => event.kind === "answered").length, 90);
     await checkRunDirectory(`${directory}/run`, contracts);
