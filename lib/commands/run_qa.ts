@@ -56,6 +56,8 @@ export interface RunQaRequest {
   onEvent?: (event: RunEvent) => void;
   /** How the marker and rows are published (a test's hook sees each file operation). */
   publish?: PublishOptions;
+  /** Call at most this many tasks; resuming answers the rest. */
+  limit?: number;
 }
 
 /** How a `run-qa` ended: the dry run's lines, or the run's summary and the QA settings it ran under. */
@@ -157,6 +159,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     onEvent: request.onEvent,
     secret: secretOf(credentials.apiKey),
     publish: request.publish,
+    limit: request.limit,
   });
   return { kind: "ran", summary, qa };
 }
@@ -200,6 +203,11 @@ failed.`,
       help: "the run directory (new or to resume); optional with --dry-run",
       required: true,
     },
+    limit: {
+      type: "string",
+      value: "N",
+      help: "answer only the first N tasks still to call (a trial run); the same command resumes the rest",
+    },
     "dry-run": {
       type: "boolean",
       help: "build the tasks and print row ids, fingerprints and sizes; call nothing, write\n" +
@@ -209,6 +217,10 @@ failed.`,
   },
   async run({ flags, io }) {
     const dryRun = flags["dry-run"] ?? false;
+    const limit = flags.limit === undefined ? undefined : parseLimit(flags.limit);
+    if (dryRun && limit !== undefined) {
+      throw new InputError("--limit calls a few tasks; --dry-run calls none");
+    }
     const directory = dryRun ? flags["output-dir"] : requiredDirectory(flags["output-dir"]);
     const interrupt = new AbortController();
     // Until the key is known nothing printed can carry it; from then on every line is redacted.
@@ -239,6 +251,7 @@ failed.`,
         },
         onEvent: (event) => progress?.onEvent(event),
         publish: publishOptions(io),
+        limit,
       });
     } finally {
       progress?.end();
@@ -251,6 +264,15 @@ failed.`,
     reportOutcome(outcome, say);
   },
 });
+
+function parseLimit(text: string): number {
+  if (!/^[1-9]\d{0,5}$/.test(text)) {
+    throw new InputError(`expected a whole number of tasks from 1, got ${JSON.stringify(text)}`, {
+      field: "--limit",
+    });
+  }
+  return Number(text);
+}
 
 function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
   const handler = interruptHandler({
@@ -268,6 +290,11 @@ function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
 function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io): void {
   const { summary, qa } = outcome;
   say.out(`answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
+  if (summary.leftForLater > 0) {
+    say.out(
+      `limited by --limit: ${summary.leftForLater} task(s) left; run the same command without it to answer them`,
+    );
+  }
   const others = Object.entries(summary.responseModels).filter(([model]) => model !== qa.model);
   if (others.length > 0) {
     const count = others.reduce((sum, [, answers]) => sum + answers, 0);

@@ -43,6 +43,8 @@ export interface RunQaOptions {
   secret?: string;
   /** How the marker and rows are published (a test's hook sees each file operation). */
   publish?: PublishOptions;
+  /** Call at most this many tasks (the first in row order); the others wait for the next run. */
+  limit?: number;
 }
 
 /** The outcome of a run. */
@@ -59,6 +61,8 @@ export interface RunQaSummary {
   credentialsRejected: { rowId: string; reason: string } | null;
   /** How many of this run's answers each reported model gave (the model the API says served it). */
   responseModels: Record<string, number>;
+  /** Tasks left for the next run by `limit`. */
+  leftForLater: number;
 }
 
 /**
@@ -119,9 +123,11 @@ async function runLocked(
 ): Promise<RunQaSummary> {
   const now = options.now ?? (() => new Date());
   const plans = await prepareDirectory(contracts, tasks, directory, options, now);
-  const queue = plans.filter((plan) => plan.state !== "reuse");
+  const pending = plans.filter((plan) => plan.state !== "reuse");
+  const queue = pending.slice(0, options.limit ?? pending.length);
   const summary: RunQaSummary = {
-    reused: plans.length - queue.length,
+    reused: plans.length - pending.length,
+    leftForLater: pending.length - queue.length,
     called: 0,
     failed: [],
     notAttempted: 0,

@@ -381,6 +381,22 @@ const CASES: Case[] = [
       );
     },
   },
+  {
+    name: "run-qa --limit 3 answers only the first three tasks; the same command resumes the rest",
+    args: (context) => runQaArgs(context, ["--limit", "3"]),
+    code: 0,
+    message: /^limited by --limit: 87 task\(s\) left; run the same command without it to answer them$/m,
+    exist: ["qa_run.json"],
+    absent: [LOCK_FILE],
+    maxCalls: 3,
+    check: async (result, context) => {
+      assertMatch(result.stdout, /^answer rows: 0 reused, 3 called, 0 failed$/m);
+      const rows = (await filesUnder(`${context.run}/responses`)).length;
+      assertEquals(rows, 3);
+      const resumed = await runCli(runQaArgs(context), { flags: RUN_QA, env: qaEnv(context.server.url) });
+      assertMatch(resumed.stdout, /^answer rows: 3 reused, 87 called, 0 failed$/m);
+    },
+  },
 ];
 
 for (const testCase of CASES) {
