@@ -253,21 +253,30 @@ export class ProviderError extends Error {
   readonly status?: number;
   /** The server's `Retry-After`, in seconds, when it sent one. */
   readonly retryAfterSeconds?: number;
+  /** The endpoint could not be reached at all (refused, no such host, TLS): no request got to a server. */
+  readonly unreachable: boolean;
   /**
    * Creates the error.
    *
    * @param message What failed.
-   * @param options Whether a retry may help, the HTTP status and `Retry-After`, and the cause.
+   * @param options Whether a retry may help, the HTTP status and `Retry-After`, unreachable, and the cause.
    */
   constructor(
     message: string,
-    options: { retryable: boolean; status?: number; retryAfterSeconds?: number; cause?: unknown },
+    options: {
+      retryable: boolean;
+      status?: number;
+      retryAfterSeconds?: number;
+      unreachable?: boolean;
+      cause?: unknown;
+    },
   ) {
     super(message, { cause: options.cause });
     this.name = "ProviderError";
     this.retryable = options.retryable;
     this.status = options.status;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.unreachable = options.unreachable ?? false;
   }
 }
 

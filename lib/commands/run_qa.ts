@@ -309,6 +309,13 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
     );
     throw new CommandFailedError("the endpoint rejected the API key");
   }
+  if (summary.unreachable !== undefined) {
+    say.out(
+      `stopped: ${summary.unreachable.reason}, so no further call was sent; check ${qa.base_url_env}, then run ` +
+        "the same command to resume",
+    );
+    throw new CommandFailedError("the endpoint cannot be reached");
+  }
   if (summary.interrupted) {
     say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
     throw new CommandFailedError("interrupted", 130);

@@ -154,6 +154,13 @@ function recordFailure(pool: Pool, task: AnswerTask, error: unknown): void {
     pool.stop.abort();
     return;
   }
+  if ((error.cause as ProviderError | undefined)?.unreachable === true && summary.called === 0) {
+    // Every attempt of the first calls found no server: the rest would only wait out the same retries.
+    summary.unreachable ??= { rowId: task.rowId, reason };
+    summary.notAttempted++;
+    pool.stop.abort();
+    return;
+  }
   summary.failed.push({ rowId: task.rowId, reason });
   options.onEvent?.({
     kind: "failed",

@@ -54,7 +54,10 @@ export function cappedFetch(options: CappedFetchOptions): typeof fetch {
       response = await inner(input, init);
     } catch (error) {
       if (signal?.aborted) throw error;
-      throw new ProviderError(`cannot reach ${host}: ${networkCause(error)}`, { retryable: true });
+      throw new ProviderError(`cannot reach ${host}: ${networkCause(error)}`, {
+        retryable: true,
+        unreachable: true,
+      });
     }
     const body = await readBody(response, limit, signal);
     if (!response.ok) {

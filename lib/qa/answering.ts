@@ -63,6 +63,8 @@ export interface RunQaSummary {
   responseModels: Record<string, number>;
   /** Tasks left for the next run by `limit`. */
   leftForLater: number;
+  /** The first call that found no server on any attempt before any call succeeded, which stopped the run. */
+  unreachable?: { rowId: string; reason: string };
 }
 
 /**

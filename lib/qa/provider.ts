@@ -145,6 +145,7 @@ function inOurWords(
   if (error instanceof loaded.APIConnectionError) {
     return new ProviderError(`cannot reach ${host}: ${networkCause(error.cause ?? error)}`, {
       retryable: true,
+      unreachable: true,
     });
   }
   if (error instanceof SyntaxError) {

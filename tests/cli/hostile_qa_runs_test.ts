@@ -531,3 +531,30 @@ Deno.test("Ctrl-C to `deno task run-qa`'s process group (the program sees it twi
     await server.close();
   }
 });
+
+Deno.test("a closed port as base URL stops run-qa at the first calls: one line naming the host and cause, resumable", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close(); // nothing listens there now: every connection is refused
+  await withTempDir(async (scratch) => {
+    const run = `${scratch}/run`;
+    const started = performance.now();
+    const result = await runCli(runQaArgs({ run } as Context), {
+      flags: RUN_QA,
+      env: qaEnv(`http://127.0.0.1:${port}/v1`),
+    });
+    const elapsed = performance.now() - started;
+    const lines = `${result.stdout}${result.stderr}`.trim().split("\n");
+    assertEquals(result.code, 1, lines.join("\n"));
+    assert(lines.length <= 5, lines.join("\n"));
+    assert(elapsed < 10_000, `${elapsed} ms`);
+    assertMatch(
+      result.stdout,
+      new RegExp(
+        `^stopped: cannot reach 127\\.0\\.0\\.1:${port}: .*refused.*, so no further call was sent`,
+        "m",
+      ),
+    );
+    assert(await pathExists(`${run}/qa_run.json`), "the run directory stays resumable");
+  });
+});
