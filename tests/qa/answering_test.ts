@@ -61,6 +61,7 @@ Deno.test("a fresh run writes the marker and one valid row per task, at most `wo
         tokens: 900,
         credentialsRejected: null,
         responseModels: { fake: 90 },
+        leftForLater: 0,
       },
     );
     assertEquals(state.maxInFlight, 3);
