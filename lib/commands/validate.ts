@@ -17,9 +17,25 @@ export const command = defineCommand({
     `Checks the dataset file's SHA-256 against the config's pin (before parsing it), recomputes the 40 official
 IDs from the selection rule and compares them with the manifest, builds the distractor bank and all cases.
 Writes nothing; no network.`,
-  flags: { ...DATASET_FLAG, ...PROTOCOL_FLAGS },
+  flags: {
+    ...DATASET_FLAG,
+    json: {
+      type: "boolean",
+      help: "print the dataset's SHA-256 and the prepared cases as one JSON document",
+    },
+    ...PROTOCOL_FLAGS,
+  },
   async run({ flags, io }) {
     const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
+    if (flags.json) {
+      const cases = prepared.cases.map(({ caseId, source, scenario }) => ({
+        case_id: caseId,
+        source,
+        scenario,
+      }));
+      io.out(JSON.stringify({ dataset_sha256: prepared.dataset.sha256, cases }, null, 2));
+      return;
+    }
     io.out(validatedLine(prepared));
   },
 });

@@ -31,21 +31,30 @@ predictions and grades are not re-derived. With one it rebuilds the tasks and re
 identity, kept facts, fingerprint, question type, support fields, grade and rule; prediction text, usage,
 attempts and response_model are recorded, not re-derivable. Writes nothing; no network. Exit 0 only when every
 check run holds.`,
-  flags: { ...DATASET_FLAG, ...PROTOCOL_FLAGS },
+  flags: {
+    ...DATASET_FLAG,
+    json: { type: "boolean", help: "print the checks and the verdict as one JSON document" },
+    ...PROTOCOL_FLAGS,
+  },
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
+    const json = flags.json ?? false;
     const { contracts, stage } = await loadProtocolIfDataset(contractPaths(flags), datasetPath(flags, io));
     const check = async (path: string) => {
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
-      if (await exists(`${path}/${POLICY_OUTPUTS[0]}`) && !await exists(`${path}/${GRADED_ROWS_FILE}`)) {
-        return await checkPolicyRun(path, contracts, stage, io);
+      if (await isPolicyRun(path)) {
+        return await checkPolicyRun(path, contracts, stage, io, json);
       }
       const result = await verifyResults(path, contracts, stage?.tasks);
-      io.out(formatVerifyResult(result));
+      io.out(
+        json
+          ? JSON.stringify({ directory: directory ?? PUBLISHED_RUN, kind: "qa", ...result }, null, 2)
+          : formatVerifyResult(result),
+      );
       if (!result.ok) throw new CommandFailedError("a check does not hold");
     };
     if (directory === undefined) {
-      io.out(`${PUBLISHED_RUN}: the published run embedded in this program`);
+      if (!json) io.out(`${PUBLISHED_RUN}: the published run embedded in this program`);
       await withPublishedRun(check);
       return;
     }
@@ -60,10 +69,23 @@ async function checkPolicyRun(
   contracts: Contracts,
   stage: StageProtocol | undefined,
   io: Io,
+  json: boolean,
 ): Promise<void> {
   const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases);
-  for (const check of checks) io.out(checkLine(check));
   const failed = checks.filter((check) => check.verdict === "fail").length;
-  io.out(failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved);
+  const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
+  if (json) {
+    io.out(JSON.stringify({ directory, kind: "policy", checks, ok: failed === 0, conclusion }, null, 2));
+  } else {
+    for (const check of checks) io.out(checkLine(check));
+    io.out(conclusion);
+  }
   if (failed > 0) throw new CommandFailedError("a check does not hold");
+}
+
+/** A directory holding run-policy's rows and no graded QA rows (anything else gets the QA checks). */
+async function isPolicyRun(path: string): Promise<boolean> {
+  const info = await Deno.stat(path).catch(() => undefined);
+  if (info?.isDirectory !== true) return false;
+  return await exists(`${path}/${POLICY_OUTPUTS[0]}`) && !await exists(`${path}/${GRADED_ROWS_FILE}`);
 }

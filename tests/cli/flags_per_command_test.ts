@@ -50,10 +50,14 @@ Deno.test("sweep --dry-run is refused before any work and writes nothing", async
   });
 });
 
-Deno.test("verify refuses --json and --html, which it does not take, and writes nothing", async () => {
+Deno.test("verify --json prints one JSON document; --html, which it does not take, is refused; nothing is written", async () => {
   await withTempDir(async (directory) => {
-    const json = await runCli(["verify", REFERENCE_QA, "--json", ...fixtureProtocolFlags()]);
-    assertRefused(json, /^deermem-eval verify: unknown flag --json/);
+    const json = await runCli(["verify", REFERENCE_QA, "--json", ...fixtureProtocolFlags()], {
+      cwd: directory,
+    });
+    assertEquals(json.code, 0, json.stderr);
+    const document = JSON.parse(json.stdout);
+    assertEquals([document.kind, document.ok, document.scope], ["qa", true, "structure-and-statistics"]);
     const html = await runCli(["verify", REFERENCE_QA, "--html", "x.html", ...fixtureProtocolFlags()], {
       cwd: directory,
     });
