@@ -92,6 +92,35 @@ Deno.test("selection: a manifest that differs from the recomputed IDs names the 
   assert(error instanceof DatasetIntegrityError);
   assertMatch(
     error.message,
-    /manifests\/longmemeval-pr4789-v1\.json: scenarios\.confirmation_help: recomputed selection .* differs from the pinned 01493427/,
+    /manifests\/longmemeval-pr4789-v1\.json: scenarios\.confirmation_help: pinned IDs do not match the declared selection rule: expected .*, got 01493427/,
+  );
+});
+
+// The reference's validate_official_selection: the take is the grouping's, and each scenario's list is compared
+// in order (each eligible type's IDs in turn, each sorted), never as a set.
+Deno.test("selection: a take_per_question_type that is not scenarios × cases per type is refused", async () => {
+  const official = structuredClone(contracts.official);
+  official.selection.take_per_question_type = 21; // 4 scenarios × 5 cases per type is 20
+  const error = await assertRejects(
+    () => prepareCases(dataset, { ...contracts, official }),
+    DatasetIntegrityError,
+  );
+  assertMatch(
+    error.message,
+    /official\.json: selection\.take_per_question_type: take_per_question_type is 21, but the 4 scenarios × 5 cases per type need 20$/,
+  );
+});
+
+Deno.test("selection: the pinned IDs of one scenario permuted are refused, naming both orders", async () => {
+  const official = structuredClone(contracts.official);
+  const ids = official.scenarios.confirmation_help;
+  [ids[0], ids[5]] = [ids[5], ids[0]]; // a temporal-reasoning ID before the knowledge-update ones: same set
+  const error = await assertRejects(
+    () => prepareCases(dataset, { ...contracts, official }),
+    DatasetIntegrityError,
+  );
+  assertMatch(
+    error.message,
+    /official\.json: scenarios\.confirmation_help: pinned IDs do not match the declared selection rule: expected 05fdf179,.*, got 0631cb30,/,
   );
 });
