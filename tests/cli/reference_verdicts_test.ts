@@ -4,6 +4,7 @@
 // escaped surrogate pair as two lone surrogates, which it then cannot write (we refuse at once, one line).
 
 import { QA_OUTPUTS } from "../../lib/commands/grade_qa.ts";
+import type { OfficialManifest } from "../../lib/protocol/manifest.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { fixtureProtocolFlags, runCli, withTempDir } from "../helpers/cli.ts";
 import { copyReferenceRun, FIXTURE_DATASET, FIXTURE_PROTOCOL, REFERENCE_QA } from "../helpers/fixture.ts";
@@ -85,7 +86,7 @@ Deno.test("grade-qa refuses a row with attempts 1.0 in one line that names no in
 
 async function editedOfficial(
   directory: string,
-  change: (manifest: Record<string, any>) => void,
+  change: (manifest: OfficialManifest) => void,
 ): Promise<string> {
   const manifest = JSON.parse(await Deno.readTextFile(`${FIXTURE_PROTOCOL}/official.json`));
   change(manifest);
