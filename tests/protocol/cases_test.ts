@@ -1,4 +1,4 @@
-import { prepareCases, recomputeSelection } from "../../lib/protocol/cases.ts";
+import { distractorOffset, prepareCases, recomputeSelection } from "../../lib/protocol/cases.ts";
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { loadDataset, parseRows } from "../../lib/protocol/dataset.ts";
 import { generateDemoDataset } from "../../lib/protocol/demo.ts";
@@ -123,4 +123,25 @@ Deno.test("selection: the pinned IDs of one scenario permuted are refused, namin
     error.message,
     /official\.json: scenarios\.confirmation_help: pinned IDs do not match the declared selection rule: expected 05fdf179,.*, got 0631cb30,/,
   );
+});
+
+// Lines of tests/golden/vectors/offsets.jsonl (the reference's int.from_bytes(sha256(f"{ns}:{id}")[:4], "big") % n),
+// pinned here so that a change to the offset fails in its own module's test, not only end to end.
+Deno.test('a case\'s pool offset: the first 4 bytes of sha256("namespace:case_id"), big-endian, mod the bank size', async () => {
+  const pinned: [namespace: string, caseId: string, bankSize: number, offset: number][] = [
+    ["deermem-medium-v1", "correction_3", 1000, 947], // first byte 0xa6: a signed 32-bit shift would go negative
+    ["deermem-medium-v1", "case-11", 40, 7],
+    ["deermem-medium-v1", "case-92", 1000, 880],
+    ["deermem-medium-v1", "e77562c3", 40, 18],
+    ["deermem-medium-v1", "中", 1000, 709], // the id's UTF-8 bytes are hashed
+    ["alt-ns", "case-0", 1000, 126],
+    ["alt-ns", "gpt4_74285385", 1, 0],
+  ];
+  for (const [namespace, caseId, bankSize, offset] of pinned) {
+    assertEquals(
+      await distractorOffset(namespace, caseId, bankSize),
+      offset,
+      `${namespace}:${caseId} % ${bankSize}`,
+    );
+  }
 });
