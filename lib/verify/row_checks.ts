@@ -8,6 +8,7 @@
 import { gradeAnswer } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../base/order.ts";
+import { decodeStrictUtf8 } from "../base/utf8.ts";
 import { firstByteDifference } from "./checks.ts";
 import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } from "../qa/mod.ts";
 
@@ -159,12 +160,16 @@ export function canonicalDifference(bytes: Uint8Array, rows: readonly GradedRow[
   const canonical = gradedRowsJsonl([...rows].sort((a, b) => compareCodePoints(a.row_id, b.row_id)));
   const at = firstByteDifference(bytes, new TextEncoder().encode(canonical));
   if (at === undefined) return undefined;
-  // The bytes differ; the text (decoded only to explain where, a BOM kept) says which line and why.
-  return lineDifference(lenient.decode(bytes), canonical) ??
-    `byte ${at} differs from the canonical serialisation`;
+  const fallback = `byte ${at} differs from the canonical serialisation`;
+  // The bytes differ; their text (a BOM kept) says which line and why, when they are UTF-8 at all.
+  let text: string;
+  try {
+    text = decodeStrictUtf8(bytes);
+  } catch {
+    return fallback;
+  }
+  return lineDifference(text, canonical) ?? fallback;
 }
-
-const lenient = new TextDecoder("utf-8", { ignoreBOM: true });
 
 function lineDifference(text: string, canonical: string): string | undefined {
   if (text.startsWith("\ufeff")) return "line 1: begins with a UTF-8 byte-order mark";
