@@ -174,14 +174,32 @@ export async function readTextIfExists(
   what = "file",
   cap: number = INPUT_CAP,
 ): Promise<string | undefined> {
-  let bytes: Uint8Array;
+  const bytes = await readBytesIfExists(path, what, cap);
+  return bytes === undefined ? undefined : decodeUtf8(bytes, path);
+}
+
+/**
+ * Reads a file's bytes (capped as {@linkcode readBytes}), or `undefined` when there is none: what a check that
+ * compares bytes reads.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { readBytesIfExists } from "./read.ts";
+ * deepStrictEqual(await readBytesIfExists("/definitely/not/here"), undefined);
+ * ```
+ */
+export async function readBytesIfExists(
+  path: string,
+  what = "file",
+  cap: number = INPUT_CAP,
+): Promise<Uint8Array | undefined> {
   try {
-    bytes = await readCappedInto(path, what, cap);
+    return await readCappedInto(path, what, cap);
   } catch (error) {
     if (error instanceof IoError && error.cause instanceof Deno.errors.NotFound) return undefined;
     throw error;
   }
-  return decodeUtf8(bytes, path);
 }
 
 /**

@@ -125,17 +125,22 @@ export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest)
 }
 
 /**
- * Checks the recomputed selection against the manifest: scenario *i* in `scenario_order` must hold, for each
- * eligible type in turn, that type's rows `[k·i, k·i + k)`; returns the official rows per scenario.
+ * Checks the recomputed selection against the manifest as the reference does: `take_per_question_type` must be
+ * the scenarios × `cases_per_type_per_scenario`, and scenario *i* in `scenario_order` must list, in this order,
+ * each eligible type's rows `[k·i, k·i + k)` in turn (a permutation is refused); returns the rows per scenario.
  *
  * @example
  * ```ts
- * import { deepStrictEqual } from "node:assert/strict";
+ * import { deepStrictEqual, throws } from "node:assert/strict";
  * import { checkOfficialSelection } from "./cases.ts";
  * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
  * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
  * const scenarios = checkOfficialSelection(dataset, contracts.official, "demo-official.json");
  * deepStrictEqual([...scenarios.keys()], contracts.official.scenario_order);
+ * const [scenario] = contracts.official.scenario_order;
+ * const reversed = structuredClone(contracts.official);
+ * reversed.scenarios[scenario].reverse(); // the same IDs in another order
+ * throws(() => checkOfficialSelection(dataset, reversed, "demo-official.json"), /do not match the declared selection rule/);
  * ```
  */
 export function checkOfficialSelection(
@@ -143,18 +148,29 @@ export function checkOfficialSelection(
   manifest: OfficialManifest,
   manifestPath: string,
 ): Map<string, DatasetRow[]> {
-  const selection = recomputeSelection(dataset, manifest);
   const per = manifest.selection.cases_per_type_per_scenario;
+  const take = manifest.selection.take_per_question_type;
+  const expectedTake = manifest.scenario_order.length * per;
+  if (take !== expectedTake) {
+    throw new DatasetIntegrityError(
+      `take_per_question_type is ${take}, but the ${manifest.scenario_order.length} scenarios × ${per} cases per type need ${expectedTake}`,
+      { path: manifestPath, field: "selection.take_per_question_type" },
+    );
+  }
+  const selection = recomputeSelection(dataset, manifest);
   const result = new Map<string, DatasetRow[]>();
   manifest.scenario_order.forEach((scenario, index) => {
     const expected = manifest.selection.eligible_question_types.flatMap((type) =>
       selection.get(type)!.slice(per * index, per * index + per)
     );
-    const expectedIds = expected.map((row) => row.questionId).sort(compareCodePoints);
-    const pinnedIds = [...manifest.scenarios[scenario]].sort(compareCodePoints);
-    if (expectedIds.join(",") !== pinnedIds.join(",")) {
+    const expectedIds = expected.map((row) => row.questionId);
+    const pinnedIds = manifest.scenarios[scenario];
+    // In order, as the reference's list comparison: each type's IDs in turn, each sorted.
+    if (expectedIds.length !== pinnedIds.length || expectedIds.some((id, at) => id !== pinnedIds[at])) {
       throw new DatasetIntegrityError(
-        `recomputed selection ${expectedIds.join(",")} differs from the pinned ${pinnedIds.join(",")}`,
+        `pinned IDs do not match the declared selection rule: expected ${expectedIds.join(",")}, got ${
+          pinnedIds.join(",")
+        }`,
         { path: manifestPath, field: `scenarios.${scenario}` },
       );
     }

@@ -307,5 +307,54 @@ const _sameConfig: SameType<ProtocolConfig, z.infer<typeof protocolConfigSchema>
  */
 export function parseConfig(text: string, path: string): ProtocolConfig {
   const data = parsePyYamlFile(text, path, ContractError);
+  refuseEscapedSurrogates(text, data, path);
   return parseWith(ProtocolConfig, data, path);
+}
+
+// A \u or \U escape of a UTF-16 surrogate (D800–DFFF), as a double-quoted YAML scalar may spell one.
+const SURROGATE_ESCAPE = /\\(?:u|U0000)[dD][89a-fA-F][0-9a-fA-F]{2}/g;
+
+/**
+ * PyYAML reads each escape on its own, so `"\ud83d\ude00"` is two lone surrogates to the reference (which then
+ * crashes writing them), though JavaScript joins them into one character. The field is found by reading the text
+ * again with every such escape spelling `A`: a value that held surrogates and changes came from escapes.
+ */
+function refuseEscapedSurrogates(text: string, data: unknown, path: string): void {
+  if (text.search(SURROGATE_ESCAPE) < 0) return; // search, not test: a /g pattern's test keeps state
+  const marked = parsePyYamlFile(
+    text.replace(SURROGATE_ESCAPE, (escape) => escape.slice(0, -4) + "0041"),
+    path,
+    ContractError,
+  );
+  const field = escapedField(data, marked, []);
+  if (field === undefined) return;
+  const code = field.value.charCodeAt(field.value.search(/[\uD800-\uDFFF]/)).toString(16);
+  throw new ContractError(
+    `an escaped surrogate (\\u${code}) is a lone surrogate to PyYAML, which no UTF-8 output can hold; write the character itself`,
+    { path, field: field.path.join(".") || "(root)" },
+  );
+}
+
+/** The first string (key or value) that holds surrogates and reads differently with the escapes marked. */
+function escapedField(
+  value: unknown,
+  marked: unknown,
+  at: string[],
+): { path: string[]; value: string } | undefined {
+  const fromEscapes = (text: string, other: unknown) => /[\uD800-\uDFFF]/.test(text) && text !== other;
+  if (typeof value === "string") return fromEscapes(value, marked) ? { path: at, value } : undefined;
+  if (value === null || typeof value !== "object" || marked === null || typeof marked !== "object") {
+    return undefined;
+  }
+  const entries = Object.entries(value);
+  const markedEntries = Object.entries(marked);
+  for (let index = 0; index < entries.length; index++) {
+    const [key, item] = entries[index];
+    const [markedKey, markedItem] = markedEntries[index] ?? [];
+    const where = [...at, key];
+    if (!Array.isArray(value) && fromEscapes(key, markedKey)) return { path: where, value: key };
+    const found = escapedField(item, markedItem, where);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

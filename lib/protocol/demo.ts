@@ -6,7 +6,6 @@
  */
 
 import { ensureDir, publishFiles } from "../base/publish.ts";
-import { compareCodePoints } from "../base/order.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
 import { sha256Hex } from "../base/hash.ts";
 import { parseRows } from "./dataset.ts";
@@ -160,7 +159,7 @@ export async function buildDemoProtocol(
       scenario,
       official.selection.eligible_question_types.flatMap((type: string) =>
         selection.get(type)!.slice(per * index, per * index + per).map((row) => row.questionId)
-      ).sort(compareCodePoints),
+      ), // in the order the reference compares: each type's IDs in turn
     ]),
   );
   const synthetic = JSON.parse(EMBEDDED_ARTIFACTS["manifests/synthetic-corrections-pr4789-v1.json"]);

@@ -10,7 +10,8 @@ import * as z from "../base/zod.ts";
 import { CASE_SOURCES } from "../protocol/cases.ts";
 import { RowIntegrityError } from "../base/errors.ts";
 import { POLICIES } from "../policy/mod.ts";
-import { dumps, parsePyJson, type PyJson } from "../py/json.ts";
+import { dumps, floatRepr, parsePyJson, PyFloat, type PyJson } from "../py/json.ts";
+import { laxIntLiteral } from "../py/pydantic_lax.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { AnswerTask } from "./tasks.ts";
 
@@ -60,9 +61,35 @@ export interface AnswerRow {
   usage: Record<string, number>;
 }
 
+/**
+ * A number as Python's `==` sees it against an int (`7.0 == 7`, `True == 1`): the reference compares a row's
+ * capacity with `==` only, so the value is kept for the identity check, which names a mismatch.
+ */
+const pyEqualNumber = z.transform((value: unknown, context) => {
+  if (typeof value === "number") return value;
+  if (value instanceof PyFloat) return value.value;
+  if (typeof value === "boolean" || typeof value === "bigint") return Number(value);
+  context.issues.push({ code: "custom", message: "must be a number", input: value });
+  return z.NEVER;
+}) as unknown as z.ZodMiniType<number, unknown>;
+
+/** An integer count (attempts, a usage figure); a float such as `1.0` is named as the file spells it. */
+function integer(min?: number): z.ZodMiniType<number, unknown> {
+  return z.transform((value: unknown, context) => {
+    let message: string | undefined;
+    if (value instanceof PyFloat) message = `must be an integer, got the float ${floatRepr(value.value)}`;
+    else if (typeof value === "bigint") message = "must be an integer below 2^53";
+    else if (typeof value !== "number" || !Number.isInteger(value)) message = "must be an integer";
+    else if (min !== undefined && value < min) message = `must be ≥ ${min}`;
+    if (message === undefined) return value as number;
+    context.issues.push({ code: "custom", message, input: value });
+    return z.NEVER;
+  }) as unknown as z.ZodMiniType<number, unknown>;
+}
+
 const answerRowShape = {
-  attempts: z.number().check(z.int(), z.minimum(1)),
-  capacity: z.number().check(z.int()),
+  attempts: integer(1),
+  capacity: pyEqualNumber,
   case_id: z.string().check(z.minLength(1)),
   created_at: z.string(),
   kept_fact_ids: z.array(z.string()),
@@ -72,9 +99,10 @@ const answerRowShape = {
   response_model: z.nullable(z.string()),
   row_id: z.string().check(z.minLength(1)),
   scenario: z.string(),
-  schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
+  // As the reference's `row.get("schema_version") != 1`: 1.0 and true are 1.
+  schema_version: laxIntLiteral(ANSWER_ROW_SCHEMA_VERSION),
   source: z.enum(CASE_SOURCES),
-  usage: z.record(z.string(), z.number().check(z.int())),
+  usage: z.record(z.string(), integer()),
 };
 
 /** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */

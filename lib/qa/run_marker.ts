@@ -38,42 +38,100 @@ export const ARTIFACT_KEYS = [
   "dataset_sha256",
 ] as const;
 
-const qaRunMarkerSchema = z.object({
-  schema_version: z.literal(MARKER_SCHEMA_VERSION),
-  protocol_id: z.string(),
-  qa: z.object({ model: z.string() }),
+// Exactly the keys run-qa (ours or the reference's) writes, at every level: an extra or a missing key is refused.
+const qaRunMarkerSchema = z.strictObject({
   artifacts: z.strictObject(Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, z.string()]))),
+  created_at: z.string(),
+  dataset: z.strictObject({
+    filename: z.string(),
+    repository: z.string(),
+    revision: z.string(),
+    sha256: z.string(),
+  }),
+  git: z.strictObject({
+    dirty: z.nullable(z.boolean()),
+    head: z.nullable(z.string()),
+    tool: z.optional(z.string()),
+  }),
+  protocol_id: z.string(),
+  qa: z.strictObject({
+    api_key_env: z.string(),
+    base_url_env: z.string(),
+    capacity: z.number(),
+    grader_version: z.string(),
+    max_attempts: z.number(),
+    max_tokens: z.number(),
+    model: z.string(),
+    stream: z.boolean(),
+    temperature: z.number(),
+    timeout_seconds: z.number(),
+    workers: z.number(),
+  }),
+  schema_version: z.literal(MARKER_SCHEMA_VERSION),
 });
 
 /**
- * What we read from a marker: the schema version, the protocol id, the answer model and exactly the five
- * artifact hashes (other top-level keys are the writer's).
+ * A marker as run-qa writes it: exactly its keys at every level (the reference's `git` block has no `tool`).
+ * Only the schema version, the protocol id, the answer model and the five artifact hashes are compared.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { ARTIFACT_KEYS, QaRunMarker } from "./run_marker.ts";
- * const artifacts = Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, "0".repeat(64)]));
- * const marker = { schema_version: 2, protocol_id: "p", qa: { model: "m" }, artifacts, created_at: "x" };
- * strictEqual(QaRunMarker.parse(marker).protocol_id, "p");
- * strictEqual(QaRunMarker.safeParse({ ...marker, artifacts: { ...artifacts, extra: "f" } }).success, false);
+ * import { embeddedSources, loadContracts } from "../protocol/contracts.ts";
+ * import { QaRunMarker, qaRunMarker } from "./run_marker.ts";
+ * const marker = JSON.parse(qaRunMarker(await loadContracts(embeddedSources()), new Date(0), { dirty: null, head: null }));
+ * strictEqual(QaRunMarker.parse(marker).schema_version, 2);
+ * strictEqual(QaRunMarker.safeParse({ ...marker, extra: 1 }).success, false); // an extra key
+ * strictEqual(QaRunMarker.safeParse({ ...marker, qa: { ...marker.qa, extra: 1 } }).success, false);
  * ```
  */
 export const QaRunMarker: Schema<QaRunMarker> = qaRunMarkerSchema;
 
-/** A parsed marker: the fields compared, nothing else. */
+/** A parsed marker. */
 export interface QaRunMarker {
-  /** Always {@linkcode MARKER_SCHEMA_VERSION}. */
-  schema_version: typeof MARKER_SCHEMA_VERSION;
+  /** The five artifact hashes by {@linkcode ARTIFACT_KEYS} key. */
+  artifacts: Record<string, string>;
+  /** When the run started. */
+  created_at: string;
+  /** The dataset's identity. */
+  dataset: {
+    /** The file's name. */
+    filename: string;
+    /** The dataset repository. */
+    repository: string;
+    /** The pinned revision. */
+    revision: string;
+    /** The dataset's SHA-256. */
+    sha256: string;
+  };
+  /** The writer's source state. */
+  git: {
+    /** Whether the working tree had changes (`null`: unknown). */
+    dirty: boolean | null;
+    /** The commit (`null`: unknown). */
+    head: string | null;
+    /** The program that wrote it (ours only). */
+    tool?: string;
+  };
   /** The protocol the run belongs to. */
   protocol_id: string;
   /** The QA settings; only the model is compared. */
   qa: {
+    api_key_env: string;
+    base_url_env: string;
+    capacity: number;
+    grader_version: string;
+    max_attempts: number;
+    max_tokens: number;
     /** The answer model. */
     model: string;
+    stream: boolean;
+    temperature: number;
+    timeout_seconds: number;
+    workers: number;
   };
-  /** The five artifact hashes by {@linkcode ARTIFACT_KEYS} key. */
-  artifacts: Record<string, string>;
+  /** Always {@linkcode MARKER_SCHEMA_VERSION}. */
+  schema_version: typeof MARKER_SCHEMA_VERSION;
 }
 
 // The hand-written type must stay the schema's own: this line stops compiling when they drift apart.
@@ -165,8 +223,8 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
 
 /**
  * Checks a marker's text against the protocol in use — the one check `run-qa`, `grade-qa` and `verify` share:
- * it must parse, have schema version 2, the config's protocol id and `qa.model`, exactly the five artifact keys,
- * and the same five hashes.
+ * it must parse as `json.load` parses it (a leading BOM refused), have exactly the keys run-qa writes, schema
+ * version 2, the config's protocol id and `qa.model`, and the same five artifact hashes.
  *
  * @param text The marker file's text.
  * @param path The marker's path, for messages.

@@ -43,6 +43,26 @@ export const NOT_REDERIVABLE: readonly string[] = [
   "response_model",
 ];
 
+/**
+ * Where two byte strings first differ, or `undefined` when they are identical: what every "byte for byte" check
+ * compares (a file's bytes against the canonical serialisation's UTF-8), never decoded text.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { firstByteDifference } from "./checks.ts";
+ * const utf8 = (text: string) => new TextEncoder().encode(text);
+ * strictEqual(firstByteDifference(utf8("{}\n"), utf8("{}\n")), undefined);
+ * strictEqual(firstByteDifference(utf8("\ufeff{}\n"), utf8("{}\n")), 0); // a BOM is a difference
+ * strictEqual(firstByteDifference(utf8("{}"), utf8("{}\n")), 2); // so is a missing last byte
+ * ```
+ */
+export function firstByteDifference(actual: Uint8Array, expected: Uint8Array): number | undefined {
+  const length = Math.min(actual.length, expected.length);
+  for (let index = 0; index < length; index++) if (actual[index] !== expected[index]) return index;
+  return actual.length === expected.length ? undefined : length;
+}
+
 /** A list of checks being built: each step passes, fails or records its problems under one check's name. */
 export class CheckList {
   /** The checks so far, in order. */

@@ -8,7 +8,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
-import { readTextIfExists } from "../base/fs.ts";
+import { decodeUtf8, readBytesIfExists } from "../base/fs.ts";
 import { evaluateAll, POLICIES } from "../policy/mod.ts";
 import {
   parsePolicyRawRows,
@@ -17,7 +17,7 @@ import {
   policySummaryOf,
   rawRowEntry,
 } from "../policy/mod.ts";
-import type { Check } from "./checks.ts";
+import { type Check, firstByteDifference } from "./checks.ts";
 
 /** Checks and a one-line statement of what they prove. */
 export interface PolicyVerification {
@@ -26,12 +26,6 @@ export interface PolicyVerification {
   proved: string;
   /** The parsed rows, when they could be read. */
   rows?: PolicyRawRow[];
-}
-
-function firstDifference(a: string, b: string): number {
-  const length = Math.min(a.length, b.length);
-  for (let index = 0; index < length; index++) if (a[index] !== b[index]) return index;
-  return length;
 }
 
 /** Problems of the rows on their own: one row per case × capacity × policy, every pair present, consistent. */
@@ -56,7 +50,7 @@ function rowProblems(rows: readonly PolicyRawRow[], contracts: Contracts): strin
     if (total === 0 || row.support_all_retained !== (retained === total)) {
       problems.push(`${where}: support_all_retained disagrees with kept_fact_ids`);
     }
-    if (total > 0 && row.support_recall !== retained / total) {
+    if (total > 0 && !Object.is(row.support_recall, retained / total)) { // -0.0 is not 0.0
       problems.push(`${where}: support_recall disagrees with kept_fact_ids`);
     }
   });
@@ -111,24 +105,30 @@ export async function verifyPolicyRun(
   cases?: readonly PreparedCase[],
 ): Promise<PolicyVerification> {
   const checks: Check[] = [];
-  const rawText = await readTextIfExists(`${directory}/policy.raw.jsonl`);
-  const rows = checkRawRows(checks, rawText, `${directory}/policy.raw.jsonl`, contracts);
-  checkSummary(checks, rows, await readTextIfExists(`${directory}/summary.json`), contracts);
-  checkRunRecord(checks, await readTextIfExists(`${directory}/run.json`), contracts);
-  if (cases !== undefined && rawText !== undefined) {
-    const recomputed = policyRawJsonl(evaluateAll(cases, contracts.config));
+  const rawPath = `${directory}/policy.raw.jsonl`;
+  const raw = await readFile(rawPath);
+  const rows = checkRawRows(checks, raw?.text, rawPath, contracts);
+  checkSummary(checks, rows, (await readFile(`${directory}/summary.json`))?.bytes, contracts);
+  checkRunRecord(checks, (await readFile(`${directory}/run.json`))?.text, contracts);
+  if (cases !== undefined && raw !== undefined) {
+    const recomputed = new TextEncoder().encode(policyRawJsonl(evaluateAll(cases, contracts.config)));
+    const at = firstByteDifference(raw.bytes, recomputed);
     checks.push({
       name: "policy.raw.jsonl recomputed from the dataset byte for byte (kept facts, scores, evictions)",
-      verdict: recomputed === rawText ? "pass" : "fail",
-      detail: recomputed === rawText
-        ? undefined
-        : `first difference at byte ${firstDifference(recomputed, rawText)}`,
+      verdict: at === undefined ? "pass" : "fail",
+      detail: at === undefined ? undefined : `first difference at byte ${at}`,
     });
   }
   const proved = cases === undefined
     ? "structure and retention verified: summary.json follows from the rows and run.json names this protocol; the kept facts and scores need --dataset to be recomputed"
     : "every row recomputed from the pinned dataset byte for byte; summary.json follows from the rows; run.json names this protocol";
   return { checks, proved, rows };
+}
+
+/** A file's bytes and text (capped; invalid UTF-8 refused as every text read refuses it), or `undefined`. */
+async function readFile(path: string): Promise<{ bytes: Uint8Array; text: string } | undefined> {
+  const bytes = await readBytesIfExists(path);
+  return bytes === undefined ? undefined : { bytes, text: decodeUtf8(bytes, path) };
 }
 
 function checkRawRows(
@@ -168,7 +168,7 @@ function checkRawRows(
 function checkSummary(
   checks: Check[],
   rows: PolicyRawRow[] | undefined,
-  summary: string | undefined,
+  summary: Uint8Array | undefined,
   contracts: Contracts,
 ): void {
   const name = "summary.json re-derived byte for byte from the rows";
@@ -177,10 +177,11 @@ function checkSummary(
     return;
   }
   const derived = policySummaryOf(rows.map(rawRowEntry), contracts.config.protocol_id);
+  const at = firstByteDifference(summary, new TextEncoder().encode(derived));
   checks.push({
     name,
-    verdict: derived === summary ? "pass" : "fail",
-    detail: derived === summary ? undefined : `first difference at byte ${firstDifference(derived, summary)}`,
+    verdict: at === undefined ? "pass" : "fail",
+    detail: at === undefined ? undefined : `first difference at byte ${at}`,
   });
 }
 

@@ -12,7 +12,7 @@
 
 import { GRADED_ROWS_FILE, QA_STATS_FILE, QA_SUMMARY_FILE } from "../qa/mod.ts";
 import { InputError, UnreadableFileError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
+import { decodeUtf8, readBytesIfExists, readTextIfExists } from "../base/fs.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
@@ -23,7 +23,7 @@ import {
   qaStats,
   qaSummary,
 } from "../qa/mod.ts";
-import { CheckList, type VerifyResult } from "./checks.ts";
+import { CheckList, firstByteDifference, type VerifyResult } from "./checks.ts";
 import {
   canonicalDifference,
   caseFieldProblems,
@@ -42,7 +42,8 @@ function describe(error: unknown): string {
 
 /** The rows as read and parsed, and whether they passed the structure check. */
 interface RowsRead {
-  text?: string;
+  /** The file's bytes, as the canonical serialisation's are compared with them. */
+  bytes?: Uint8Array;
   rows?: GradedRow[];
   sound: boolean;
 }
@@ -85,10 +86,10 @@ async function checkRowsFile(list: CheckList, directory: string, contracts: Cont
     `${ROWS_FILE}: valid UTF-8, every line a graded row (schema, capacity ${capacity}, grader version)`;
   const read: RowsRead = { sound: false };
   try {
-    read.text = await readTextIfExists(rowsPath, "graded rows");
-    if (read.text === undefined) list.fail(schemaName, "missing");
+    read.bytes = await readBytesIfExists(rowsPath, "graded rows");
+    if (read.bytes === undefined) list.fail(schemaName, "missing");
     else {
-      read.rows = parseGradedRows(read.text, rowsPath, contracts.config);
+      read.rows = parseGradedRows(decodeUtf8(read.bytes, rowsPath), rowsPath, contracts.config);
       list.pass(schemaName);
     }
   } catch (error) {
@@ -98,7 +99,7 @@ async function checkRowsFile(list: CheckList, directory: string, contracts: Cont
     `${ROWS_FILE}: one row per (case, policy), no duplicates, row ids CASE__POLICY, ${capacity} kept facts each`;
   const canonicalName =
     `${ROWS_FILE}: byte for byte the canonical serialisation of its rows (ordered by row id, sorted keys, Python spacing, \\n line ends)`;
-  if (read.rows === undefined || read.text === undefined) {
+  if (read.rows === undefined || read.bytes === undefined) {
     list.fail(structureName, "not checked: the rows do not parse");
     list.fail(canonicalName, "not checked: the rows do not parse");
     return read;
@@ -106,7 +107,7 @@ async function checkRowsFile(list: CheckList, directory: string, contracts: Cont
   const problems = structureProblems(read.rows, capacity);
   list.record(structureName, problems);
   read.sound = problems.length === 0;
-  const difference = canonicalDifference(read.text, read.rows);
+  const difference = canonicalDifference(read.bytes, read.rows);
   if (difference === undefined) list.pass(canonicalName);
   else list.fail(canonicalName, difference);
   return read;
@@ -120,9 +121,11 @@ async function checkDerivedFiles(
 ): Promise<void> {
   for (const [file, derive] of [[QA_SUMMARY_FILE, qaSummary], [QA_STATS_FILE, qaStats]] as const) {
     const name = `${file}: re-derived from the rows byte for byte`;
-    let published: string | undefined;
+    let published: Uint8Array | undefined;
     try {
-      published = await readTextIfExists(`${directory}/${file}`, file);
+      const path = `${directory}/${file}`;
+      published = await readBytesIfExists(path, file);
+      if (published !== undefined) decodeUtf8(published, path); // invalid UTF-8 is refused, as every text read
     } catch (error) {
       list.fail(name, describe(error));
       continue;
@@ -131,19 +134,19 @@ async function checkDerivedFiles(
     else if (read.rows === undefined || !read.sound) {
       list.fail(name, "not derived: the rows fail the checks above");
     } else {
-      const derived = derive(read.rows, contracts.config);
-      if (derived === published) list.pass(name);
-      else {
-        const index = [...derived].findIndex((char, at) => published[at] !== char);
-        list.fail(name, `first difference at character ${index < 0 ? derived.length : index}`);
-      }
+      const at = firstByteDifference(
+        published,
+        new TextEncoder().encode(derive(read.rows, contracts.config)),
+      );
+      if (at === undefined) list.pass(name);
+      else list.fail(name, `first difference at byte ${at}`);
     }
   }
 }
 
 async function checkMarkerFile(list: CheckList, directory: string, contracts: Contracts): Promise<void> {
   const markerName =
-    `${MARKER_FILE}: schema version, protocol id, qa.model and exactly the five artifact hashes of the protocol in use`;
+    `${MARKER_FILE}: exactly the keys run-qa writes; schema version, protocol id, qa.model and the five artifact hashes of the protocol in use`;
   try {
     const markerPath = `${directory}/${MARKER_FILE}`;
     const markerText = await readTextIfExists(markerPath, "run marker");

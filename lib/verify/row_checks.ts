@@ -8,6 +8,8 @@
 import { gradeAnswer } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../base/order.ts";
+import { decodeStrictUtf8 } from "../base/utf8.ts";
+import { firstByteDifference } from "./checks.ts";
 import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } from "../qa/mod.ts";
 
 /**
@@ -59,6 +61,11 @@ export function identityProblems(rows: readonly GradedRow[], tasks: readonly Ans
   return problems;
 }
 
+/** A value as a message shows it; -0 as the -0.0 the file holds (JSON.stringify would say 0). */
+function shown(value: unknown): string {
+  return Object.is(value, -0) ? "-0.0" : JSON.stringify(value);
+}
+
 export function caseFieldProblems(rows: readonly GradedRow[], tasks: readonly AnswerTask[]): string[] {
   const problems: string[] = [];
   for (const [row, task] of pairs(rows, tasks)) {
@@ -68,10 +75,9 @@ export function caseFieldProblems(rows: readonly GradedRow[], tasks: readonly An
       ["support_recall", row.support_recall, task.supportRecall],
     ];
     for (const [field, stored, recomputed] of fields) {
-      if (stored !== recomputed) {
-        problems.push(
-          `${task.rowId}: ${field} is ${JSON.stringify(stored)}, recomputed ${JSON.stringify(recomputed)}`,
-        );
+      // Object.is: -0.0 is not what grade-qa writes for 0.0, though -0 === 0.
+      if (!Object.is(stored, recomputed)) {
+        problems.push(`${task.rowId}: ${field} is ${shown(stored)}, recomputed ${shown(recomputed)}`);
       }
     }
   }
@@ -134,7 +140,8 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
 }
 
 /**
- * Where `text` first departs from the canonical serialisation of its rows, or `undefined` when it is identical.
+ * Where a file's bytes first depart from the canonical serialisation of its rows (its UTF-8 bytes), or
+ * `undefined` when they are identical byte for byte.
  *
  * @example
  * ```ts
@@ -142,18 +149,35 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
  * import { demoGradedRun, gradedRowsJsonl } from "../qa/mod.ts";
  * import { canonicalDifference } from "./row_checks.ts";
  * const { rows } = await demoGradedRun();
- * strictEqual(canonicalDifference(gradedRowsJsonl(rows), rows), undefined);
+ * const utf8 = (text: string) => new TextEncoder().encode(text);
+ * strictEqual(canonicalDifference(utf8(gradedRowsJsonl(rows)), rows), undefined);
  * const crlf = gradedRowsJsonl(rows).replace("\n", "\r\n");
- * strictEqual(canonicalDifference(crlf, rows), "line 1: ends with CR (expected \\n line ends)");
+ * strictEqual(canonicalDifference(utf8(crlf), rows), "line 1: ends with CR (expected \\n line ends)");
+ * strictEqual(canonicalDifference(utf8("\ufeff" + gradedRowsJsonl(rows)), rows), "line 1: begins with a UTF-8 byte-order mark");
  * ```
  */
-export function canonicalDifference(text: string, rows: readonly GradedRow[]): string | undefined {
+export function canonicalDifference(bytes: Uint8Array, rows: readonly GradedRow[]): string | undefined {
   const canonical = gradedRowsJsonl([...rows].sort((a, b) => compareCodePoints(a.row_id, b.row_id)));
-  if (canonical === text) return undefined;
+  const at = firstByteDifference(bytes, new TextEncoder().encode(canonical));
+  if (at === undefined) return undefined;
+  const fallback = `byte ${at} differs from the canonical serialisation`;
+  // The bytes differ; their text (a BOM kept) says which line and why, when they are UTF-8 at all.
+  let text: string;
+  try {
+    text = decodeStrictUtf8(bytes);
+  } catch {
+    return fallback;
+  }
+  return lineDifference(text, canonical) ?? fallback;
+}
+
+function lineDifference(text: string, canonical: string): string | undefined {
+  if (text.startsWith("\ufeff")) return "line 1: begins with a UTF-8 byte-order mark";
   const published = text.split("\n");
   const expected = canonical.split("\n");
   let at = 0;
-  while (published[at] === expected[at]) at++;
+  while (at < published.length && published[at] === expected[at]) at++;
+  if (at === published.length && published.length === expected.length) return undefined;
   const got = published[at];
   const want = expected[at];
   if (got === undefined) return `line ${at}: the file must end with \\n`;

@@ -132,3 +132,39 @@ Deno.test("a holder that quits through Deno.exit still removes its lock", async 
     assertEquals(await lockText(directory), null);
   });
 });
+
+Deno.test("a stale lock replaced by a live one between open and flock is not taken: the live holder is named", async () => {
+  await withTempDir(async (directory) => {
+    const path = `${directory}/${LOCK_FILE}`;
+    const stale = { command: "run-qa", pid: await deadPid(), started_at: "2026-11-29T00:00:00.000Z" };
+    await Deno.writeTextFile(path, JSON.stringify(stale));
+    const staleIno = (await Deno.stat(path)).ino;
+    const live = { command: "run-qa", pid: 4242, started_at: "2026-11-30T00:00:00.000Z" };
+    const prototype = Deno.FsFile.prototype;
+    const tryLock = prototype.tryLock;
+    let liveFile: Deno.FsFile | undefined;
+    // The moment the acquirer, holding the stale file open, asks for its flock, another run replaces the lock.
+    prototype.tryLock = async function (this: Deno.FsFile, exclusive?: boolean) {
+      if (liveFile === undefined && this.statSync().ino === staleIno) {
+        const temporary = `${directory}/live.tmp`;
+        await Deno.writeTextFile(temporary, JSON.stringify(live));
+        liveFile = await Deno.open(temporary, { read: true });
+        assert(await tryLock.call(liveFile, true), "the live holder's flock");
+        await Deno.rename(temporary, path);
+      }
+      return await tryLock.call(this, exclusive);
+    };
+    try {
+      const error = await assertRejects(
+        () => acquireDirectoryLock(directory, "run-qa", ACTION, NOW),
+        DirectoryLockedError,
+      );
+      assertMatch(error.message, /locked by run-qa \(pid 4242, started 2026-11-30T00:00:00\.000Z\)/);
+      assert(liveFile !== undefined, "the replacement happened");
+      assertEquals(JSON.parse((await lockText(directory))!), live); // the live lock is left as it was
+    } finally {
+      prototype.tryLock = tryLock;
+      liveFile?.close();
+    }
+  });
+});

@@ -38,3 +38,19 @@ Deno.test("parseWith reports the English message with the file and the field", (
   const error = assertThrows(() => parseWith(z.strictObject({ n: z.number() }), { n: "1" }, "x.json"));
   assertEquals(error.message, "x.json: n: Invalid input: expected number, received string");
 });
+
+Deno.test("no internal type name in a message: a Python float or a big integer is named as the file holds it", () => {
+  class PyFloat { // as lib/py's: a number held as a float
+    constructor(readonly value: number) {}
+    valueOf(): number {
+      return this.value;
+    }
+  }
+  assertEquals(firstMessage(z.string(), new PyFloat(1.5)), "Invalid input: expected string, received float");
+  assertEquals(
+    firstMessage(z.number(), 10n ** 30n),
+    "Invalid input: expected number, received integer beyond 2^53",
+  );
+  assertEquals(firstMessage(z.string(), new Map()), "Invalid input: expected string, received object");
+  assertEquals(firstMessage(z.string(), 1), "Invalid input: expected string, received number"); // the locale's
+});

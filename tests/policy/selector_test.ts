@@ -186,3 +186,22 @@ Deno.test("the usage fast path for plain records scores exactly as the general p
     "Object.prototype is not a usage record",
   );
 });
+
+Deno.test("hybrid-v1 reserves min(10, ceil(maxFacts × 10%)) correction slots: rounded up, capped at 10", () => {
+  const facts = [
+    ...Array.from(
+      { length: 12 },
+      (_, index) => ({ id: `fix${index}`, confidence: 0.1, category: "correction" }),
+    ),
+    ...Array.from(
+      { length: 120 },
+      (_, index) => ({ id: `pref${index}`, confidence: 0.9, category: "preference" }),
+    ),
+  ].map((fact) => ({ ...fact, createdAt: NOW }));
+  // 10 → 1, 11 → 2 (1.1 rounds up), 19 → 2, 20 → 2, 101 → 10 (the cap, not 11).
+  for (const [maxFacts, reserved] of [[10, 1], [11, 2], [19, 2], [20, 2], [101, 10]]) {
+    const result = selectFactsForCapacity(facts, { maxFacts, policy: "hybrid-v1", now: NOW });
+    assertEquals(result.reservedCorrectionSlots, reserved, `maxFacts ${maxFacts}`);
+    assertEquals(result.kept.filter((fact) => fact.category === "correction").length, reserved);
+  }
+});

@@ -1,4 +1,4 @@
-import { prepareCases, recomputeSelection } from "../../lib/protocol/cases.ts";
+import { distractorOffset, prepareCases, recomputeSelection } from "../../lib/protocol/cases.ts";
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { loadDataset, parseRows } from "../../lib/protocol/dataset.ts";
 import { generateDemoDataset } from "../../lib/protocol/demo.ts";
@@ -92,6 +92,56 @@ Deno.test("selection: a manifest that differs from the recomputed IDs names the 
   assert(error instanceof DatasetIntegrityError);
   assertMatch(
     error.message,
-    /manifests\/longmemeval-pr4789-v1\.json: scenarios\.confirmation_help: recomputed selection .* differs from the pinned 01493427/,
+    /manifests\/longmemeval-pr4789-v1\.json: scenarios\.confirmation_help: pinned IDs do not match the declared selection rule: expected .*, got 01493427/,
   );
+});
+
+// The reference's validate_official_selection: the take is the grouping's, and each scenario's list is compared
+// in order (each eligible type's IDs in turn, each sorted), never as a set.
+Deno.test("selection: a take_per_question_type that is not scenarios × cases per type is refused", async () => {
+  const official = structuredClone(contracts.official);
+  official.selection.take_per_question_type = 21; // 4 scenarios × 5 cases per type is 20
+  const error = await assertRejects(
+    () => prepareCases(dataset, { ...contracts, official }),
+    DatasetIntegrityError,
+  );
+  assertMatch(
+    error.message,
+    /official\.json: selection\.take_per_question_type: take_per_question_type is 21, but the 4 scenarios × 5 cases per type need 20$/,
+  );
+});
+
+Deno.test("selection: the pinned IDs of one scenario permuted are refused, naming both orders", async () => {
+  const official = structuredClone(contracts.official);
+  const ids = official.scenarios.confirmation_help;
+  [ids[0], ids[5]] = [ids[5], ids[0]]; // a temporal-reasoning ID before the knowledge-update ones: same set
+  const error = await assertRejects(
+    () => prepareCases(dataset, { ...contracts, official }),
+    DatasetIntegrityError,
+  );
+  assertMatch(
+    error.message,
+    /official\.json: scenarios\.confirmation_help: pinned IDs do not match the declared selection rule: expected 05fdf179,.*, got 0631cb30,/,
+  );
+});
+
+// Lines of tests/golden/vectors/offsets.jsonl (the reference's int.from_bytes(sha256(f"{ns}:{id}")[:4], "big") % n),
+// pinned here so that a change to the offset fails in its own module's test, not only end to end.
+Deno.test('a case\'s pool offset: the first 4 bytes of sha256("namespace:case_id"), big-endian, mod the bank size', async () => {
+  const pinned: [namespace: string, caseId: string, bankSize: number, offset: number][] = [
+    ["deermem-medium-v1", "correction_3", 1000, 947], // first byte 0xa6: a signed 32-bit shift would go negative
+    ["deermem-medium-v1", "case-11", 40, 7],
+    ["deermem-medium-v1", "case-92", 1000, 880],
+    ["deermem-medium-v1", "e77562c3", 40, 18],
+    ["deermem-medium-v1", "中", 1000, 709], // the id's UTF-8 bytes are hashed
+    ["alt-ns", "case-0", 1000, 126],
+    ["alt-ns", "gpt4_74285385", 1, 0],
+  ];
+  for (const [namespace, caseId, bankSize, offset] of pinned) {
+    assertEquals(
+      await distractorOffset(namespace, caseId, bankSize),
+      offset,
+      `${namespace}:${caseId} % ${bankSize}`,
+    );
+  }
 });

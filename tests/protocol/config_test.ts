@@ -370,6 +370,26 @@ Deno.test("config: a lone surrogate anywhere is refused with one line (deliberat
   );
 });
 
+// PyYAML reads each \\u escape on its own: "\\ud83d\\ude00" is two lone surrogates (the reference crashes
+// writing them), though JavaScript joins them into one character. The character itself is fine.
+Deno.test("config: an escaped surrogate pair is refused in one line naming the file and the field", () => {
+  for (const spelling of ['"\\ud83d\\ude00"', '"m\\uD83D\\uDE00x"', '"\\U0000d83d\\U0000de00"']) {
+    assertThrows(
+      () => parseConfig(edited("model: deepseek-v4-flash", `model: ${spelling}`), PATH),
+      ContractError,
+      `${PATH}: qa.model: an escaped surrogate (\\ud83d) is a lone surrogate to PyYAML, which no UTF-8 output can hold; write the character itself`,
+    );
+  }
+  const literal = parseConfig(edited("model: deepseek-v4-flash", 'model: "\u{1F600}"'), PATH);
+  assertEquals(literal.qa.model, "\u{1F600}");
+  for (const text of ["'\\ud83d\\ude00'", "m\\ud83d # \\ude00"]) { // no escapes outside double quotes
+    const parsed = parseConfig(edited("model: deepseek-v4-flash", `model: ${text}`), PATH);
+    assertEquals(parsed.qa.model.includes("\\u"), true, text);
+  }
+  const whole = parseConfig(edited("model: deepseek-v4-flash", 'model: "\\U0001F600"'), PATH);
+  assertEquals(whole.qa.model, "\u{1F600}"); // one escape of the whole code point: one character
+});
+
 Deno.test("the fixture config in lax spellings reads to the same values, so run-policy gives the reference's bytes", async () => {
   let text = await Deno.readTextFile(`${FIXTURE_PROTOCOL}/config.yaml`);
   // Each spelling below is read by the reference (PyYAML + pydantic lax mode) as the original value.

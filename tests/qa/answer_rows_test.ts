@@ -149,3 +149,55 @@ Deno.test("answerRowJson refuses to write a lone surrogate (a lenient encoder wo
   const model = answerRow(task, { prediction: "7", responseModel: "m\udc00", usage: {} }, 1, "t");
   assertThrows(() => answerRowJson(model), RowIntegrityError, "response_model: holds a lone surrogate");
 });
+
+// The reference compares a row's schema_version and capacity with Python's == (runner.load_completed_row,
+// report.grade_answer_rows): 7.0 == 7 and True == 1 hold, so those rows are graded (and it writes the task's 7).
+Deno.test("parseAnswerRow: capacity 7.0 and schema_version 1.0 or true are the reference's 7 and 1", async () => {
+  const [{ task, path, text }] = await referenceRows();
+  for (
+    const [from, to] of [
+      ['"capacity": 7,', '"capacity": 7.0,'],
+      ['"capacity": 7,', '"capacity": 70e-1,'],
+      ['"schema_version": 1,', '"schema_version": 1.0,'],
+      ['"schema_version": 1,', '"schema_version": true,'],
+    ]
+  ) {
+    const changed = text.replace(from, to);
+    assert(changed !== text, from);
+    const row = parseAnswerRow(changed, path);
+    assertEquals([row.capacity, row.schema_version], [7, 1], to);
+    assertEquals(identityMismatches(row, task), [], to);
+  }
+});
+
+Deno.test("parseAnswerRow: a capacity Python's == does not equal the task's is the identity check's mismatch", async () => {
+  const [{ task, path, text }] = await referenceRows();
+  for (const [to, actual] of [["7.5", 7.5], ["true", 1], ["8", 8]] as const) {
+    const row = parseAnswerRow(text.replace('"capacity": 7,', `"capacity": ${to},`), path);
+    assertEquals(identityMismatches(row, task), [{ field: "capacity", expected: 7, actual }], to);
+  }
+  const error = assertThrows(
+    () => parseAnswerRow(text.replace('"schema_version": 1,', '"schema_version": 1.5,'), path),
+    RowIntegrityError,
+  );
+  assertEquals(error.field, "schema_version");
+});
+
+Deno.test("parseAnswerRow: no message names an internal type (PyFloat, bigint)", async () => {
+  const [{ path, text }] = await referenceRows();
+  for (
+    const [from, to] of [
+      ['"attempts": 1,', '"attempts": 1.0,'],
+      ['"total_tokens": 913', '"total_tokens": 913.5'],
+      ['"total_tokens": 913', '"total_tokens": 99999999999999999999'],
+      ['"case_id": "05fdf179"', '"case_id": 1.5'],
+      ['"capacity": 7,', '"capacity": "7",'],
+    ]
+  ) {
+    const changed = text.replace(from, to);
+    assert(changed !== text, from);
+    const error = assertThrows(() => parseAnswerRow(changed, path), RowIntegrityError);
+    assert(!/PyFloat|bigint/i.test(error.message), error.message);
+    assert(!error.message.includes("\n"), error.message);
+  }
+});

@@ -146,3 +146,31 @@ Deno.test("normalisation lower-cases with Python's Unicode 14 lower()", () => {
   // 'İ'.lower() is 'i̇' (i + U+0307): the i survives as a token; U+212A KELVIN SIGN lower-cases to k.
   assertEquals(normalizeAnswer("İT \u212Aelvin"), ["i", "t", "kelvin"]);
 });
+
+// The rules' boundaries, each pinned where a `>=` turned `>` (or `<=` turned `<`) would change the verdict.
+Deno.test("overlap accepts at exactly the 0.6 threshold, in each direction", () => {
+  // Reference → prediction is 3 of 5 content tokens (0.6 exactly); prediction → reference 3 of 3.
+  assertEquals(gradeAnswer("alpha gamma epsilon", "alpha beta gamma delta epsilon"), {
+    correct: true,
+    rule: "overlap-accept",
+  });
+  // And the other way round: prediction → reference is 3 of 5.
+  assertEquals(gradeAnswer("alpha beta gamma delta epsilon", "alpha gamma epsilon"), {
+    correct: true,
+    rule: "overlap-accept",
+  });
+  // One shared token fewer is below the threshold: 2 of 5.
+  assertEquals(gradeAnswer("alpha gamma", "alpha beta gamma delta epsilon"), {
+    correct: false,
+    rule: "overlap-reject",
+  });
+});
+
+Deno.test("a number equal to either bound of the reference's range is in the range", () => {
+  assertEquals(gradeAnswer("it is 5", "ranging from 3 to 5 days"), { correct: true, rule: "numeric-range" });
+  assertEquals(gradeAnswer("it is 3", "ranging from 3 to 5 days"), { correct: true, rule: "numeric-range" });
+  assertEquals(gradeAnswer("it is 6", "ranging from 3 to 5 days"), {
+    correct: false,
+    rule: "numeric-conflict",
+  });
+});

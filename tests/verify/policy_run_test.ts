@@ -52,3 +52,38 @@ Deno.test("verifyPolicyRun with the dataset catches a changed score the rows alo
     assertEquals(full.checks.map((check) => check.verdict === "pass"), [true, true, true, false]);
   });
 });
+
+Deno.test("verifyPolicyRun compares bytes: a BOM before summary.json or policy.raw.jsonl fails its check", async () => {
+  const fixture = await fixtureContracts();
+  const prepared = await prepareProtocol(fixture, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
+  for (const file of ["summary.json", "policy.raw.jsonl"]) {
+    await withTempDir(async (directory) => {
+      await copyDirectory(FIXTURE_POLICY, directory, POLICY_FILES);
+      const bytes = await Deno.readFile(`${directory}/${file}`);
+      await Deno.writeFile(`${directory}/${file}`, new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]));
+      const { checks } = await verifyPolicyRun(directory, fixture, prepared.cases);
+      const failed = checks.filter((check) => check.verdict === "fail").map((check) => check.name);
+      assert(failed.some((name) => name.startsWith(file)), `${file}: ${failed.join("; ")}`);
+      if (file === "summary.json") {
+        assertEquals(
+          checks.find((check) => check.name.startsWith("summary.json"))?.detail,
+          "first difference at byte 0",
+        );
+      }
+    });
+  }
+});
+
+Deno.test("verifyPolicyRun: support_recall -0.0 (never what run-policy writes) disagrees with the kept facts", async () => {
+  const fixture = await fixtureContracts();
+  await withTempDir(async (directory) => {
+    await copyDirectory(FIXTURE_POLICY, directory, POLICY_FILES);
+    const raw = await Deno.readTextFile(`${directory}/policy.raw.jsonl`);
+    await Deno.writeTextFile(
+      `${directory}/policy.raw.jsonl`,
+      raw.replace('"support_recall": 0.0', '"support_recall": -0.0'),
+    );
+    const { checks } = await verifyPolicyRun(directory, fixture);
+    assertMatch(checks[0].detail ?? "", /support_recall disagrees with kept_fact_ids/);
+  });
+});

@@ -147,6 +147,33 @@ const TAMPERS: {
     withDataset: "05fdf179__confidence: support_recall is 0, recomputed 1",
   },
   {
+    what: "support_recall -0.0 where grade-qa writes 0.0",
+    file: "qa.rows.jsonl",
+    change: (text) => text.replace('"support_recall": 0.0', '"support_recall": -0.0'),
+    withDataset: "0631cb30__confidence: support_recall is -0.0, recomputed 0",
+  },
+  {
+    what: "an extra top-level marker key",
+    file: "qa_run.json",
+    change: (text) => text.replace('"schema_version": 2', '"schema_version": 2,\n  "extra": 1'),
+    without: "qa_run.json: (root): unknown key(s): extra",
+    withDataset: "unknown key(s): extra",
+  },
+  {
+    what: "an extra key in the marker's qa block",
+    file: "qa_run.json",
+    change: (text) => text.replace('"workers": 3', '"workers": 3,\n    "extra": 1'),
+    without: "qa_run.json: qa: unknown key(s): extra",
+    withDataset: "qa: unknown key(s): extra",
+  },
+  {
+    what: "a missing marker key",
+    file: "qa_run.json",
+    change: (text) => text.replace(/\n {2}"created_at": "[^"]+",/, ""),
+    without: "qa_run.json: created_at:",
+    withDataset: "created_at",
+  },
+  {
     what: "a prediction",
     file: "qa.rows.jsonl",
     change: (text) => text.replace('"prediction": "7"', '"prediction": "8"'),
