@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DirectoryLockedError } from "./errors.ts";
+import { DirectoryLockedError, InputError } from "./errors.ts";
 import { decodeStrictUtf8 } from "./utf8.ts";
 
 /** The lock's file name inside a run directory. */
@@ -86,7 +86,11 @@ function readAll(file: Deno.FsFile): string {
     bytes.set(chunk, at);
     at += chunk.length;
   }
-  return decodeStrictUtf8(bytes);
+  try {
+    return decodeStrictUtf8(bytes);
+  } catch {
+    return ""; // not UTF-8: an unreadable lock, reported as such
+  }
 }
 
 function readHolderAt(path: string): LockHolder | null | undefined {
@@ -95,6 +99,28 @@ function readHolderAt(path: string): LockHolder | null | undefined {
   } catch (error) {
     if (error instanceof Deno.errors.NotFound) return undefined;
     return null;
+  }
+}
+
+/** Refuses a lock path that is not a regular file (a symlink, FIFO, directory or device) before anything opens it. */
+function checkLockFileType(path: string): void {
+  let info: Deno.FileInfo;
+  try {
+    info = Deno.lstatSync(path);
+  } catch {
+    return; // absent (or unreachable): the open that follows says what is wrong
+  }
+  const kind = info.isSymlink
+    ? "a symbolic link"
+    : info.isDirectory
+    ? "a directory"
+    : info.isFile
+    ? undefined
+    : "a FIFO, socket or device";
+  if (kind !== undefined) {
+    throw new InputError(`is ${kind}, not a lock file run-qa writes: remove it if no run-qa is running`, {
+      path,
+    });
   }
 }
 
@@ -144,6 +170,7 @@ function lockedError(
  */
 export async function refuseIfLocked(directory: string, action: string): Promise<void> {
   const path = lockPath(directory);
+  checkLockFileType(path);
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });
@@ -221,6 +248,8 @@ export async function acquireDirectoryLock(
         if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
       }
       if (!placed) {
+        checkLockFileType(path);
+        if (attempt > ATTEMPTS) throw lockedError(path, readHolderAt(path) ?? null, action);
         try {
           existing = await Deno.open(path, { read: true });
         } catch (error) {

@@ -44,6 +44,11 @@ const CHUNK = 1 << 20;
 async function readCappedInto(path: string, what: string, cap: number): Promise<Uint8Array> {
   let file: Deno.FsFile | undefined;
   try {
+    // Opening a FIFO waits for a writer: its type is checked before anything opens it.
+    const info = await Deno.stat(path).catch(() => undefined);
+    if (info?.isFifo === true || info?.isSocket === true) {
+      throw new UnreadableFileError(`${what} is a FIFO or socket, not a regular file`, { path });
+    }
     file = await osCall("read", `read ${what}`, path, () => Deno.open(path));
     const opened = file;
     const stat = await osCall("read", `read ${what}`, path, () => opened.stat());

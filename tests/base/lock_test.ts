@@ -1,4 +1,4 @@
-import { DirectoryLockedError } from "../../lib/base/errors.ts";
+import { DirectoryLockedError, InputError } from "../../lib/base/errors.ts";
 import { acquireDirectoryLock, LOCK_FILE, refuseIfLocked } from "../../lib/base/lock.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { ROOT, withTempDir } from "../helpers/cli.ts";
@@ -167,4 +167,39 @@ Deno.test("a stale lock replaced by a live one between open and flock is not tak
       liveFile?.close();
     }
   });
+});
+
+Deno.test("a lock path that is a symlink, a FIFO or a directory is refused at once, naming it; never waited on", async () => {
+  for (const kind of ["symlink", "fifo", "directory"] as const) {
+    const directory = await Deno.makeTempDir();
+    try {
+      const path = `${directory}/${LOCK_FILE}`;
+      if (kind === "symlink") await Deno.symlink(`${directory}/elsewhere`, path);
+      if (kind === "directory") await Deno.mkdir(path);
+      if (kind === "fifo") assert((await new Deno.Command("mkfifo", { args: [path] }).output()).success);
+      for (
+        const attempt of [
+          () => acquireDirectoryLock(directory, "run-qa", "x"),
+          () => refuseIfLocked(directory, "x"),
+        ]
+      ) {
+        const error = await assertRejects(attempt, InputError);
+        assertMatch(error.message, new RegExp(`^${path.replaceAll(".", "\\.")}: is .*not a lock file`), kind);
+      }
+    } finally {
+      await Deno.remove(directory, { recursive: true });
+    }
+  }
+});
+
+Deno.test("a stale lock file of garbage bytes is taken over as unreadable, never a bug", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    await Deno.writeFile(`${directory}/${LOCK_FILE}`, new Uint8Array([0xff, 0xfe, 0x00, 0x80]));
+    const lock = await acquireDirectoryLock(directory, "run-qa", "x");
+    assertEquals(lock.tookOver, { command: "unknown", pid: 0, started_at: "unknown" });
+    lock.release();
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
 });

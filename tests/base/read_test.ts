@@ -11,7 +11,7 @@ import {
   VECTOR_CAP,
 } from "../../lib/base/fs.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
-import { assertEquals, assertRejects } from "../helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
 
 Deno.test("readBytesHashed: the bytes and their SHA-256 in one pass, across chunk boundaries; a missing file is named", async () => {
@@ -83,6 +83,19 @@ Deno.test("listDirectory orders names by code point, as Python sorts them, not b
       await Deno.writeTextFile(`${directory}/${name}`, "");
     }
     assertEquals(await listDirectory(directory), ["a.json", "\uFF5E.json", "\u{1F600}.json"]);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
+});
+
+Deno.test("a FIFO is refused before it is opened: never waited on", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    const fifo = `${directory}/rows.jsonl`;
+    assert((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
+    const error = await assertRejects(() => readBytes(fifo, "graded rows"), UnreadableFileError);
+    assertEquals(error.message, `${fifo}: graded rows is a FIFO or socket, not a regular file`);
+    await assertRejects(() => readTextIfExists(fifo, "graded rows"), UnreadableFileError);
   } finally {
     await Deno.remove(directory, { recursive: true });
   }
