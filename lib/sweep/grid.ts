@@ -211,7 +211,32 @@ export function parseGrid(text: string, path: string, config: ProtocolConfig): S
       });
     }
   });
-  return resolveGrid(file, defaultGrid(config));
+  const grid = resolveGrid(file, defaultGrid(config));
+  refuseTooLarge(grid, path);
+  return grid;
+}
+
+/** The most grid points one sweep evaluates: about 1 GB of sweep.jsonl, the most `report` reads back. */
+export const MAX_GRID_POINTS = 500_000;
+
+function refuseTooLarge(grid: SweepGrid, path: string): void {
+  const dimensions = [
+    grid.weights.length,
+    grid.confirmationHalfLifeDays.length,
+    grid.accessHalfLifeDays.length,
+    grid.correctionReservedFraction.length,
+    grid.correctionReservedMax.length,
+    grid.capacities.length,
+  ];
+  const points = dimensions.reduce((product, size) => product * size, 1);
+  if (points <= MAX_GRID_POINTS) return;
+  const [w, c, a, f, m, k] = dimensions;
+  const count = (value: number) => value.toLocaleString("en-US");
+  throw new InputError(
+    `the grid has ${w} weight points × ${c} × ${a} half-lives × ${f} × ${m} reserve values × ${k} capacities = ` +
+      `${count(points)} grid points, more than the ${count(MAX_GRID_POINTS)} one sweep evaluates`,
+    { path },
+  );
 }
 
 /** A grid file over a base grid: each list the file gives, sorted, in place of the base's. */

@@ -150,3 +150,15 @@ Deno.test("the grid reads each number as the config reads a field of its type: P
 function camel(key: string): string {
   return key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 }
+
+Deno.test("a grid too large to evaluate is refused in one line naming the product of its dimensions", () => {
+  const days = Array.from({ length: 200 }, (_, index) => index + 1).join(", ");
+  const text =
+    `weights_step: 0.01\nconfirmation_half_life_days: [${days}]\naccess_half_life_days: [${days}]\n`;
+  const error = assertThrows(() => parseGrid(text, "grid.yaml", config), InputError);
+  assertEquals(
+    error.message,
+    "grid.yaml: the grid has 5151 weight points × 200 × 200 half-lives × 2 × 1 reserve values × 10 capacities = " +
+      "4,120,800,000 grid points, more than the 500,000 one sweep evaluates",
+  );
+});
