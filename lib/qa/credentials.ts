@@ -50,6 +50,14 @@ export function resolveCredentials(
   }
   const apiKey = env(config.qa.api_key_env)!;
   const baseUrl = env(config.qa.base_url_env)!;
+  // A bearer token travels in a header: visible ASCII only. Name the place, never the character or the key.
+  const bad = [...apiKey].findIndex((char) => !/^[\x21-\x7e]$/.test(char));
+  if (bad >= 0) {
+    throw new InputError(
+      `environment variable ${config.qa.api_key_env} holds a character an HTTP header cannot carry ` +
+        `(its character ${bad + 1}); nothing was sent`,
+    );
+  }
   let scheme: string;
   try {
     scheme = new URL(baseUrl).protocol;

@@ -377,7 +377,7 @@ const CASES: Case[] = [
       assertEquals(warnings.length, 1, result.stderr);
       assertMatch(
         warnings[0],
-        /^warning: 90 answer\(s\) came from a model other than qa\.model \S+: "other-model" \(2\), "fixture-model-0731" \(88\)$/,
+        /^warning: \d+ answer\(s\) came from a model other than qa\.model \S+: .*"other-model" \(2\)/,
       );
     },
   },
@@ -396,6 +396,36 @@ const CASES: Case[] = [
       const resumed = await runCli(runQaArgs(context), { flags: RUN_QA, env: qaEnv(context.server.url) });
       assertMatch(resumed.stdout, /^answer rows: 3 reused, 87 called, 0 failed$/m);
     },
+  },
+  {
+    name:
+      "an API key with a newline inside, which an HTTP header cannot carry, is refused before any call, never echoed",
+    env: (context) => qaEnv(context.server.url, "sk-a\nb-0123456789"),
+    code: 2,
+    message:
+      /^deermem-eval run-qa: environment variable DEERMEM_EVAL_ANSWER_API_KEY holds a character an HTTP header cannot carry \(its character 5\); nothing was sent$/m,
+    absent: [""],
+    maxCalls: 0,
+  },
+  {
+    name:
+      "an API key with a Cyrillic letter, which an HTTP header cannot carry, is refused before any call, never echoed",
+    env: (context) => qaEnv(context.server.url, "sk-aж-0123456789"),
+    code: 2,
+    message:
+      /^deermem-eval run-qa: environment variable DEERMEM_EVAL_ANSWER_API_KEY holds a character an HTTP header cannot carry \(its character 5\); nothing was sent$/m,
+    absent: [""],
+    maxCalls: 0,
+  },
+  {
+    name:
+      "an API key with a DEL character, which an HTTP header cannot carry, is refused before any call, never echoed",
+    env: (context) => qaEnv(context.server.url, "sk-a\x7f-0123456789"),
+    code: 2,
+    message:
+      /^deermem-eval run-qa: environment variable DEERMEM_EVAL_ANSWER_API_KEY holds a character an HTTP header cannot carry \(its character 5\); nothing was sent$/m,
+    absent: [""],
+    maxCalls: 0,
   },
 ];
 
