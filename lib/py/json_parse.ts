@@ -20,6 +20,85 @@ export const PY_KEY_ORDER: unique symbol = Symbol("pyKeyOrder");
 /** Python 3.11's default `sys.get_int_max_str_digits()`: `int()` of a longer decimal string raises. */
 export const PY_INT_MAX_STR_DIGITS = 4300;
 
+/** The bounds a parse is held to before it allocates: nesting depth, and containers plus the items they separate. */
+export interface JsonLimits {
+  /** The deepest nesting of arrays and objects. */
+  depth: number;
+  /** The most values, counted as the arrays, objects and commas outside strings (about one per value). */
+  values: number;
+}
+
+/**
+ * A document's bounds: 900 levels (Python's `json` raises `RecursionError` past about 990, so none it reads is
+ * refused) and 2^20 values (a few hundred in a row file or a manifest; some 100 MB as JavaScript values).
+ */
+export const JSON_LIMITS: JsonLimits = { depth: 900, values: 1 << 20 };
+
+/**
+ * Checks a document against `limits` in one pass that allocates nothing (strings skipped, their escapes heeded),
+ * before any parse holds its values; text that is not JSON passes through to the parser, which names its error.
+ *
+ * @throws {SyntaxError} Naming the limit and where it was passed (the character or, for bytes, the byte offset).
+ *
+ * @example
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { checkJsonLimits } from "./json_parse.ts";
+ * checkJsonLimits("[[1, 2], {\"a\": [3]}]", { depth: 3, values: 6 });
+ * throws(() => checkJsonLimits("[[[1]]]", { depth: 2, values: 6 }), /nested more than 2 levels deep/);
+ * throws(() => checkJsonLimits("[1, 2, 3]", { depth: 2, values: 2 }), /more than 2 values/);
+ * ```
+ */
+export function checkJsonLimits(source: string | Uint8Array, limits: JsonLimits): void {
+  const length = source.length;
+  // Each level and each value takes at least one character: a shorter document is within both.
+  if (length <= limits.depth && length <= limits.values) return;
+  const text = typeof source === "string" ? source : undefined;
+  const bytes = typeof source === "string" ? undefined : source;
+  let depth = 0;
+  let values = 0;
+  for (let at = 0; at < length; at++) {
+    const code = text !== undefined ? text.charCodeAt(at) : bytes![at];
+    if (code === 0x22) {
+      at = stringEnd(source, at);
+      if (at < 0) return;
+    } else if (code === 0x5b || code === 0x7b) {
+      values++;
+      if (++depth > limits.depth) {
+        throw limitError(`nested more than ${limits.depth} levels deep`, source, at);
+      }
+    } else if (code === 0x5d || code === 0x7d) depth--;
+    else if (code === 0x2c) values++;
+    else continue;
+    if (values > limits.values) {
+      throw limitError(`more than ${limits.values} values, the limit of one document`, source, at);
+    }
+  }
+}
+
+/** The index of the quote closing the string opened at `start`, or -1 when it is not closed. */
+function stringEnd(source: string | Uint8Array, start: number): number {
+  let at = start;
+  for (;;) {
+    let backslashes = 0;
+    if (typeof source === "string") {
+      at = source.indexOf('"', at + 1);
+      while (at > 0 && source.charCodeAt(at - 1 - backslashes) === 0x5c) backslashes++;
+    } else {
+      at = source.indexOf(0x22, at + 1);
+      while (at > 0 && source[at - 1 - backslashes] === 0x5c) backslashes++;
+    }
+    if (at < 0 || backslashes % 2 === 0) return at;
+  }
+}
+
+function limitError(message: string, source: string | Uint8Array, at: number): SyntaxError {
+  if (typeof source !== "string") return new SyntaxError(`${message}: at byte offset ${at}`);
+  const before = source.slice(0, at);
+  const line = (before.match(/\n/g)?.length ?? 0) + 1;
+  return new SyntaxError(`${message}: line ${line} column ${at - before.lastIndexOf("\n")} (char ${at})`);
+}
+
 /** A key JavaScript moves to the front of an object (a canonical array index). */
 const ARRAY_INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
 /** A key of digits only, some perhaps escaped (`"\u0031"`): where the engine's parser would reorder keys. */
@@ -32,10 +111,11 @@ const INTEGER_LIKE_KEY_IN_TEXT = /"(?:[0-9]|\\u003[0-9]){1,10}"\s*:/;
  * change carries {@linkcode PY_KEY_ORDER}.
  *
  * @param text The JSON text.
+ * @param limits Its bounds, checked before anything is parsed (default {@linkcode JSON_LIMITS}).
  * @returns The value, Python-typed.
  * @throws {SyntaxError} With line and column, as Python's message gives them: for anything `json.loads`
  * refuses (a leading UTF-8 BOM included), an integer over 4,300 digits (Python 3.11 raises), and a lone
- * surrogate escape (Python reads it, then cannot write it as UTF-8).
+ * surrogate escape (Python reads it, then cannot write it as UTF-8); past a limit, naming it.
  *
  * @example
  * ```ts
@@ -47,8 +127,9 @@ const INTEGER_LIKE_KEY_IN_TEXT = /"(?:[0-9]|\\u003[0-9]){1,10}"\s*:/;
  * throws(() => parsePyJson("[1,]"), SyntaxError);
  * ```
  */
-export function parsePyJson(text: string): PyJson {
+export function parsePyJson(text: string, limits: JsonLimits = JSON_LIMITS): PyJson {
   if (text.startsWith(BOM)) throw new SyntaxError("Unexpected UTF-8 BOM (decode using utf-8-sig)");
+  checkJsonLimits(text, limits);
   // The engine's parser is exact for everything else; it throws on NaN/Infinity, so those take the full parser.
   if (!INTEGER_LIKE_KEY_IN_TEXT.test(text)) {
     let value: PyJson;
@@ -76,9 +157,9 @@ export function parsePyJson(text: string): PyJson {
  * throws(() => parsePyJson("\ufeff[1]"), SyntaxError); // json.loads(text) refuses it
  * ```
  */
-export function parsePyJsonBytes(bytes: Uint8Array): PyJson {
+export function parsePyJsonBytes(bytes: Uint8Array, limits: JsonLimits = JSON_LIMITS): PyJson {
   const text = decodeStrictUtf8(bytes);
-  return parsePyJson(text.startsWith(BOM) ? text.slice(BOM.length) : text);
+  return parsePyJson(text.startsWith(BOM) ? text.slice(BOM.length) : text, limits);
 }
 
 /** The fast path's reviver; a SyntaxError here sends the text to the full parser, which names the place. */

@@ -1,5 +1,13 @@
 /** parsePyJson reads what CPython 3.11.7's `json.loads` reads, with the same values (expected values from it). */
-import { dumps, parsePyJson, PY_KEY_ORDER, PyFloat } from "../../lib/py/json.ts";
+import {
+  checkJsonLimits,
+  dumps,
+  JSON_LIMITS,
+  parsePyJson,
+  parsePyJsonBytes,
+  PY_KEY_ORDER,
+  PyFloat,
+} from "../../lib/py/json.ts";
 import { pyStr } from "../../lib/py/builtins.ts";
 import { assert, assertEquals, assertThrows } from "../helpers/assert.ts";
 
@@ -74,4 +82,37 @@ Deno.test("a leading UTF-8 BOM is refused as json.loads of text refuses it, in o
   assertEquals(error.message, "Unexpected UTF-8 BOM (decode using utf-8-sig)");
   assertEquals(parsePyJson('"\ufeff"'), "\ufeff");
   assertThrows(() => parsePyJson("[\ufeff]"), SyntaxError, "Expecting value: line 1 column 2 (char 1)");
+});
+
+Deno.test("900 levels of nesting are read on both parsers; 901 are refused before parsing, naming the limit", () => {
+  const nested = (depth: number, inner = "1") => "[".repeat(depth) + inner + "]".repeat(depth);
+  assertEquals(dumps(parsePyJson(nested(900))), nested(900));
+  // An integer-like key sends the text to the full parser, which recurses: it must hold 900 levels too.
+  assertEquals(dumps(parsePyJson(nested(899, '{"1": 2}'))), nested(899, '{"1": 2}'));
+  const error = assertThrows(() => parsePyJson(nested(901)), SyntaxError);
+  assertEquals(error.message, "nested more than 900 levels deep: line 1 column 901 (char 900)");
+  assertThrows(() => parsePyJson(nested(100_000, '{"1": 2}')), SyntaxError, "more than 900 levels");
+  assertThrows(() => parsePyJsonBytes(new TextEncoder().encode(nested(901))), SyntaxError, "900 levels");
+});
+
+Deno.test("a document of more than 2^20 values is refused before any is allocated; strings do not count", () => {
+  const values = (count: number, item: string) => `[${Array(count).fill(item).join(",")}]`;
+  assertEquals((parsePyJson(values(JSON_LIMITS.values, "7")) as unknown[]).length, JSON_LIMITS.values);
+  const error = assertThrows(() => parsePyJson(values(JSON_LIMITS.values + 1, "7")), SyntaxError);
+  const at = 2 * (1 << 20);
+  assertEquals(
+    error.message,
+    `more than 1048576 values, the limit of one document: line 1 column ${at + 1} (char ${at})`,
+  );
+  // A 16 MiB file of `[{},{},…]` (a resumed run's hostile row) is refused at once.
+  assertThrows(() => parsePyJson(values(5_000_000, "{}")), SyntaxError, "more than 1048576 values");
+  // Brackets and commas inside strings, escaped quotes included, are text, not values.
+  const text = JSON.stringify(["[,{".repeat(400_000), 'a\\"[,[,', "\\\\"]);
+  assertEquals((parsePyJson(text) as string[]).length, 3);
+  checkJsonLimits(text, { depth: 1, values: 3 });
+  assertThrows(
+    () => checkJsonLimits(new TextEncoder().encode("[1,2,3,4]"), { depth: 1, values: 3 }),
+    SyntaxError,
+    "at byte offset 6",
+  );
 });
