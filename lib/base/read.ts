@@ -1,7 +1,8 @@
 /**
- * Reading at the edge: every read goes through a size cap (the caps a user sees are declared here, once) and
- * text through strict UTF-8 ({@linkcode decodeUtf8}, a leading BOM kept for the format's parser to judge); a
- * missing file is an {@linkcode InputError} naming it, any other OS failure an {@linkcode IoError}.
+ * Reading at the edge: every read checks the file's type first (a FIFO, a device or a socket is refused, never
+ * opened) and goes through a size cap (the caps a user sees are declared here, once, derived together), and text
+ * through strict UTF-8 ({@linkcode decodeUtf8}, a leading BOM kept for the format's parser to judge); a missing
+ * file is an {@linkcode InputError} naming it, any other OS failure an {@linkcode IoError}.
  *
  * @module
  */
@@ -9,19 +10,40 @@
 import { compareCodePoints } from "./order.ts";
 import { InputError, IoError, isOsError, UnreadableFileError } from "./errors.ts";
 import { sha256Hex } from "./hash.ts";
-import { decodeUtf8 } from "./utf8.ts";
+import { decodeUtf8, utf8Length } from "./utf8.ts";
 import { osCall } from "./_os_call.ts";
 
 /** A mebibyte. */
 export const MIB: number = 1 << 20;
-/** The cap on a config, a manifest, a run marker, a row file or a results file: 16 MiB. */
+/** The cap on a run marker and a results file (`summary.json`, `run.json`, `qa.summary.json` …): 16 MiB. */
 export const INPUT_CAP: number = 16 * MIB;
-/** The cap on the dataset: 2 GiB (the pinned file is 15 MB). */
-export const DATASET_CAP: number = 2048 * MIB;
+/**
+ * The cap on the config, a manifest and a `--grid` file: 256 KiB. The protocol's own are about 2 KB; the cap is
+ * what bounds the YAML reader, which holds some 600 bytes per list item (about 260 MB at this cap, 630 MB at 1 MiB).
+ */
+export const CONTRACT_CAP: number = 256 * 1024;
+/** The cap on an answer's response body (decoded): 4 MiB. */
+export const ANSWER_BODY_CAP: number = 4 * MIB;
+/** The cap on an answer row file: 16 MiB, room for a body at its cap twice over (its usage is re-indented). */
+export const ANSWER_ROW_CAP: number = INPUT_CAP;
+/**
+ * The cap on `qa.rows.jsonl`, and on a run's answer rows read together to grade them: 128 MiB. One total, not
+ * the row cap × rows (90 rows of 16 MiB would be 1.4 GiB, and grading holds every row): `grade-qa` refuses to
+ * read past it or to write more, so what it writes `verify` and `report` read.
+ */
+export const GRADED_ROWS_CAP: number = 128 * MIB;
+/**
+ * The cap on the dataset: 256 MiB (the pinned file is 15 MB); parsing holds about three times the file, so this
+ * keeps a dataset at the cap under 1 GB.
+ */
+export const DATASET_CAP: number = 256 * MIB;
 /** The cap on a conformance vector file: 256 MiB. */
 export const VECTOR_CAP: number = 256 * MIB;
-/** The cap on a sweep's own output read back by `report`: 1 GiB (the default grid writes about 78 MB). */
-export const SWEEP_OUTPUT_CAP: number = 1024 * MIB;
+/**
+ * The cap on a sweep's output read back by `report`: 192 MiB (the default grid writes about 78 MB; `report`
+ * holds about five times what it reads). The grid's own bound (sweep/grid.ts) keeps a sweep's output under it.
+ */
+export const SWEEP_OUTPUT_CAP: number = 192 * MIB;
 
 /** A file's bytes and their SHA-256, computed while reading. */
 export interface HashedBytes {
@@ -32,31 +54,119 @@ export interface HashedBytes {
 }
 
 function capText(cap: number): string {
-  return cap % MIB === 0
-    ? (cap >= 1024 * MIB && cap % (1024 * MIB) === 0 ? `${cap / 1024 / MIB} GiB` : `${cap / MIB} MiB`)
-    : `${cap} bytes`;
+  if (cap % MIB !== 0) return cap % 1024 === 0 && cap >= 1024 ? `${cap / 1024} KiB` : `${cap} bytes`;
+  return cap >= 1024 * MIB && cap % (1024 * MIB) === 0 ? `${cap / 1024 / MIB} GiB` : `${cap / MIB} MiB`;
 }
 
-// The most one read asks for, and the first buffer for a device or pipe, whose size is unknown.
+/**
+ * A total several reads share (say, a run's answer rows, which `grade-qa` holds together): a read that would
+ * take the total past it is refused, naming that file, before its bytes are held.
+ *
+ * @example
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { UnreadableFileError } from "./errors.ts";
+ * import { ReadBudget, readText } from "./read.ts";
+ * const path = await Deno.makeTempFile();
+ * await Deno.writeTextFile(path, "{}\n");
+ * const budget = new ReadBudget(5, "the run's answer rows", "qa.rows.jsonl");
+ * await readText(path, "answer row", 16, budget); // 3 of 5 bytes
+ * await rejects(readText(path, "answer row", 16, budget), UnreadableFileError); // 6 would be past it
+ * await Deno.remove(path);
+ * ```
+ */
+export class ReadBudget {
+  #left: number;
+  /**
+   * @param total The most bytes the reads may take together.
+   * @param what What the reads are, for the message (e.g. "the run's answer rows").
+   * @param bound What the total bounds, for the message (e.g. "qa.rows.jsonl").
+   */
+  constructor(readonly total: number, readonly what: string, readonly bound: string) {
+    this.#left = total;
+  }
+  /** The bytes still to be had. */
+  get left(): number {
+    return this.#left;
+  }
+  /** Takes `bytes` from the total, or refuses naming `path`. */
+  take(bytes: number, path: string): void {
+    if (bytes > this.#left) throw this.refusal(path);
+    this.#left -= bytes;
+  }
+  /** The refusal for the file that would take the total past it. */
+  refusal(path: string): UnreadableFileError {
+    return new UnreadableFileError(
+      `${this.what} total more than ${capText(this.total)}, the cap of ${this.bound}`,
+      { path },
+    );
+  }
+}
+
+/**
+ * Refuses (an {@linkcode UnreadableFileError} naming the file and the cap) text that would be more than `cap`
+ * bytes as UTF-8: a writer checks what it is about to write against the cap its reader reads it through.
+ *
+ * @example
+ * ```ts
+ * import { throws } from "node:assert/strict";
+ * import { refuseOverCap } from "./read.ts";
+ * refuseOverCap("run/qa.rows.jsonl", "graded rows", "{}\n", 3);
+ * throws(() => refuseOverCap("run/qa.rows.jsonl", "graded rows", "é\n", 2)); // 3 bytes as UTF-8
+ * ```
+ */
+export function refuseOverCap(path: string, what: string, text: string, cap: number): void {
+  // At most 3 bytes per UTF-16 unit: the count is needed only when the text might be over.
+  if (text.length * 3 <= cap) return;
+  const bytes = utf8Length(text);
+  if (bytes > cap) {
+    throw new UnreadableFileError(`${what} would be ${bytes} bytes, over the ${capText(cap)} cap`, { path });
+  }
+}
+
+/** The kind of a file that is not a regular file or a directory, as a person calls it; `undefined` for those. */
+function oddKind(info: Deno.FileInfo): string | undefined {
+  if (info.isFile || info.isDirectory) return undefined;
+  if (info.isFifo) return "a FIFO";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  if (info.isSocket) return "a socket";
+  return "of another kind";
+}
+
+// The most one read asks for, and the step by which a file that grows while it is read grows the buffer.
 const CHUNK = 1 << 20;
 
-/** Reads at most `cap` bytes; more is an InputError. */
-async function readCappedInto(path: string, what: string, cap: number): Promise<Uint8Array> {
+function refuseOdd(info: Deno.FileInfo, path: string, what: string): void {
+  const kind = oddKind(info);
+  if (kind !== undefined) throw new UnreadableFileError(`${what} is ${kind}, not a regular file`, { path });
+}
+
+/**
+ * Reads at most `cap` bytes (and no more than `budget` has left); more is an InputError. The type is checked on
+ * the name before it is opened: opening a FIFO waits for a writer, and a device may never end. (A FIFO put in
+ * its place between the check and the open still waits: Deno has no non-blocking open.)
+ */
+async function readCappedInto(
+  path: string,
+  what: string,
+  cap: number,
+  budget?: ReadBudget,
+): Promise<Uint8Array> {
   let file: Deno.FsFile | undefined;
   try {
-    // Opening a FIFO waits for a writer: its type is checked before anything opens it.
-    const info = await Deno.stat(path).catch(() => undefined);
-    if (info?.isFifo === true || info?.isSocket === true) {
-      throw new UnreadableFileError(`${what} is a FIFO or socket, not a regular file`, { path });
-    }
+    const named = await osCall("read", `read ${what}`, path, () => Deno.stat(path));
+    refuseOdd(named, path, what);
     file = await osCall("read", `read ${what}`, path, () => Deno.open(path));
     const opened = file;
     const stat = await osCall("read", `read ${what}`, path, () => opened.stat());
+    refuseOdd(stat, path, what);
     if (stat.isFile && stat.size > cap) {
       throw new UnreadableFileError(`${what} is ${stat.size} bytes, over the ${capText(cap)} cap`, { path });
     }
-    // A regular file's size is known; a device or pipe (size 0) grows chunk by chunk up to the cap.
-    let bytes = new Uint8Array(stat.isFile ? stat.size : Math.min(cap + 1, CHUNK));
+    if (budget !== undefined && stat.size > budget.left) throw budget.refusal(path);
+    // The size is known; a file that grows while it is read grows the buffer chunk by chunk up to the cap.
+    let bytes = new Uint8Array(stat.size);
     const probe = new Uint8Array(1);
     let at = 0;
     while (at <= cap) {
@@ -76,6 +186,7 @@ async function readCappedInto(path: string, what: string, cap: number): Promise<
       at += read;
     }
     if (at > cap) throw new UnreadableFileError(`${what} is larger than the ${capText(cap)} cap`, { path });
+    budget?.take(at, path);
     return at === bytes.length ? bytes : bytes.subarray(0, at);
   } catch (error) {
     if (!isOsError(error)) throw error;
@@ -99,9 +210,14 @@ async function readCappedInto(path: string, what: string, cap: number): Promise<
  * await Deno.remove(path);
  * ```
  */
-export async function readBytes(path: string, what = "file", cap: number = INPUT_CAP): Promise<Uint8Array> {
+export async function readBytes(
+  path: string,
+  what = "file",
+  cap: number = INPUT_CAP,
+  budget?: ReadBudget,
+): Promise<Uint8Array> {
   try {
-    return await readCappedInto(path, what, cap);
+    return await readCappedInto(path, what, cap, budget);
   } catch (error) {
     throw missingAsInput(error, path, what);
   }
@@ -159,8 +275,13 @@ export async function readBytesHashed(
  * await Deno.remove(path);
  * ```
  */
-export async function readText(path: string, what = "file", cap: number = INPUT_CAP): Promise<string> {
-  return decodeUtf8(await readBytes(path, what, cap), path);
+export async function readText(
+  path: string,
+  what = "file",
+  cap: number = INPUT_CAP,
+  budget?: ReadBudget,
+): Promise<string> {
+  return decodeUtf8(await readBytes(path, what, cap, budget), path);
 }
 
 /**
@@ -178,8 +299,9 @@ export async function readTextIfExists(
   path: string,
   what = "file",
   cap: number = INPUT_CAP,
+  budget?: ReadBudget,
 ): Promise<string | undefined> {
-  const bytes = await readBytesIfExists(path, what, cap);
+  const bytes = await readBytesIfExists(path, what, cap, budget);
   return bytes === undefined ? undefined : decodeUtf8(bytes, path);
 }
 
@@ -198,9 +320,10 @@ export async function readBytesIfExists(
   path: string,
   what = "file",
   cap: number = INPUT_CAP,
+  budget?: ReadBudget,
 ): Promise<Uint8Array | undefined> {
   try {
-    return await readCappedInto(path, what, cap);
+    return await readCappedInto(path, what, cap, budget);
   } catch (error) {
     if (error instanceof IoError && error.cause instanceof Deno.errors.NotFound) return undefined;
     throw error;

@@ -72,6 +72,32 @@ export function firstInvalidUtf8(bytes: Uint8Array): number {
 }
 
 /**
+ * The length of a string as UTF-8, in bytes, without encoding it (a lone surrogate counts as the 3 bytes of
+ * U+FFFD, as `TextEncoder` writes it).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { utf8Length } from "./utf8.ts";
+ * deepStrictEqual(utf8Length("aé€😀"), 1 + 2 + 3 + 4);
+ * ```
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const unit = text.charCodeAt(index);
+    if (unit < 0x80) continue;
+    if (unit < 0x800) bytes += 1;
+    else if (unit >= 0xd800 && unit <= 0xdbff && index + 1 < text.length) {
+      const low = text.charCodeAt(index + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) index++; // a pair: 4 bytes for its 2 units
+      bytes += 2;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
  * Decodes a file's UTF-8 strictly ({@linkcode decodeStrictUtf8}, a leading BOM kept): an invalid byte is an
  * {@linkcode UnreadableFileError} naming the file, the line and the byte offset.
  *
@@ -88,12 +114,25 @@ export function decodeUtf8(bytes: Uint8Array, path: string): string {
   try {
     return decodeStrictUtf8(bytes);
   } catch (error) {
-    const offset = firstInvalidUtf8(bytes);
-    let line = 1;
-    for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++;
-    throw new UnreadableFileError(
-      offset < 0 ? "not valid UTF-8" : `not valid UTF-8: line ${line}, byte offset ${offset}`,
-      { path, cause: error },
-    );
+    throw new UnreadableFileError(invalidUtf8Text(bytes), { path, cause: error });
   }
+}
+
+/**
+ * What is wrong with bytes that are not UTF-8, for a message: `not valid UTF-8: line L, byte offset N` (the
+ * first invalid sequence), or `not valid UTF-8` when none is found.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { invalidUtf8Text } from "./utf8.ts";
+ * strictEqual(invalidUtf8Text(new Uint8Array([0x61, 0x0a, 0xff])), "not valid UTF-8: line 2, byte offset 2");
+ * ```
+ */
+export function invalidUtf8Text(bytes: Uint8Array): string {
+  const offset = firstInvalidUtf8(bytes);
+  if (offset < 0) return "not valid UTF-8";
+  let line = 1;
+  for (let index = 0; index < offset; index++) if (bytes[index] === 0x0a) line++;
+  return `not valid UTF-8: line ${line}, byte offset ${offset}`;
 }

@@ -16,10 +16,14 @@ import {
   SUPERSEDED_DIR,
 } from "../qa/mod.ts";
 import {
+  ANSWER_ROW_CAP,
+  GRADED_ROWS_CAP,
   listDirectory,
   type PublishOptions,
+  ReadBudget,
   readTextIfExists,
   refuseExisting,
+  refuseOverCap,
   writeAllOrNothing,
 } from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";
@@ -128,9 +132,11 @@ export async function gradeRun(
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
   await readMarker(directory, contracts);
   const graded: GradedRow[] = [];
+  // The rows are held together, and what they make verify and report read through the same cap.
+  const budget = new ReadBudget(GRADED_ROWS_CAP, "the run's answer rows", GRADED_ROWS_FILE);
   for (const task of tasks) {
     const path = responsePath(directory, task.rowId);
-    const text = await readTextIfExists(path, "answer row");
+    const text = await readTextIfExists(path, "answer row", ANSWER_ROW_CAP, budget);
     if (text === undefined) {
       throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
         path,
@@ -142,8 +148,10 @@ export async function gradeRun(
   }
   graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
   const suites = qaStatsSuites(graded, contracts.config);
+  const rowsText = gradedRowsJsonl(graded);
+  refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", rowsText, GRADED_ROWS_CAP);
   const files: Record<(typeof QA_OUTPUTS)[number], string> = {
-    [GRADED_ROWS_FILE]: gradedRowsJsonl(graded),
+    [GRADED_ROWS_FILE]: rowsText,
     [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
     [QA_STATS_FILE]: qaStatsOf(suites, contracts.config),
   };

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { readText } from "../base/fs.ts";
+import { CONTRACT_CAP, readText } from "../base/fs.ts";
 import {
   defaultGrid,
   parseGrid,
@@ -65,7 +65,7 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
       beforeDataset: async ({ config }) => {
         grid = flags.grid === undefined
           ? defaultGrid(config)
-          : parseGrid(await readText(flags.grid, "grid"), flags.grid, config);
+          : parseGrid(await readText(flags.grid, "grid", CONTRACT_CAP), flags.grid, config);
       },
     });
     const result = runSweep(prepared, grid!);

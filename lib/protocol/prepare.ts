@@ -9,7 +9,7 @@
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./contracts.ts";
 import { type Dataset, loadDataset } from "./dataset.ts";
 import { DatasetIntegrityError, InputError } from "../base/errors.ts";
-import { DATASET_CAP, type HashedBytes, readBytes } from "../base/fs.ts";
+import { CONTRACT_CAP, DATASET_CAP, type HashedBytes, readBytes } from "../base/fs.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
 
 /** Files that replace the embedded contracts (each absent one stays embedded). */
@@ -39,7 +39,7 @@ export interface ContractPaths {
 export async function readContracts(paths: ContractPaths = {}): Promise<Contracts> {
   const embedded = embeddedSources();
   const load = async (path: string | undefined, fallback: ContractSources["config"], what: string) =>
-    path === undefined ? fallback : { source: path, bytes: await readBytes(path, what) };
+    path === undefined ? fallback : { source: path, bytes: await readBytes(path, what, CONTRACT_CAP) };
   return await loadContracts({
     config: await load(paths.config, embedded.config, "config"),
     official: await load(paths.officialManifest, embedded.official, "official manifest"),

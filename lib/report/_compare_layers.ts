@@ -16,6 +16,7 @@ import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { RUN_FILES } from "./run_kind.ts";
 import { capacitiesOf, supportKept } from "./_groups.ts";
 import { readRequired } from "./_read.ts";
+import { GRADED_ROWS_CAP } from "../base/fs.ts";
 
 /** The aggregate layer: one row per measure (this run, the other, their difference), and whether all agree. */
 export interface AggregateLayer {
@@ -92,21 +93,22 @@ export function policyAggregate(mine: PolicyReport, theirs: PolicyReport): Aggre
 export async function keyedRows(report: RunReport, contracts: Contracts): Promise<KeyedRow[]> {
   if (report.kind === "qa") {
     const path = `${report.directory}/qa.rows.jsonl`;
-    return parseGradedRows(await readRequired(path), path, contracts.config).map((row) => ({
-      id: row.row_id,
-      fields: {
-        kept_fact_ids: JSON.stringify(row.kept_fact_ids),
-        request_fingerprint: row.request_fingerprint,
-        prediction: row.prediction,
-        grade: `${row.grade_correct} ${row.grade_rule}`,
-      },
-      describe: {
-        kept_fact_ids: row.kept_fact_ids.join(" "),
-        request_fingerprint: row.request_fingerprint.slice(0, 12),
-        prediction: JSON.stringify(shorten(row.prediction)),
-        grade: `${row.grade_correct ? "correct" : "wrong"} (${row.grade_rule})`,
-      },
-    }));
+    return parseGradedRows(await readRequired(path, "graded rows", GRADED_ROWS_CAP), path, contracts.config)
+      .map((row) => ({
+        id: row.row_id,
+        fields: {
+          kept_fact_ids: JSON.stringify(row.kept_fact_ids),
+          request_fingerprint: row.request_fingerprint,
+          prediction: row.prediction,
+          grade: `${row.grade_correct} ${row.grade_rule}`,
+        },
+        describe: {
+          kept_fact_ids: row.kept_fact_ids.join(" "),
+          request_fingerprint: row.request_fingerprint.slice(0, 12),
+          prediction: JSON.stringify(shorten(row.prediction)),
+          grade: `${row.grade_correct ? "correct" : "wrong"} (${row.grade_rule})`,
+        },
+      }));
   }
   const path = `${report.directory}/policy.raw.jsonl`;
   return parsePolicyRawRows(await readRequired(path), path).map((row) => ({

@@ -6,11 +6,11 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
+import { INPUT_CAP, readTextIfExists } from "../base/fs.ts";
 
-/** A file's text; a missing one is an {@linkcode InputError}. */
-export async function readRequired(path: string): Promise<string> {
-  const text = await readTextIfExists(path);
+/** A file's text (through `cap`, named `what` in a refusal); a missing one is an {@linkcode InputError}. */
+export async function readRequired(path: string, what = "file", cap: number = INPUT_CAP): Promise<string> {
+  const text = await readTextIfExists(path, what, cap);
   if (text === undefined) throw new InputError("missing", { path });
   return text;
 }

@@ -8,7 +8,7 @@
 import { GRADED_ROWS_FILE } from "../qa/mod.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { InputError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
+import { GRADED_ROWS_CAP, readTextIfExists } from "../base/fs.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { parseAnswerRow, responsePath } from "../qa/mod.ts";
 import { gradeAnswer } from "../qa/mod.ts";
@@ -48,7 +48,7 @@ export async function readCaseAnswers(
     JSON.stringify([...kept].sort()) === JSON.stringify(keptAtQa(policy));
   const answers: Record<string, CaseAnswer> = {};
   const gradedPath = `${directory}/qa.rows.jsonl`;
-  const graded = await readTextIfExists(gradedPath);
+  const graded = await readTextIfExists(gradedPath, "graded rows", GRADED_ROWS_CAP);
   if (graded !== undefined) {
     const rows = parseGradedRows(graded, gradedPath, config);
     for (const policy of POLICIES) {

@@ -18,6 +18,7 @@ import { suiteReports } from "./suites.ts";
 import { tokenBill } from "./tokens.ts";
 import type { Verification } from "./verification.ts";
 import { readJsonObject, readRequired } from "./_read.ts";
+import { GRADED_ROWS_CAP } from "../base/fs.ts";
 
 /**
  * Collects a QA results directory's report. The caller has verified the directory (see `verifyRun`); the rows
@@ -47,7 +48,11 @@ export async function qaReport(
   prices?: Prices,
 ): Promise<QaReport> {
   const path = `${directory}/qa.rows.jsonl`;
-  const rows = parseGradedRows(await readRequired(path), path, contracts.config);
+  const rows = parseGradedRows(
+    await readRequired(path, "graded rows", GRADED_ROWS_CAP),
+    path,
+    contracts.config,
+  );
   const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = contracts.config.statistics;
   return {
     kind: "qa",

@@ -12,7 +12,7 @@
 
 import { GRADED_ROWS_FILE, QA_STATS_FILE, QA_SUMMARY_FILE } from "../qa/mod.ts";
 import { InputError, UnreadableFileError } from "../base/errors.ts";
-import { decodeUtf8, readBytesIfExists, readTextIfExists } from "../base/fs.ts";
+import { decodeUtf8, GRADED_ROWS_CAP, readBytesIfExists, readTextIfExists } from "../base/fs.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
@@ -86,7 +86,7 @@ async function checkRowsFile(list: CheckList, directory: string, contracts: Cont
     `${ROWS_FILE}: valid UTF-8, every line a graded row (schema, capacity ${capacity}, grader version)`;
   const read: RowsRead = { sound: false };
   try {
-    read.bytes = await readBytesIfExists(rowsPath, "graded rows");
+    read.bytes = await readBytesIfExists(rowsPath, "graded rows", GRADED_ROWS_CAP);
     if (read.bytes === undefined) list.fail(schemaName, "missing");
     else {
       read.rows = parseGradedRows(decodeUtf8(read.bytes, rowsPath), rowsPath, contracts.config);

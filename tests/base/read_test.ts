@@ -1,17 +1,24 @@
 import { InputError, IoError, UnreadableFileError } from "../../lib/base/errors.ts";
 import {
+  ANSWER_BODY_CAP,
+  ANSWER_ROW_CAP,
+  CONTRACT_CAP,
   DATASET_CAP,
+  GRADED_ROWS_CAP,
   INPUT_CAP,
   listDirectory,
   MIB,
+  ReadBudget,
   readBytes,
   readBytesHashed,
   readText,
   readTextIfExists,
+  refuseOverCap,
+  SWEEP_OUTPUT_CAP,
   VECTOR_CAP,
 } from "../../lib/base/fs.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
-import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
+import { assert, assertEquals, assertRejects, assertThrows } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
 
 Deno.test("readBytesHashed: the bytes and their SHA-256 in one pass, across chunk boundaries; a missing file is named", async () => {
@@ -32,9 +39,7 @@ Deno.test("readBytesHashed: the bytes and their SHA-256 in one pass, across chun
   });
 });
 
-Deno.test("reads go through a cap: a device never ends, a large file is refused by its size", async () => {
-  const error = await assertRejects(() => readBytes("/dev/zero", "config"), UnreadableFileError);
-  assertEquals(error.message, "/dev/zero: config is larger than the 16 MiB cap");
+Deno.test("reads go through a cap: a large file is refused by its size", async () => {
   await withTempDir(async (directory) => {
     await Deno.writeFile(`${directory}/f`, new Uint8Array(11));
     assertEquals((await readBytes(`${directory}/f`, "file", 11)).length, 11);
@@ -44,13 +49,72 @@ Deno.test("reads go through a cap: a device never ends, a large file is refused 
       "11 bytes, over the 10 bytes cap",
     );
     await assertRejects(() => readBytesHashed(`${directory}/f`, "dataset", 10), UnreadableFileError);
-    const device = await assertRejects(
-      () => readBytesHashed("/dev/zero", "dataset", MIB + 5),
+  });
+});
+
+Deno.test("a device or a FIFO is refused by its type before it is opened, never read or waited on", async () => {
+  const device = await assertRejects(() => readBytes("/dev/zero", "config"), UnreadableFileError);
+  assertEquals(device.message, "/dev/zero: config is a character device, not a regular file");
+  await withTempDir(async (directory) => {
+    const fifo = `${directory}/qa.rows.jsonl`;
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output();
+    assertEquals(made.code, 0);
+    // Opening a FIFO with no writer would block forever: each reader must refuse it on its type first.
+    for (const read of [readBytes, readBytesHashed, readText, readTextIfExists]) {
+      const error = await assertRejects(() => read(fifo, "graded rows"), UnreadableFileError);
+      assertEquals(error.message, `${fifo}: graded rows is a FIFO, not a regular file`);
+    }
+    await Deno.symlink(fifo, `${directory}/link`);
+    await assertRejects(
+      () => readText(`${directory}/link`, "row"),
+      UnreadableFileError,
+      "is a FIFO, not a regular file",
+    );
+    await Deno.writeTextFile(`${directory}/real`, "{}\n");
+    await Deno.symlink(`${directory}/real`, `${directory}/to-real`);
+    assertEquals(await readText(`${directory}/to-real`), "{}\n", "a symlink to a regular file is read");
+  });
+});
+
+Deno.test("a read budget shared by many files refuses the file that takes the total past it", async () => {
+  await withTempDir(async (directory) => {
+    for (const name of ["a", "b", "c"]) await Deno.writeFile(`${directory}/${name}`, new Uint8Array(4));
+    const budget = new ReadBudget(10, "the run's answer rows", "qa.rows.jsonl");
+    assertEquals((await readTextIfExists(`${directory}/a`, "answer row", INPUT_CAP, budget))?.length, 4);
+    assertEquals((await readText(`${directory}/b`, "answer row", INPUT_CAP, budget)).length, 4);
+    const error = await assertRejects(
+      () => readTextIfExists(`${directory}/c`, "answer row", INPUT_CAP, budget),
       UnreadableFileError,
     );
-    assertEquals(device.message, `/dev/zero: dataset is larger than the ${MIB + 5} bytes cap`);
+    assertEquals(
+      error.message,
+      `${directory}/c: the run's answer rows total more than 10 bytes, the cap of qa.rows.jsonl`,
+    );
   });
-  assertEquals([INPUT_CAP, VECTOR_CAP, DATASET_CAP], [16 * MIB, 256 * MIB, 2048 * MIB]);
+});
+
+Deno.test("the caps: contracts small enough to bound the YAML reader, the graded rows one total for the run", () => {
+  assertEquals([INPUT_CAP, VECTOR_CAP, DATASET_CAP], [16 * MIB, 256 * MIB, 256 * MIB]);
+  assertEquals([CONTRACT_CAP, ANSWER_ROW_CAP, GRADED_ROWS_CAP, SWEEP_OUTPUT_CAP], [
+    256 * 1024,
+    16 * MIB,
+    128 * MIB,
+    192 * MIB,
+  ]);
+  assertEquals(ANSWER_BODY_CAP, 4 * MIB);
+  // A row file holds one body's answer and usage, indented: room for a body at its cap, twice over.
+  assertEquals(ANSWER_ROW_CAP >= 2 * ANSWER_BODY_CAP, true);
+  // Rows are read and written whole: the total must hold at least one body at its cap for each of the 90 tasks' share.
+  assertEquals(GRADED_ROWS_CAP >= ANSWER_ROW_CAP, true);
+});
+
+Deno.test("refuseOverCap counts UTF-8 bytes, not UTF-16 units, and names the file and the cap", () => {
+  refuseOverCap("r.jsonl", "graded rows", "é".repeat(5), 10);
+  const error = assertThrows(
+    () => refuseOverCap("r.jsonl", "graded rows", "é".repeat(6), 11),
+    UnreadableFileError,
+  );
+  assertEquals(error.message, "r.jsonl: graded rows would be 12 bytes, over the 11 bytes cap");
 });
 
 Deno.test("text reads are strict UTF-8: the file, line and byte offset of the first invalid byte", async () => {
@@ -94,7 +158,7 @@ Deno.test("a FIFO is refused before it is opened: never waited on", async () => 
     const fifo = `${directory}/rows.jsonl`;
     assert((await new Deno.Command("mkfifo", { args: [fifo] }).output()).success);
     const error = await assertRejects(() => readBytes(fifo, "graded rows"), UnreadableFileError);
-    assertEquals(error.message, `${fifo}: graded rows is a FIFO or socket, not a regular file`);
+    assertEquals(error.message, `${fifo}: graded rows is a FIFO, not a regular file`);
     await assertRejects(() => readTextIfExists(fifo, "graded rows"), UnreadableFileError);
   } finally {
     await Deno.remove(directory, { recursive: true });

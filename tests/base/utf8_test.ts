@@ -1,4 +1,4 @@
-import { decodeStrictUtf8, decodeUtf8, firstInvalidUtf8 } from "../../lib/base/utf8.ts";
+import { decodeStrictUtf8, decodeUtf8, firstInvalidUtf8, utf8Length } from "../../lib/base/utf8.ts";
 import { UnreadableFileError } from "../../lib/base/errors.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
@@ -39,4 +39,19 @@ Deno.test("the one decoder keeps a leading BOM and refuses invalid UTF-8, naming
     UnreadableFileError,
   );
   assertEquals(error.message, "x.json: not valid UTF-8: line 3, byte offset 2");
+});
+
+Deno.test("utf8Length agrees with TextEncoder's byte count, lone surrogates included", () => {
+  const encoder = new TextEncoder();
+  const units = [0x41, 0x7f, 0x80, 0x7ff, 0x800, 0xffff, 0xd83d, 0xde00, 0xdbff, 0xdc00, 0xe9];
+  let seed = 7;
+  for (let round = 0; round < 2000; round++) {
+    const text = String.fromCharCode(
+      ...Array.from(
+        { length: round % 9 },
+        () => units[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % units.length],
+      ),
+    );
+    assertEquals(utf8Length(text), encoder.encode(text).length, JSON.stringify(text));
+  }
 });

@@ -331,10 +331,20 @@ const CASES: TrustCase[] = [
   },
   // 5. Size caps.
   {
-    name: "--config /dev/zero fails fast at the cap",
+    name: "--config /dev/zero is refused by its type, never read",
     args: () => ["validate-contracts", "--config", "/dev/zero"],
     code: 2,
-    message: "deermem-eval validate-contracts: /dev/zero: config is larger than the 16 MiB cap",
+    message: "deermem-eval validate-contracts: /dev/zero: config is a character device, not a regular file",
+  },
+  {
+    name: "a config over the 256 KiB contract cap",
+    setup: async (d) => {
+      await Deno.copyFile(`${FIXTURE_PROTOCOL}/config.yaml`, `${d}/config.yaml`);
+      await Deno.truncate(`${d}/config.yaml`, 256 * 1024 + 1);
+    },
+    args: (d) => ["validate-contracts", "--config", `${d}/config.yaml`],
+    code: 2,
+    message: "config.yaml: config is 262145 bytes, over the 256 KiB cap",
   },
   {
     name: "a row file over the 16 MiB cap",
