@@ -4,7 +4,13 @@
  * whole-text parse.
  */
 import { buildDistractorBank, prepareCases } from "../../lib/protocol/cases.ts";
-import { loadDataset, parseDatasetJson, parseRows, renderEvidence } from "../../lib/protocol/dataset.ts";
+import {
+  DATASET_JSON_LIMITS,
+  loadDataset,
+  parseDatasetJson,
+  parseRows,
+  renderEvidence,
+} from "../../lib/protocol/dataset.ts";
 import { ContractError, DatasetIntegrityError } from "../../lib/base/errors.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
 import { dumps, parsePyJson, type PyJson } from "../../lib/py/json.ts";
@@ -317,7 +323,26 @@ Deno.test("dataset bytes: invalid UTF-8 is refused; a genuine U+FFFD is kept and
   const [before, after] = rowJson("what X?").split("X");
   const invalid = new Uint8Array([...encoder.encode(before), 0xff, ...encoder.encode(after)]);
   const error = await assertRejects(() => load(invalid), DatasetIntegrityError);
-  assertMatch(error.message, /^d\.json: not valid JSON/);
+  // The place, as every other file's invalid UTF-8 is named: not the decoder's "The encoded data is not valid".
+  assertEquals(
+    error.message,
+    `d.json: not valid UTF-8: line 1, byte offset ${encoder.encode(before).length}`,
+  );
   const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(rowJson("q"))]);
   assertEquals((await load(bom)).rows[0].questionId, "q1");
+});
+
+Deno.test("a dataset nested past 900 levels or of more than 2^23 values is refused before it is parsed, naming the limit", async () => {
+  const load = async (bytes: Uint8Array) => await loadDataset(bytes, "d.json", await sha256Hex(bytes));
+  const deep = encoder.encode(`[{"question_id": "a", "x": ${"[".repeat(901)}${"]".repeat(901)}}]`);
+  const error = await assertRejects(() => load(deep), DatasetIntegrityError);
+  assertEquals(error.message, "d.json: not valid JSON: nested more than 900 levels deep: at byte offset 925");
+  // Row-wise, every row is small: the bound is on the whole file, not on each row.
+  const many = encoder.encode(`[${Array(1 << 22).fill('{"question_id": []}').join(",")}]`);
+  await assertRejects(
+    () => load(many),
+    DatasetIntegrityError,
+    "more than 8388608 values, the limit of one document",
+  );
+  assertEquals(DATASET_JSON_LIMITS, { depth: 900, values: 1 << 23 });
 });
