@@ -9,7 +9,7 @@
  * @module
  */
 
-import { DirectoryLockedError, InputError } from "./errors.ts";
+import { DirectoryLockedError, IoError, isOsError } from "./errors.ts";
 import { decodeStrictUtf8 } from "./utf8.ts";
 
 /** The lock's file name inside a run directory. */
@@ -71,7 +71,8 @@ async function tryFlock(file: Deno.FsFile): Promise<boolean | undefined> {
   }
 }
 
-function readAll(file: Deno.FsFile): string {
+/** The lock file's text (at most 64 KiB), or `null` when it is not UTF-8: an unreadable lock, not a bug. */
+function readAll(file: Deno.FsFile): string | null {
   const chunks: Uint8Array[] = [];
   const buffer = new Uint8Array(4096);
   for (let total = 0; total < 65536;) {
@@ -89,39 +90,70 @@ function readAll(file: Deno.FsFile): string {
   try {
     return decodeStrictUtf8(bytes);
   } catch {
-    return ""; // not UTF-8: an unreadable lock, reported as such
-  }
-}
-
-function readHolderAt(path: string): LockHolder | null | undefined {
-  try {
-    return parseHolder(decodeStrictUtf8(Deno.readFileSync(path)));
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
     return null;
   }
 }
 
-/** Refuses a lock path that is not a regular file (a symlink, FIFO, directory or device) before anything opens it. */
-function checkLockFileType(path: string): void {
+/** Who an open lock file names, read from its start; `null` when it is unreadable. */
+function holderOf(file: Deno.FsFile): LockHolder | null {
+  try {
+    file.seekSync(0, Deno.SeekMode.Start);
+    const text = readAll(file);
+    return text === null ? null : parseHolder(text);
+  } catch {
+    return null;
+  }
+}
+
+/** What a name that is not a regular file is, as a person calls it. */
+function kindOf(info: Deno.FileInfo): string {
+  if (info.isSymlink) return "a symbolic link";
+  if (info.isDirectory) return "a directory";
+  if (info.isFifo) return "a FIFO";
+  if (info.isCharDevice) return "a character device";
+  if (info.isBlockDevice) return "a block device";
+  if (info.isSocket) return "a socket";
+  return "not a regular file";
+}
+
+function notALockFile(path: string, info: Deno.FileInfo): DirectoryLockedError {
+  return new DirectoryLockedError(
+    `is ${kindOf(info)}, not a lock file run-qa writes: remove it if no run-qa is running`,
+    { path },
+  );
+}
+
+/**
+ * Whether the lock's name is there, refusing (without opening it) anything but a regular file: opening a FIFO
+ * waits for a writer, and a symlink's target is not the name the lock is taken on.
+ */
+async function lockPresent(path: string): Promise<boolean> {
   let info: Deno.FileInfo;
   try {
-    info = Deno.lstatSync(path);
-  } catch {
-    return; // absent (or unreachable): the open that follows says what is wrong
+    info = await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return false;
+    throw isOsError(error) ? new IoError("inspect", path, error) : error;
   }
-  const kind = info.isSymlink
-    ? "a symbolic link"
-    : info.isDirectory
-    ? "a directory"
-    : info.isFile
-    ? undefined
-    : "a FIFO, socket or device";
-  if (kind !== undefined) {
-    throw new InputError(`is ${kind}, not a lock file run-qa writes: remove it if no run-qa is running`, {
-      path,
-    });
+  if (!info.isFile) throw notALockFile(path, info);
+  return true;
+}
+
+/** Opens the lock file to read, refusing what is not a regular file once open; `undefined` when it is gone. */
+async function openLock(path: string): Promise<Deno.FsFile | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return undefined;
+    throw isOsError(error) ? new IoError("open", path, error) : error;
   }
+  const info = file.statSync();
+  if (!info.isFile) {
+    file.close();
+    throw notALockFile(path, info);
+  }
+  return file;
 }
 
 function sameFile(file: Deno.FsFile, path: string): boolean {
@@ -158,7 +190,7 @@ function lockedError(
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * import { DirectoryLockedError } from "./errors.ts";
+ * import { DirectoryLockedError, IoError, isOsError } from "./errors.ts";
  * import { acquireDirectoryLock, refuseIfLocked } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * await refuseIfLocked(directory, "grade it after that run has ended"); // no lock: fine
@@ -170,20 +202,14 @@ function lockedError(
  */
 export async function refuseIfLocked(directory: string, action: string): Promise<void> {
   const path = lockPath(directory);
-  checkLockFileType(path);
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(path, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return;
-    throw error;
-  }
+  if (!await lockPresent(path)) return;
+  const file = await openLock(path);
+  if (file === undefined) return;
   try {
     // Free means its holder is gone (stale: the next run-qa takes it over); held or unknowable means refuse.
     const free = await tryFlock(file);
     if (free === true) return;
-    const holder = readHolderAt(path);
-    if (holder !== undefined) throw lockedError(path, holder, action, free === false);
+    throw lockedError(path, holderOf(file), action, free === false);
   } finally {
     file.close();
   }
@@ -216,7 +242,7 @@ async function createLockFile(
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * import { DirectoryLockedError } from "./errors.ts";
+ * import { DirectoryLockedError, IoError, isOsError } from "./errors.ts";
  * import { acquireDirectoryLock } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");
@@ -235,6 +261,12 @@ export async function acquireDirectoryLock(
   const path = lockPath(directory);
   const holder: LockHolder = { command, pid: Deno.pid, started_at: now().toISOString() };
   for (let attempt = 0;; attempt++) {
+    // Each pass takes the lock or sees it change hands; a name that keeps changing is refused, not chased.
+    if (attempt > ATTEMPTS) {
+      throw new DirectoryLockedError(`the lock kept changing hands over ${ATTEMPTS} attempts: ${action}`, {
+        path,
+      });
+    }
     const created = await createLockFile(directory, holder);
     let tookOver: LockHolder | null = null;
     let placed = false;
@@ -248,14 +280,8 @@ export async function acquireDirectoryLock(
         if (!(error instanceof Deno.errors.AlreadyExists)) throw error;
       }
       if (!placed) {
-        checkLockFileType(path);
-        if (attempt > ATTEMPTS) throw lockedError(path, readHolderAt(path) ?? null, action);
-        try {
-          existing = await Deno.open(path, { read: true });
-        } catch (error) {
-          if (error instanceof Deno.errors.NotFound) continue; // released meanwhile: try again
-          throw error;
-        }
+        // Released meanwhile (gone by the look or by the open): try again.
+        if (!await lockPresent(path) || (existing = await openLock(path)) === undefined) continue;
         const free = await tryFlock(existing);
         if (free !== true) {
           // Held: a live holder, or a run replacing a stale lock right now (then the name changes hands soon).
@@ -263,11 +289,11 @@ export async function acquireDirectoryLock(
             await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
             continue;
           }
-          throw lockedError(path, readHolderAt(path) ?? null, action, free === false);
+          throw lockedError(path, holderOf(existing), action, free === false);
         }
         // Holding the old file's flock, check it is still the lock: someone may have replaced it meanwhile.
         if (!sameFile(existing, path)) continue;
-        const current = parseHolder(readAll(existing));
+        const current = holderOf(existing);
         // Stale: its holder's flock died with it. Replace it in one step while holding its flock.
         await Deno.rename(created.temporary, path);
         placed = true;

@@ -203,3 +203,62 @@ Deno.test("a stale lock file of garbage bytes is taken over as unreadable, never
     await Deno.remove(directory, { recursive: true });
   }
 });
+
+/** Makes the lock's name something other than a lock file; returns what it now is, as the refusal names it. */
+const ODD_LOCKS: [string, (path: string, directory: string) => Promise<void>][] = [
+  ["a symbolic link", async (path, directory) => {
+    await Deno.writeTextFile(`${directory}/target`, "{}\n");
+    await Deno.symlink(`${directory}/target`, path);
+  }],
+  ["a symbolic link", (path) => Deno.symlink("/definitely/not/here", path)],
+  ["a FIFO", async (path) => {
+    assertEquals((await new Deno.Command("mkfifo", { args: [path] }).output()).code, 0);
+  }],
+  ["a directory", (path) => Deno.mkdir(path)],
+];
+
+Deno.test("a lock name that is a symlink, a FIFO or a directory is refused at once, naming it, never opened or looped on", async () => {
+  for (const [kind, make] of ODD_LOCKS) {
+    await withTempDir(async (directory) => {
+      const path = `${directory}/${LOCK_FILE}`;
+      await make(path, directory);
+      const expected =
+        `${path}: is ${kind}, not a lock file run-qa writes: remove it if no run-qa is running`;
+      for (
+        const attempt of [
+          () => acquireDirectoryLock(directory, "run-qa", ACTION),
+          () => refuseIfLocked(directory, ACTION),
+        ]
+      ) {
+        const error = await assertRejects(attempt, DirectoryLockedError);
+        assertEquals(error.message, expected);
+      }
+      const left = [...Deno.readDirSync(directory)].map((entry) => entry.name).filter((name) =>
+        name !== "target"
+      );
+      assertEquals(left, [LOCK_FILE], "no temporary file is left behind");
+    });
+  }
+});
+
+Deno.test("a held lock of bytes that are not UTF-8 is refused as held by an unknown process, naming the path", async () => {
+  await withTempDir(async (directory) => {
+    const path = `${directory}/${LOCK_FILE}`;
+    await Deno.writeFile(path, new Uint8Array([0xff, 0x0a]));
+    const held = await Deno.open(path, { read: true });
+    try {
+      await held.lock(true);
+      const error = await assertRejects(
+        () => acquireDirectoryLock(directory, "run-qa", ACTION),
+        DirectoryLockedError,
+      );
+      assertEquals(
+        error.message,
+        `${path}: locked by another process (its lock file is unreadable): ${ACTION}`,
+      );
+      await assertRejects(() => refuseIfLocked(directory, ACTION), DirectoryLockedError, "unreadable");
+    } finally {
+      held.close();
+    }
+  });
+});
