@@ -216,8 +216,12 @@ export function parseGrid(text: string, path: string, config: ProtocolConfig): S
   return grid;
 }
 
-/** The most grid points one sweep evaluates: about 1 GB of sweep.jsonl, the most `report` reads back. */
-export const MAX_GRID_POINTS = 500_000;
+/**
+ * The most grid points one sweep evaluates: 100,000, 2.4 times the default grid. At the protocol's five scenario
+ * groups that is some 190 MB of `sweep.jsonl`, under what `report` reads back (base/read.ts's `SWEEP_OUTPUT_CAP`,
+ * bounded by the memory `report` needs for it).
+ */
+export const MAX_GRID_POINTS = 100_000;
 
 function refuseTooLarge(grid: SweepGrid, path: string): void {
   const dimensions = [

@@ -3,7 +3,13 @@ import { fixtureContracts } from "../helpers/fixture.ts";
 import { embeddedArtifact } from "../../lib/protocol/contracts.ts";
 import { parseConfig } from "../../lib/protocol/config.ts";
 import { InputError } from "../../lib/base/errors.ts";
-import { defaultGrid, parseGrid, simplexWeights, type SweepGrid } from "../../lib/sweep/mod.ts";
+import {
+  defaultGrid,
+  MAX_GRID_POINTS,
+  parseGrid,
+  simplexWeights,
+  type SweepGrid,
+} from "../../lib/sweep/mod.ts";
 
 const { config } = await fixtureContracts();
 
@@ -159,6 +165,23 @@ Deno.test("a grid too large to evaluate is refused in one line naming the produc
   assertEquals(
     error.message,
     "grid.yaml: the grid has 5151 weight points × 200 × 200 half-lives × 2 × 1 reserve values × 10 capacities = " +
-      "4,120,800,000 grid points, more than the 500,000 one sweep evaluates",
+      "4,120,800,000 grid points, more than the 100,000 one sweep evaluates",
   );
+});
+
+Deno.test("the grid bound leaves room: the default grid fits twice over, 92,400 points are evaluated, 115,500 refused", () => {
+  const days = (count: number) => `[${Array.from({ length: count }, (_, index) => index + 1).join(", ")}]`;
+  const points = (grid: SweepGrid) =>
+    grid.weights.length * grid.confirmationHalfLifeDays.length * grid.accessHalfLifeDays.length *
+    grid.correctionReservedFraction.length * grid.correctionReservedMax.length * grid.capacities.length;
+  assertEquals(points(defaultGrid(config)), 41_580);
+  assert(points(defaultGrid(config)) * 2 <= MAX_GRID_POINTS);
+  const grid = (access: number) =>
+    parseGrid(
+      `confirmation_half_life_days: ${days(4)}\naccess_half_life_days: ${days(access)}\n`,
+      "g.yaml",
+      config,
+    );
+  assertEquals(points(grid(5)), 92_400);
+  assertThrows(() => grid(6), InputError, "= 110,880 grid points, more than the 100,000 one sweep evaluates");
 });
