@@ -27,18 +27,22 @@ export const ANSWER_BODY_CAP: number = 4 * MIB;
 /** The cap on an answer row file: 16 MiB, room for a body at its cap twice over (its usage is re-indented). */
 export const ANSWER_ROW_CAP: number = INPUT_CAP;
 /**
- * The cap on `qa.rows.jsonl`, and on a run's answer rows read together to grade them: 128 MiB. One total, not
- * the row cap × rows (90 rows of 16 MiB would be 1.4 GiB, and grading holds every row): `grade-qa` refuses to
- * read past it or to write more, so what it writes `verify` and `report` read.
+ * The cap on `qa.rows.jsonl`, and on a run's answer rows read together to grade them: 96 MiB. One total, not
+ * the row cap × rows (90 rows of 16 MiB would be 1.4 GiB, and grading, verifying and reporting hold every row:
+ * about 7 times the file at most): `grade-qa` refuses to read past it or to write more, so what it writes
+ * `verify` and `report` read.
  */
-export const GRADED_ROWS_CAP: number = 128 * MIB;
+export const GRADED_ROWS_CAP: number = 96 * MIB;
 /**
- * The cap on the dataset: 256 MiB (the pinned file is 15 MB); parsing holds about three times the file, so this
- * keeps a dataset at the cap under 1 GB.
+ * The cap on the dataset: 128 MiB (the pinned file is 15 MB). Preparing a dataset holds about five times the
+ * file (its bytes, its rows and their evidence), so a pinned one at the cap stays under 1 GB.
  */
-export const DATASET_CAP: number = 256 * MIB;
-/** The cap on a conformance vector file: 256 MiB. */
-export const VECTOR_CAP: number = 256 * MIB;
+export const DATASET_CAP: number = 128 * MIB;
+/**
+ * The cap on a conformance vector file: 64 MiB, 25 times the largest shipped one; `conformance` holds about four
+ * times the file (1.1 GB at 256 MiB).
+ */
+export const VECTOR_CAP: number = 64 * MIB;
 /**
  * The cap on a sweep's output read back by `report`: 192 MiB (the default grid writes about 78 MB; `report`
  * holds about five times what it reads). The grid's own bound (sweep/grid.ts) keeps a sweep's output under it.

@@ -19,7 +19,7 @@ bounded-number.jsonl, grader.jsonl, stats.jsonl, mt19937.jsonl, pyjson-floats.js
 evidence.jsonl, offsets.jsonl, prompts.jsonl, libm.jsonl) through the library and compares every value
 exactly, doubles bit for bit. Fails, naming why, when a known file is missing or empty or DIR holds no vector
 file; a line that is not JSON or not UTF-8 is bad input (exit 2). Symlinks are followed; unknown files are
-listed as skipped; each file is read up to 256 MiB. Reads only DIR; writes nothing.`,
+listed as skipped; each file is read up to 64 MiB. Reads only DIR; writes nothing.`,
   flags: {
     only: {
       type: "string",

@@ -13,7 +13,7 @@ import type { ConformanceOptions, ConformanceReport, FileReport } from "./report
 import { VECTOR_CHECKERS } from "./vectors.ts";
 
 /**
- * Reads a vector file of at most `capBytes` (default {@linkcode VECTOR_CAP}, 256 MiB); a larger one is a
+ * Reads a vector file of at most `capBytes` (default {@linkcode VECTOR_CAP}, 64 MiB); a larger one is a
  * {@linkcode VectorFormatError}, a missing or unreadable one an {@linkcode InputError}, each naming the path.
  *
  * @example
@@ -117,7 +117,7 @@ function expectedFiles(only: readonly string[] | undefined): string[] {
  * Checks the known vector files in a directory. Every known file must be present and hold at least one line
  * (or, with `only`, exactly the files named), and the directory must hold a vector file at all; otherwise the
  * report fails and `problems` says why. Unknown files are listed as skipped, never passed; symlinks are
- * followed; each file is read up to a 256 MiB cap and must be UTF-8.
+ * followed; each file is read up to a 64 MiB cap and must be UTF-8.
  *
  * @example
  * ```ts

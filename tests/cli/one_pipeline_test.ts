@@ -61,7 +61,7 @@ Deno.test("90 answers of 200 kB: grade-qa writes an 18 MB qa.rows.jsonl that ver
 
 Deno.test("answer rows past the graded rows' total are refused by grade-qa in one line, nothing written", async () => {
   await withTempDir(async (directory) => {
-    // 90 rows of 1.5 MB: each within the row cap, together past the 128 MiB qa.rows.jsonl may hold.
+    // 90 rows of 1.5 MB: each within the row cap, together past the 96 MiB qa.rows.jsonl may hold.
     await runWithAnswers(directory, Math.ceil(GRADED_ROWS_CAP / 90) + 16 * 1024);
     const graded = await grade(directory);
     assertEquals(graded.code, 2, graded.stderr);
