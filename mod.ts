@@ -83,6 +83,7 @@ export {
   dumps,
   type DumpsOptions,
   floatRepr,
+  type JsonLimits,
   parsePyJson,
   PyFloat,
   pyFloat,
