@@ -7,6 +7,7 @@
 
 import { InputError } from "./lib/base/errors.ts";
 import { DEBUG_ENV, describeFailure } from "./lib/base/failure.ts";
+import { describeStream, printable, truncateColumns } from "./lib/base/terminal.ts";
 import {
   COMMAND_NAMES,
   commandHelp,
@@ -54,7 +55,7 @@ async function dispatch(name: string | undefined, rest: readonly string[], io: I
     return 0;
   }
   if (name === "--help" || name === "-h") {
-    io.out(programHelp(VERSION, await loadAllCommands()));
+    io.out(programHelp(VERSION, await loadAllCommands(), io.columns));
     return 0;
   }
   if (name === undefined) {
@@ -67,7 +68,7 @@ async function dispatch(name: string | undefined, rest: readonly string[], io: I
   }
   const { flags, positionals, help } = parseCommandArguments(command, rest);
   if (help) {
-    io.out(commandHelp(command));
+    io.out(commandHelp(command, io.columns));
     return 0;
   }
   // Offline commands give up the network before any work, so not even a bug can reach it.
@@ -86,20 +87,29 @@ function isDebug(io: Io): boolean {
   }
 }
 
-function terminalStatusLine(): NonNullable<Io["live"]> {
+function terminalStatusLine(columns: number): NonNullable<Io["live"]> {
   const encoder = new TextEncoder();
   return {
-    update: (text) => Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${text}`)),
+    // Cut to the width: a status line that wraps could not be rewritten in place.
+    update: (text) => Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${truncateColumns(text, columns - 1)}`)),
     done: () => Deno.stderr.writeSync(encoder.encode("\n")),
   };
 }
 
+/** The printing edge: text fitted to the stream's width and styled only for a terminal without NO_COLOR. */
 function defaultIo(): Io {
+  // Deno reads NO_COLOR itself (present and non-empty), with no env permission: --ignore-env cannot hide it.
+  const stdout = describeStream(Deno.stdout.isTerminal(), Deno.noColor, Deno.consoleSize);
+  const stderr = describeStream(Deno.stderr.isTerminal(), Deno.noColor, Deno.consoleSize);
   return {
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
+    out: (text) => console.log(printable(text, stdout, true)),
+    // An error stays one line where it is logged; on a terminal it is fitted like the rest.
+    err: (text) => console.error(printable(text, stderr, stderr.isTerminal)),
+    document: (text) => console.log(text),
     env: (name) => Deno.env.get(name),
-    live: Deno.stderr.isTerminal() ? terminalStatusLine() : undefined,
+    columns: stdout.columns,
+    terminal: stdout.isTerminal,
+    live: stderr.isTerminal ? terminalStatusLine(stderr.columns) : undefined,
   };
 }
 

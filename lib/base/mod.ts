@@ -13,3 +13,4 @@ export * from "./lock.ts";
 export * from "./schema.ts";
 export * from "./utf8.ts";
 export * from "./order.ts";
+export * from "./terminal.ts";

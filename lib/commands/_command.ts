@@ -15,10 +15,21 @@ export interface Io {
   err: (line: string) => void;
   /** An environment variable, `undefined` when unset or not granted. */
   env: (name: string) => string | undefined;
+  /** A document for programs (JSON, Markdown, HTML) on standard output: never fitted or styled. */
+  document?: (text: string) => void;
+  /** The width standard output's text is fitted to (a terminal's, else 100); absent: not fitted. */
+  columns?: number;
+  /** Whether standard output is a terminal (absent: it is not). */
+  terminal?: boolean;
   /** A status line rewritten in place (terminals only; absent otherwise). */
   live?: { update: (text: string) => void; done: () => void };
   /** Sees each file operation a publish makes before it runs (the seam a fault test passes in). */
   beforeFileOperation?: FileOperationHook;
+}
+
+/** Writes a document to standard output as it is (through `io.document` where the edge has one). */
+export function writeDocument(io: Io, text: string): void {
+  (io.document ?? io.out)(text);
 }
 
 /** How the command's files are published: through `io`'s hook, if it has one. */

@@ -7,7 +7,7 @@
 
 import { InputError } from "../base/errors.ts";
 import { publishFiles } from "../base/fs.ts";
-import { type Io, publishOptions } from "./_command.ts";
+import { type Io, publishOptions, writeDocument } from "./_command.ts";
 
 /** `--markdown` and `--html`, declared once for `report`. */
 export const REPORT_FILE_FLAGS = {
@@ -47,7 +47,7 @@ export async function writeReportFiles(files: readonly ReportFile[], io: Io): Pr
     throw new InputError("--markdown and --html name the same file");
   }
   await publishFiles(paths.map((file) => [file.path, file.render()] as const), publishOptions(io));
-  for (const file of toStdout) io.out(file.render().replace(/\n$/, ""));
+  for (const file of toStdout) writeDocument(io, file.render().replace(/\n$/, ""));
   // With a document on standard output, the notes go to standard error so the document stays clean.
   const note = toStdout.length > 0 ? io.err : io.out;
   for (const file of paths) note(`wrote ${file.path}`);

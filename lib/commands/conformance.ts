@@ -6,7 +6,7 @@
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
 import { formatConformance, runConformance } from "../conformance/mod.ts";
-import { defineCommand } from "./_command.ts";
+import { defineCommand, writeDocument } from "./_command.ts";
 
 /** The `conformance` command. */
 export const command = defineCommand({
@@ -49,7 +49,8 @@ listed as skipped; each file is read up to 64 MiB. Reads only DIR; writes nothin
       only: flags.only?.split(",").map((name) => name.trim()).filter((name) => name !== ""),
       tolerateUlps: tolerance === undefined ? 0 : Number(tolerance),
     });
-    io.out(flags.json ? JSON.stringify(report, null, 2) : formatConformance(report));
+    if (flags.json) writeDocument(io, JSON.stringify(report, null, 2));
+    else io.out(formatConformance(report));
     if (!report.ok) throw new CommandFailedError("a vector file disagrees");
   },
 });

@@ -29,20 +29,27 @@ dataset's text is not ours to redistribute); no network.`,
     },
     "show-text": {
       type: "boolean",
-      help: "also print the facts' text, the question and the reference answer (terminal only;\n" +
-        "the dataset's text is never written to a file)",
+      help: "also print the facts' text, the question and the reference answer (refused unless\n" +
+        "standard output is a terminal: the dataset's text is never written to a file or a pipe)",
     },
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, positionals, io }) {
     const caseId = positionals[0];
     if (caseId === undefined) throw new InputError("explain needs exactly one case id, got 0");
+    // The dataset's text is not ours to redistribute: it goes to a person's terminal, never a file or a pipe.
+    if (flags["show-text"] === true && io.terminal !== true) {
+      throw new InputError(
+        "--show-text prints the dataset's text to a terminal only, and standard output is not one " +
+          "(a file or a pipe); run it without redirecting, or leave out --show-text",
+      );
+    }
     const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
     const explanation = explainCase(prepared.cases, caseId, contracts.config);
     const directory = flags["output-dir"];
     if (directory !== undefined) {
       explanation.answers = await readCaseAnswers(directory, explanation, contracts.config);
     }
-    io.out(explainText(explanation, { showText: flags["show-text"] ?? false }));
+    io.out(explainText(explanation, { showText: flags["show-text"] ?? false, width: io.columns }));
   },
 });

@@ -113,14 +113,14 @@ async function reportRun(
   let text: string;
   if (runs.against === undefined) {
     const run = { ...runs.report, directory: name };
-    text = reportText(run);
+    text = reportText(run, io.columns);
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
   } else {
     const comparison = await compareRuns(runs.report, runs.against, contracts);
     const heading = comparisonHeading(comparison);
     const sections = comparisonSections(comparison);
-    text = sectionsText(heading, sections);
+    text = sectionsText(heading, sections, undefined, io.columns);
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   }

@@ -5,7 +5,7 @@
  */
 
 import { validatedLine } from "../protocol/mod.ts";
-import { defineCommand } from "./_command.ts";
+import { defineCommand, writeDocument } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocol } from "./_protocol.ts";
 
@@ -33,7 +33,7 @@ Writes nothing; no network.`,
         source,
         scenario,
       }));
-      io.out(JSON.stringify({ dataset_sha256: prepared.dataset.sha256, cases }, null, 2));
+      writeDocument(io, JSON.stringify({ dataset_sha256: prepared.dataset.sha256, cases }, null, 2));
       return;
     }
     io.out(validatedLine(prepared));

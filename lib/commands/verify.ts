@@ -12,7 +12,7 @@ import { POLICY_OUTPUTS } from "./run_policy.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
 import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
-import { defineCommand, type Io } from "./_command.ts";
+import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 
@@ -46,11 +46,12 @@ check run holds.`,
         return await checkPolicyRun(path, contracts, stage, io, json);
       }
       const result = await verifyResults(path, contracts, stage?.tasks);
-      io.out(
-        json
-          ? JSON.stringify({ directory: directory ?? PUBLISHED_RUN, kind: "qa", ...result }, null, 2)
-          : formatVerifyResult(result),
-      );
+      if (json) {
+        writeDocument(
+          io,
+          JSON.stringify({ directory: directory ?? PUBLISHED_RUN, kind: "qa", ...result }, null, 2),
+        );
+      } else io.out(formatVerifyResult(result));
       if (!result.ok) throw new CommandFailedError("a check does not hold");
     };
     if (directory === undefined) {
@@ -75,7 +76,10 @@ async function checkPolicyRun(
   const failed = checks.filter((check) => check.verdict === "fail").length;
   const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
   if (json) {
-    io.out(JSON.stringify({ directory, kind: "policy", checks, ok: failed === 0, conclusion }, null, 2));
+    writeDocument(
+      io,
+      JSON.stringify({ directory, kind: "policy", checks, ok: failed === 0, conclusion }, null, 2),
+    );
   } else {
     for (const check of checks) io.out(checkLine(check));
     io.out(conclusion);

@@ -15,7 +15,7 @@ function fixed(value: number | undefined): string {
 }
 
 /** The pool as a table: both policies' scores, ranks and kept marks per fact, in hybrid-v1's rank order. */
-function factTable(explanation: CaseExplanation): string[] {
+function factTable(explanation: CaseExplanation, width: number | undefined): string[] {
   const [first, second] = POLICIES;
   const keptAt = (fact: FactExplanation, policy: string) =>
     explanation.capacities.map((capacity) => fact.policies[policy].keptAt.includes(capacity) ? "k" : "·")
@@ -42,7 +42,7 @@ function factTable(explanation: CaseExplanation): string[] {
     ];
   });
   const numeric = [false, false, false, true, true, false, true, true, true, true, true, false];
-  return tableLines({ headers, rows, numeric });
+  return tableLines({ headers, rows, numeric }, width);
 }
 
 /** Where each support fact ranks under each policy and where it is evicted, then any reserved slots. */
@@ -116,7 +116,10 @@ function textLines(explanation: CaseExplanation, showText: boolean): string[] {
  * strictEqual(explainText(explanation, { showText: true }).includes(explanation.question), true);
  * ```
  */
-export function explainText(explanation: CaseExplanation, options: { showText: boolean }): string {
+export function explainText(
+  explanation: CaseExplanation,
+  options: { showText: boolean; width?: number },
+): string {
   const { caseId, source, scenario, questionType, lossRank } = explanation;
   const second = POLICIES[1];
   const lines = [
@@ -125,7 +128,7 @@ export function explainText(explanation: CaseExplanation, options: { showText: b
       explanation.capacities.join("/")
     }: k = kept, · = evicted; ${second} score = weighted confidence, confirmation freshness and access heat`,
     "",
-    ...factTable(explanation),
+    ...factTable(explanation, options.width),
     "",
     ...supportLines(explanation),
     ...answerLines(explanation),

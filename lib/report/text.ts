@@ -11,9 +11,12 @@ import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
 import type { Verification } from "./verification.ts";
+import { alignedLines, fitTable, lineWidth } from "./_table_fit.ts";
+import { columnsOf } from "../base/mod.ts";
 
 /**
  * A table as aligned terminal lines (two spaces between columns; headers underlined by nothing, just first).
+ * With a `width` a table wider than it is fitted (see {@linkcode fitTable}); one that fits is unchanged.
  *
  * @example
  * ```ts
@@ -22,22 +25,17 @@ import type { Verification } from "./verification.ts";
  * deepStrictEqual(tableLines({ headers: ["a", "n"], rows: [["x", "10"]], numeric: [false, true] }), ["  a   n", "  x  10"]);
  * ```
  */
-export function tableLines(table: Table): string[] {
-  const width = (cell: string) => [...cell].length;
+export function tableLines(table: Table, width?: number): string[] {
   const widths = table.headers.map((header, column) =>
-    Math.max(width(header), ...table.rows.map((row) => width(row[column] ?? "")))
+    Math.max(columnsOf(header), ...table.rows.map((row) => columnsOf(row[column] ?? "")))
   );
-  const line = (cells: string[]) =>
-    cells.map((cell, column) => {
-      const pad = " ".repeat(widths[column] - width(cell));
-      return table.numeric[column] ? pad + cell : cell + pad;
-    }).join("  ").trimEnd();
-  const header = table.headers.every((cell) => cell === "") ? [] : [line(table.headers)];
-  return [...header, ...table.rows.map(line)].map((text) => `  ${text}`);
+  if (width !== undefined && lineWidth(widths) > width) return fitTable(table, width);
+  return alignedLines(table, widths);
 }
 
 /**
- * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables.
+ * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables; tables
+ * are fitted to `width` when given.
  *
  * @example
  * ```ts
@@ -52,6 +50,7 @@ export function sectionsText(
   heading: string,
   sections: readonly Section[],
   replace: ReadonlyMap<string, string[]> = new Map(),
+  width?: number,
 ): string {
   const lines = [heading];
   for (const section of sections) {
@@ -59,13 +58,14 @@ export function sectionsText(
     const replacement = replace.get(section.id);
     // A replacement is printed as is: e.g. the retention table exactly as `run-policy` prints it.
     if (replacement !== undefined) lines.push(...replacement);
-    else for (const item of section.tables) lines.push(...tableLines(item));
+    else for (const item of section.tables) lines.push(...tableLines(item, width));
   }
   return lines.join("\n");
 }
 
 /**
- * The report for the terminal. A policy run's retention is the same table `run-policy` and `demo` print.
+ * The report for the terminal, its tables fitted to `width` when given. A policy run's retention is the same
+ * table `run-policy` and `demo` print.
  *
  * @example
  * ```ts
@@ -81,10 +81,10 @@ export function sectionsText(
  * match(reportText(report), /\n {2}all 1 cases +0\/1 +1\/1\n/); // the retention table as run-policy prints it
  * ```
  */
-export function reportText(report: RunReport): string {
+export function reportText(report: RunReport, width?: number): string {
   const replace = new Map<string, string[]>();
   if (report.kind === "policy") replace.set("retention", retentionTableOf(report.entries).split("\n"));
-  return sectionsText(reportHeading(report), reportSections(report), replace);
+  return sectionsText(reportHeading(report), reportSections(report), replace, width);
 }
 
 /**

@@ -3,6 +3,7 @@
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { fixtureProtocolFlags, ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, REFERENCE_QA } from "../helpers/fixture.ts";
+import { runInTerminal } from "../helpers/terminal.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
 const QA_FILES = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"];
@@ -229,10 +230,11 @@ Deno.test("explain prints the pool under both policies; fact text only with --sh
     );
     assertMatch(plain.stdout, /confidence\s+correct \(exact\)\s+"7"\s+\[qa\.rows\.jsonl\]/);
     assertStringIncludes(plain.stdout, "pass --show-text");
-    const shown = await runCli([...args, "--show-text"], { ...CLI, cwd: directory });
+    // The text goes to a terminal only (tests/cli/terminal_test.ts: refused when piped).
+    const shown = await runInTerminal([...args, "--show-text"], { cwd: directory, env: { NO_COLOR: "1" } });
     assertEquals(shown.code, 0, shown.stderr);
-    assertMatch(shown.stdout, /\n {2}question: \S/);
-    assertMatch(shown.stdout, /\n {2}gold_05fdf179: \S/);
+    assertMatch(shown.screen, /\n {2}question: \S/);
+    assertMatch(shown.screen, /\n {2}gold_05fdf179: \S/);
     assertEquals(await listing(directory), []);
     const toFile = await runCli([...args, "--show-text", "--markdown", `${directory}/x.md`], CLI);
     assertEquals(toFile.code, 2);
