@@ -71,7 +71,7 @@ export function truncateColumns(text: string, columns: number): string {
 }
 
 /** A command to copy (`deermem-eval …`): wrapped as the shell reads it, with `\` line continuations. */
-const COMMAND_LINE = /^(\s*)deermem-eval\s/;
+const COMMAND_LINE = /^(\s*)deermem-eval [a-z][a-z-]* .*--/;
 /** A check's or a list's marker: the continuation is aligned under the text after it. */
 const MARKER = /^(\s*)(?:[✓✗–·•*-]|\[[^\]]*\]) /;
 

@@ -1,12 +1,13 @@
 /**
  * What `run-qa` prints while it works: every line through the key's redaction, progress as one live line on a
- * terminal or a line per call otherwise.
+ * terminal or a line per call otherwise, each with the elapsed time and the calls a second.
  *
  * @module
  */
 
 import type { RunEvent } from "../qa/mod.ts";
 import type { Io } from "./_command.ts";
+import { formatElapsed, formatRate } from "./_progress.ts";
 
 /** The same io with the key's text replaced by `[redacted]` in every line. */
 export function redactingIo(io: Io, secret: string, redact: (text: string, secret: string) => string): Io {
@@ -18,11 +19,22 @@ export function redactingIo(io: Io, secret: string, redact: (text: string, secre
   };
 }
 
-/** Progress for run-qa: one live line on a terminal, a plain line per call otherwise. */
-export function progressReporter(io: Io): { onEvent: (event: RunEvent) => void; end: () => void } {
+/**
+ * Progress for run-qa: one live line on a terminal, a plain line per call otherwise; both end with the time
+ * since the calls began and the calls a second.
+ */
+export function progressReporter(
+  io: Io,
+  now: () => number = () => performance.now(),
+): { onEvent: (event: RunEvent) => void; end: () => void } {
   let failures = 0;
   let tokens = 0;
   let live = false;
+  let started = now();
+  const timing = (done: number) => {
+    const elapsed = now() - started;
+    return `${formatElapsed(elapsed)} · ${formatRate(done, elapsed, "calls")}`;
+  };
   return {
     onEvent: (event) => {
       if (event.kind === "planned") {
@@ -30,6 +42,7 @@ export function progressReporter(io: Io): { onEvent: (event: RunEvent) => void; 
           io.err(`${plan.task.rowId}: stored row not reusable (${plan.reason}); calling again`);
         }
         io.err(`${event.total} tasks: ${event.reuse} stored rows reused, ${event.toCall} to call`);
+        started = now();
         return;
       }
       if (event.kind === "warning") {
@@ -40,14 +53,21 @@ export function progressReporter(io: Io): { onEvent: (event: RunEvent) => void; 
       else tokens += event.tokens;
       if (io.live !== undefined) {
         live = true;
-        io.live.update(`answered ${event.done}/${event.toCall} · ${failures} failed · ${tokens} tokens`);
+        io.live.update(
+          `answered ${event.done}/${event.toCall} · ${failures} failed · ${tokens} tokens · ${
+            timing(event.done)
+          }`,
+        );
       } else if (event.kind === "answered") {
         const attempts = `${event.attempts} attempt${event.attempts === 1 ? "" : "s"}`;
         io.err(
-          `[${event.done}/${event.toCall}] ${event.rowId}: answered (${attempts}, ${event.tokens} tokens)`,
+          `[${event.done}/${event.toCall}] ${event.rowId}: answered (${attempts}, ${event.tokens} tokens) · ` +
+            timing(event.done),
         );
       } else {
-        io.err(`[${event.done}/${event.toCall}] ${event.rowId}: FAILED ${event.reason}`);
+        io.err(
+          `[${event.done}/${event.toCall}] ${event.rowId}: FAILED ${event.reason} · ${timing(event.done)}`,
+        );
       }
     },
     end: () => {

@@ -28,6 +28,7 @@ import {
 import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
+import { timedStep } from "./_progress.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
@@ -95,7 +96,15 @@ async function reportRun(
   }
   const contracts = await readContracts(paths);
   const dataset = datasetPath(flags, io);
-  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
+  const stage = dataset === undefined ? undefined : await timedStep(
+    io,
+    "report",
+    "preparing the dataset",
+    "dataset prepared",
+    "cases",
+    () => prepareStage(contracts, dataset),
+    (prepared) => prepared.prepared.cases.length,
+  );
   const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
   let runs;
   try {

@@ -28,7 +28,7 @@ import type { ContractPaths } from "../protocol/mod.ts";
 
 import { CommandFailedError } from "../base/errors.ts";
 import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
-import { defineCommand, type Io, publishOptions } from "./_command.ts";
+import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
@@ -258,7 +258,9 @@ failed.`,
       if (onInterrupt !== undefined) Deno.removeSignalListener("SIGINT", onInterrupt);
     }
     if (outcome.kind === "dry-run") {
-      for (const line of outcome.lines) io.out(line);
+      // One task a line (id, fingerprint, size) for diffs and scripts: never wrapped; the closing line is text.
+      if (outcome.lines.length > 1) writeDocument(io, outcome.lines.slice(0, -1).join("\n"));
+      io.out(outcome.lines.at(-1)!);
       return;
     }
     reportOutcome(outcome, say);

@@ -26,6 +26,7 @@ import {
   wroteLine,
 } from "./_flags.ts";
 import { loadProtocol } from "./_protocol.ts";
+import { countedProgress } from "./_progress.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
 /** The `sweep` command. */
@@ -68,7 +69,9 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
           : parseGrid(await readText(flags.grid, "grid", CONTRACT_CAP), flags.grid, config);
       },
     });
-    const result = runSweep(prepared, grid!);
+    const progress = countedProgress(io, "sweep", "cases");
+    const result = runSweep(prepared, grid!, progress.tick);
+    progress.end();
     await writeSweepFiles(directory, {
       "sweep.jsonl": sweepJsonlChunks(result),
       "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool!),

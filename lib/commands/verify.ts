@@ -15,6 +15,7 @@ import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
+import { timedStep } from "./_progress.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -39,7 +40,17 @@ check run holds.`,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const json = flags.json ?? false;
-    const { contracts, stage } = await loadProtocolIfDataset(contractPaths(flags), datasetPath(flags, io));
+    const dataset = datasetPath(flags, io);
+    const load = () => loadProtocolIfDataset(contractPaths(flags), dataset);
+    const { contracts, stage } = dataset === undefined ? await load() : await timedStep(
+      io,
+      "verify",
+      "preparing the dataset",
+      "dataset prepared",
+      "cases",
+      load,
+      (loaded) => loaded.stage?.prepared.cases.length ?? 0,
+    );
     const check = async (path: string) => {
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
       if (await isPolicyRun(path)) {

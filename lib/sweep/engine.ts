@@ -65,7 +65,7 @@ interface Plan {
  * per weight triple the score and rank order are computed as the selector computes them; and each distinct
  * (rank order, capacity, reserved slots) is selected once, with the parameters of the first grid point that
  * reaches it. A test checks the counts against one selector call per grid point and case. Pools must have
- * distinct fact ids (as built).
+ * distinct fact ids (as built). `onCase` hears of each case done (a progress line).
  *
  * @example
  * ```ts
@@ -81,7 +81,11 @@ interface Plan {
  * strictEqual(result.published >= 0, true); // the published parameters are on this grid
  * ```
  */
-export function runSweep(protocol: SweepProtocol, grid: SweepGrid): SweepResult {
+export function runSweep(
+  protocol: SweepProtocol,
+  grid: SweepGrid,
+  onCase?: (done: number, total: number) => void,
+): SweepResult {
   const { config } = protocol.contracts;
   const { groups, caseGroup } = groupCases(protocol.cases);
   const plan = planOf(config, grid, groups.length);
@@ -97,6 +101,7 @@ export function runSweep(protocol: SweepProtocol, grid: SweepGrid): SweepResult 
       if (result.supportAllRetained) confidence[capacityIndex * groups.length + group]++;
     });
     countHybrid(plan, pool, group, hybrid);
+    onCase?.(caseIndex + 1, protocol.cases.length);
   });
   const publishedParams = hybridParams(config);
   return {

@@ -7,7 +7,10 @@ Deno.test("demo --output-dir keeps its protocol and dataset, and every next comm
   await withTempDir(async (directory) => {
     const demo = await runCli(["demo", "--output-dir", `${directory}/demo`]);
     assertEquals(demo.code, 0, demo.stderr);
-    const next = demo.stdout.split("\n").filter((line) => line.startsWith("  deermem-eval "));
+    // A command wider than the output is wrapped as the shell reads it: `\` ends each continued line.
+    const next = demo.stdout.replace(/ \\\n +/g, " ").split("\n").filter((line) =>
+      line.startsWith("  deermem-eval ")
+    );
     assertEquals(next.map((line) => line.split(" ")[3]), ["report", "verify", "explain", "sweep", "run-qa"]);
     for (const line of next) {
       const result = await runCli(line.trim().split(" ").slice(1));

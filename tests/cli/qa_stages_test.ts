@@ -127,6 +127,15 @@ Deno.test("run-qa then grade-qa on the fixture: the reference's requests, rows a
       assertEquals(run.code, 0, run.stderr);
       assertStringIncludes(run.stdout, "answer rows: 0 reused, 90 called, 0 failed");
       assertEquals(run.stderr.match(/^\[\d+\/90\] \S+: answered/gm)?.length, 90, run.stderr);
+      // Each call's line ends with the time since the calls began and the calls a second.
+      assertEquals(
+        run.stderr.match(
+          /^\[\d+\/90\] \S+: answered \(\d attempts?, \d+ tokens\) · \d+\.\d s · [\d.,]+ calls\/s$/gm,
+        )
+          ?.length,
+        90,
+        run.stderr,
+      );
       assertEquals(server.requests.length, 92);
       assert(server.maxInFlight <= 3, `at most workers=3 calls in flight, saw ${server.maxInFlight}`);
       assert(server.requests.every((request) => request.authorization === `Bearer ${KEY}`));
@@ -491,7 +500,10 @@ Deno.test("on a terminal run-qa keeps one live progress line: done/total, failur
       assertEquals(code, 1, err.join("\n"));
       assertEquals(updates.length, 90);
       assertEquals(done, 1);
-      assertEquals(updates.at(-1), "answered 90/90 · 2 failed · 880 tokens");
+      assertMatch(
+        updates.at(-1)!,
+        /^answered 90\/90 · 2 failed · 880 tokens · \d+\.\d s · [\d.,]+ calls\/s$/,
+      );
       assertEquals(err.filter((line) => line.startsWith("[")), [], "no per-call lines on a terminal");
       assertStringIncludes(out.join("\n"), "answer rows: 0 reused, 88 called, 2 failed");
     });
