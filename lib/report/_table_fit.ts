@@ -81,9 +81,13 @@ function narrowed(table: Table, width: number): number[] {
   return widths;
 }
 
-/** A column's narrowest width: its longest word (a figure, a number column's cell, is one word). */
+/** A cell this short is never broken: `yes / yes` reads as one value. */
+const SHORT_CELL = 12;
+
+/** A column's narrowest width: its longest word or short cell (a number column's cell is one word). */
 function narrowest(table: Table, column: number): number {
-  const words = (text: string) => text.split(" ").map(columnsOf);
+  const words = (text: string) =>
+    columnsOf(text) <= SHORT_CELL ? [columnsOf(text)] : text.split(" ").map(columnsOf);
   const cells = table.rows.map((row) => row[column] ?? "");
   return Math.max(
     1,

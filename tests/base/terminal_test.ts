@@ -51,6 +51,7 @@ Deno.test("styleLine adds escape codes only: removed, the line is the same bytes
     "plain",
   ];
   const styled = lines.map(styleLine);
+  // deno-lint-ignore no-control-regex -- the escape codes are what this test removes
   assertEquals(styled.map((line) => line.replace(/\x1b\[\d+m/g, "")), lines);
   assertEquals(styled, [
     "  \x1b[32m✓\x1b[39m rows: valid",

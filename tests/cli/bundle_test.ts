@@ -5,7 +5,7 @@
 
 import { buildBundle } from "../../.ci/bundle.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, withTempDir } from "../helpers/cli.ts";
+import { fixtureProtocolFlags, GOLDEN, ROOT, unwrap, withTempDir } from "../helpers/cli.ts";
 import { completion, startAnswerServer } from "../helpers/answer_server.ts";
 import { FIXTURE_DATASET } from "../helpers/fixture.ts";
 
@@ -99,7 +99,7 @@ Deno.test("the bundle runs alone in an empty directory as ./deermem-eval.js COMM
       LONGMEMEVAL_ORACLE_PATH: FIXTURE_DATASET,
     });
     assertEquals(viaEnv.code, 0, viaEnv.stderr);
-    assertMatch(viaEnv.stdout, /^validated dataset cd5c2b20\w+ and prepared 45 cases$/m);
+    assertMatch(unwrap(viaEnv.stdout), /^validated dataset cd5c2b20\w+ and prepared 45 cases$/m);
 
     const policy = `${directory}/policy`;
     const run = await runBundle(directory, [

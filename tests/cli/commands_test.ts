@@ -1,6 +1,6 @@
 import { sha256Hex } from "../../lib/base/hash.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "../helpers/cli.ts";
+import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, unwrap, withTempDir } from "../helpers/cli.ts";
 
 import { FIXTURE_DATASET, runOnFixture } from "../helpers/fixture.ts";
 const REFERENCE_POLICY = `${GOLDEN}/fixture-run/policy`;
@@ -99,7 +99,7 @@ Deno.test("validate: the dataset hash is checked before parsing, naming both dig
     });
     assertEquals(viaEnv.code, 0, viaEnv.stderr);
     assertMatch(
-      viaEnv.stdout,
+      unwrap(viaEnv.stdout),
       /^validated dataset cd5c2b20057269a69a3308014dc9eb02b94231ff5aa0ca476e10e55483c938d9 and prepared 45 cases$/m,
     );
   });
@@ -171,6 +171,7 @@ Deno.test("cli.ts imports no stage at load: each command loads its modules when 
   assertEquals(valueImports(cli).sort(), [
     "./lib/base/errors.ts",
     "./lib/base/failure.ts",
+    "./lib/base/terminal.ts",
     "./lib/commands/mod.ts",
     "./lib/commands/mod.ts",
   ]);

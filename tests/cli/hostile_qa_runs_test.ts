@@ -21,6 +21,7 @@ import {
   ROOT,
   runCli,
   taskFlags,
+  unwrap,
   withTempDir,
 } from "../helpers/cli.ts";
 import { copyReferenceRun, FIXTURE_DATASET, FIXTURE_PROTOCOL, REFERENCE_QA } from "../helpers/fixture.ts";
@@ -222,7 +223,7 @@ const CASES: Case[] = [
     absent: [LOCK_FILE, `responses/${TARGET}__confidence.json`],
     maxCalls: 3,
     check: (result) => {
-      const lines = `${result.stdout}${result.stderr}`.trim().split("\n");
+      const lines = `${unwrap(result.stdout)}${result.stderr}`.trim().split("\n");
       assert(lines.length <= 5, `a few lines, not one per row:\n${lines.join("\n")}`);
       assert(!lines.some((line) => line.includes("FAILED")), lines.join("\n"));
     },
@@ -427,7 +428,7 @@ for (const testCase of CASES) {
           flags: testCase.flags ?? RUN_QA,
           env: testCase.env?.(context) ?? qaEnv(server.url),
         });
-        const output = `${result.stdout}${result.stderr}`;
+        const output = `${unwrap(result.stdout)}${result.stderr}`;
         assertEquals(result.code, testCase.code, output);
         assertMatch(output, testCase.message);
         if (testCase.code === 2) assertEquals(result.stderr.trim().split("\n").length, 1, result.stderr);

@@ -13,6 +13,7 @@ const ESCAPE = "\x1b[";
 
 /** The lines of `text` wider than `width` columns (escape sequences take none), with their widths. */
 function overWidth(text: string, width: number): string[] {
+  // deno-lint-ignore no-control-regex -- escape sequences take no columns on a terminal
   const columns = (line: string) => [...line.replace(/\x1b\[[0-9;]*[A-Za-z]/g, "")].length;
   return text.split("\n").filter((line) => columns(line) > width).map((line) => `${columns(line)}: ${line}`);
 }
@@ -134,6 +135,7 @@ Deno.test("sweep and verify --dataset show progress with elapsed time and rate o
       stderrToTerminal: true,
     });
     assertEquals(sweep.code, 0, sweep.screen);
+    // deno-lint-ignore no-control-regex -- the live line is rewritten by a carriage return and an erase
     assertMatch(sweep.screen, /\r\x1b\[2Ksweep: 45\/45 cases · \d+\.\d s · [\d.,]+ cases\/s/);
     assertMatch(sweep.screen, /sweep: 45 cases in \d+\.\d s \([\d.,]+ cases\/s\)\n/);
     const piped = await runCli(["sweep", ...fixture, "--output-dir", `${directory}/b`], CLI);

@@ -1,7 +1,7 @@
 import { runConformance, VECTOR_CHECKERS } from "../../lib/conformance/mod.ts";
 import { doubleToHex, hexToDouble } from "../../lib/conformance/float_bits.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { GOLDEN, runCli } from "../helpers/cli.ts";
+import { GOLDEN, runCli, unwrap } from "../helpers/cli.ts";
 
 const VECTORS = `${GOLDEN}/vectors`;
 
@@ -152,7 +152,7 @@ Deno.test("--tolerate-ulps: a copy of eviction.jsonl with one value moved by one
     assertEquals(exact.code, 1);
     assertMatch(exact.stdout, /✗ eviction\.jsonl 599\/600/);
     assertMatch(
-      exact.stdout,
+      unwrap(exact.stdout),
       new RegExp(`eviction\\.jsonl:${index + 1} .*scores\\.${id}\\.value: expected "${moved}"`),
     );
 
@@ -163,7 +163,7 @@ Deno.test("--tolerate-ulps: a copy of eviction.jsonl with one value moved by one
       /✓ eviction\.jsonl 600\/600 \(1 only within --tolerate-ulps 1, listed below\)/,
     );
     assertMatch(
-      tolerant.stdout,
+      unwrap(tolerant.stdout),
       new RegExp(
         `eviction\\.jsonl:${index + 1} tolerated 1 ulp: scores\\.${id}\\.value: expected "${moved}"`,
       ),

@@ -60,3 +60,27 @@ export async function withTempDir<T>(body: (directory: string) => Promise<T>): P
     await Deno.remove(directory, { recursive: true });
   }
 }
+
+/**
+ * Text the CLI fitted to `width` columns, one line per line it printed again: a line is a continuation when it
+ * is indented deeper than the printed line it continues and its first word would not have fitted on the line
+ * before (how the edge breaks lines).
+ */
+export function unwrap(text: string, width = 100): string {
+  const lines: string[] = [];
+  let last = "";
+  let baseIndent = 0; // the indent of the printed line being continued
+  for (const line of text.split("\n")) {
+    const indent = line.length - line.trimStart().length;
+    const word = line.trimStart().split(" ")[0];
+    const continues = lines.length > 0 && indent > baseIndent && line.trim() !== "" &&
+      [...last].length + 1 + [...word].length > width;
+    if (continues) lines.push(`${lines.pop()!.replace(/ \\$/, "")} ${line.trimStart()}`);
+    else {
+      lines.push(line);
+      baseIndent = indent;
+    }
+    last = line;
+  }
+  return lines.join("\n");
+}

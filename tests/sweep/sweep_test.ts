@@ -1,5 +1,5 @@
 import { assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
-import { runCli, withTempDir } from "../helpers/cli.ts";
+import { runCli, unwrap, withTempDir } from "../helpers/cli.ts";
 import { fixtureContracts, runOnFixture } from "../helpers/fixture.ts";
 import { writeSweepFiles } from "../../lib/sweep/mod.ts";
 import { PUBLISHED_ONLY } from "./_grids.ts";
@@ -18,7 +18,7 @@ Deno.test("sweep CLI: writes sweep.jsonl and sweep.json, prints the placement, r
       result.stdout,
       /published hybrid-v1: weights 0\.65\/0\.25\/0\.1, half-lives 90\/30 d, reserve 0\.1 up to 10/,
     );
-    assertMatch(result.stdout, /at the protocol's capacities 5, 7, 9/);
+    assertMatch(unwrap(result.stdout), /at the protocol's capacities 5, 7, 9/);
     const rows = (await Deno.readTextFile(`${out}/sweep.jsonl`)).trimEnd().split("\n");
     assertEquals(rows.length, 231 * 10 * 5);
     const record = JSON.parse(await Deno.readTextFile(`${out}/sweep.json`));

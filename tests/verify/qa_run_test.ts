@@ -6,7 +6,7 @@ import {
   verifyResults,
 } from "../../lib/verify/mod.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "../helpers/cli.ts";
+import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, unwrap, withTempDir } from "../helpers/cli.ts";
 import { fixtureContracts, fixtureTasks, REFERENCE_QA } from "../helpers/fixture.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
@@ -31,7 +31,8 @@ function failed(result: VerifyResult): string[] {
   );
 }
 
-const lines = (text: string) => text.split("\n").filter((line) => line !== "");
+// Fitted to 100 columns when piped: each printed line joined back before it is read.
+const lines = (text: string) => unwrap(text).split("\n").filter((line) => line !== "");
 
 Deno.test("verify without the dataset proves structure and statistics, and says predictions and grades are not proved", async () => {
   await withTempDir(async (directory) => {
@@ -325,6 +326,6 @@ Deno.test("verify CLI --dataset: a case_id swap is caught per row", async () => 
       ...fixtureProtocolFlags(),
     ]);
     assertEquals(result.code, 1);
-    assertMatch(result.stdout, /05fdf179__\S+: case_id differs from the recomputed task/);
+    assertMatch(unwrap(result.stdout), /05fdf179__\S+: case_id differs from the recomputed task/);
   });
 });
