@@ -11,14 +11,18 @@ import { InputError } from "../base/errors.ts";
 import { readBytes, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
 import { parseWith } from "../base/schema.ts";
 import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./_grid_points.ts";
-import { heatMap } from "./_heat_map.ts";
+import { type HeatMap, heatMapModel, heatMapSvg } from "./_heat_map.ts";
 import { SweepRecordHead, type SweepRow } from "./sweep_schema.ts";
+
+export type { HeatMap };
 
 /** The report: terminal lines and the heat map. */
 export interface SweepReport {
   lines: string[];
-  /** A standalone SVG document (no external references). */
+  /** The heat map as a standalone SVG document (no external references). */
   svg: string;
+  /** The heat map's cells, scale and legend, which the HTML page draws (always set by `sweepReport`). */
+  heat?: HeatMap;
 }
 
 /** A titled table of grid points: difference, capacity, parameters and the worst scenario of each. */
@@ -98,9 +102,11 @@ export function sweepReport(recordText: string, rowsText: string, directory: str
   if (rows !== record.rows) {
     throw new InputError(`holds ${rows} rows; sweep.json says ${record.rows}`, { path: rowsPath });
   }
+  const heat = heatMapModel(points, record.published, record.grid.weights_step);
   return {
     lines: sweepLines({ ...record, rows }, points, record.published, top),
-    svg: heatMap(points, record.published, record.grid.weights_step),
+    svg: heatMapSvg(heat),
+    heat,
   };
 }
 

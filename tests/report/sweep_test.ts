@@ -72,7 +72,7 @@ Deno.test("sweep report: a self-contained SVG, one numbered cell per weight poin
   // 15 weight points × 2 capacities at the published half-lives (90/30 d) and reserve.
   assertEquals(svg.match(/<circle /g)?.length, 30);
   assertMatch(svg, /half-lives 90\/30 d, reserve 0\.1 up to 10/);
-  assertEquals(svg.match(/<text [^>]*font-size="8"[^>]*>[+-]?\d+<\/text>/g)?.length, 30);
+  assertEquals(svg.match(/<text class="cell-label" [^>]*font-size="12"[^>]*>[+-]?\d+<\/text>/g)?.length, 30);
 });
 
 Deno.test("sweep report: a row that does not add up is refused, naming the file, line and field", () => {
