@@ -196,7 +196,7 @@ function cellSvg(item: HeatCell, map: HeatMap): string {
 
 /** One capacity's triangle as an inline SVG for the HTML page (which draws its title and corners). */
 export function heatPanelSvg(map: HeatMap, panel: HeatMap["panels"][number]): string {
-  return `<svg class="heat" viewBox="0 0 ${map.width} ${
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="heat" viewBox="0 0 ${map.width} ${
     Math.round(map.height)
   }" role="img" aria-label="capacity ${panel.capacity}">${
     panel.cells.map((item) => cellSvg(item, map)).join("")

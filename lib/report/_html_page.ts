@@ -65,7 +65,7 @@ svg .whisker { stroke: var(--p1); stroke-width: 2.5; }
 svg .point { fill: var(--p1); stroke: var(--bg); stroke-width: 1.5; }
 details.answer summary { cursor: pointer; }
 details.answer[open] summary { color: var(--muted); }
-pre.lines { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 13px; background: var(--panel);
+#grid-points pre { white-space: pre-wrap; overflow-wrap: anywhere; font-size: 13px; background: var(--panel);
   padding: 0.5rem 0.75rem; }
 .legend { display: flex; flex-wrap: wrap; gap: 2px; margin: 0.5rem 0; }
 .legend span { min-width: 2.6rem; padding: 0.1rem 0.3rem; text-align: center; font-size: 13px;

@@ -52,7 +52,7 @@ ${legendHtml(map)}
 <p class="muted">Hover over or tap a cell for its weights and its counts per scenario; where a triangle is too narrow for its numbers to be read, the colours and the tooltips carry them.</p>
 </section>
 <section id="grid-points"><h2>Best and worst grid points</h2>
-<pre class="lines">${escapeHtml(lines.join("\n"))}</pre>
+<pre>${escapeHtml(lines.join("\n"))}</pre>
 </section>`;
   return { body, style: heatStyle(map) };
 }

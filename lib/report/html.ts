@@ -170,13 +170,16 @@ function baseName(path: string): string {
  * const heat = { title: "t", subtitle: "s", min: 0, max: 0, legend: [], cell: 33, labelSize: 12, width: 37, height: 37, panels: [] };
  * const page = sweepHtml("/tmp/runs/sweep/", { lines: ["best: 3 < 5"], svg: "<svg></svg>", heat });
  * strictEqual(page.includes("<h1>Sweep sweep</h1>"), true); // the directory's name, not its path
- * strictEqual(page.includes('<pre class="lines">best: 3 &lt; 5</pre>'), true);
+ * strictEqual(page.includes("<pre>best: 3 &lt; 5</pre>"), true);
  * ```
  */
 export function sweepHtml(directory: string, sweep: SweepReport): string {
   const heading = `Sweep ${baseName(directory)}`;
   if (sweep.heat === undefined) {
-    return page(heading, `<pre class="lines">${escapeHtml(sweep.lines.join("\n"))}</pre>`);
+    return page(
+      heading,
+      `<section id="grid-points"><pre>${escapeHtml(sweep.lines.join("\n"))}</pre></section>`,
+    );
   }
   const { body, style } = sweepBody(sweep.lines, sweep.heat);
   return page(heading, body, style);

@@ -63,8 +63,11 @@ Deno.test("heat map page: a legend of the scale, the published point ringed, the
   assertMatch(rings[1][1], /^capacity 7, weights 0\.65\/0\.25\/0\.1: \+18 /);
   assertMatch(rings[1][0], /<circle class="ring"[^>]*\/><text class="cell-label"[^>]*>\+18<\/text>/);
   // The grid points as text that wraps rather than runs off the page.
-  assertStringIncludes(page, '<pre class="lines">sweep of deermem-fixture-v1 by t: 462 grid points');
-  assertMatch(page, /pre\.lines \{ white-space: pre-wrap;/);
+  assertStringIncludes(
+    page,
+    '<section id="grid-points"><h2>Best and worst grid points</h2>\n<pre>sweep of deermem-fixture-v1 by t: 462 grid points',
+  );
+  assertMatch(page, /#grid-points pre \{ white-space: pre-wrap;/);
 });
 
 Deno.test("heat map: a grid too fine for 12 px numbers draws smaller cells without them, the values in the tooltips", () => {
