@@ -60,6 +60,27 @@ export interface AnswerRow {
   usage: Record<string, number>;
 }
 
+const count = z.number().check(z.int());
+const usageCounts = z.record(z.string(), count);
+
+/**
+ * Integer counts by name, every key kept as read: zod's record skips a `__proto__` key (guarding its own output
+ * object), where the reference's dict keeps it like any other. So the record checks the rest, this the
+ * `__proto__` count, and the value passes on as it was read.
+ */
+const usage = z.custom<Record<string, number>>().check(
+  z.superRefine((value, context) => {
+    const checked = usageCounts.safeParse(value);
+    if (!checked.success) { for (const issue of checked.error.issues) context.addIssue({ ...issue }); }
+    if (checked.success && Object.hasOwn(value, "__proto__")) {
+      const proto = count.safeParse(Object.getOwnPropertyDescriptor(value, "__proto__")!.value);
+      for (const issue of proto.error?.issues ?? []) {
+        context.addIssue({ ...issue, path: ["__proto__", ...issue.path] });
+      }
+    }
+  }),
+);
+
 const answerRowShape = {
   attempts: z.number().check(z.int(), z.minimum(1)),
   capacity: z.number().check(z.int()),
@@ -74,7 +95,7 @@ const answerRowShape = {
   scenario: z.string(),
   schema_version: z.literal(ANSWER_ROW_SCHEMA_VERSION),
   source: z.enum(CASE_SOURCES),
-  usage: z.record(z.string(), z.number().check(z.int())),
+  usage,
 };
 
 /** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */

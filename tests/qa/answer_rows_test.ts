@@ -149,3 +149,20 @@ Deno.test("answerRowJson refuses to write a lone surrogate (a lenient encoder wo
   const model = answerRow(task, { prediction: "7", responseModel: "m\udc00", usage: {} }, 1, "t");
   assertThrows(() => answerRowJson(model), RowIntegrityError, "response_model: holds a lone surrogate");
 });
+
+Deno.test("a usage key named __proto__ (or constructor, toString) is kept when a row is read and written", async () => {
+  const [{ path, text }] = await referenceRows();
+  const usage = '"usage": {\n    "__proto__": 7,\n    "constructor": 1,\n    "toString": 2\n  }';
+  const edited = text.replace(/"usage": \{[^}]*\}/, usage);
+  assert(edited !== text);
+  const row = parseAnswerRow(edited, path);
+  assertEquals(Object.keys(row.usage), ["__proto__", "constructor", "toString"]);
+  assertEquals(Object.getOwnPropertyDescriptor(row.usage, "__proto__")?.value, 7);
+  assertEquals(answerRowJson(row), edited);
+  // Its value is checked like any other count's.
+  const error = assertThrows(
+    () => parseAnswerRow(edited.replace('"__proto__": 7', '"__proto__": 7.5'), path),
+    RowIntegrityError,
+  );
+  assertEquals(error.field, "usage.__proto__");
+});
