@@ -11,7 +11,7 @@ const KEY = "sk-test-provider-4b1d9c";
 const SETTINGS = { model: "deepseek-v4-flash", temperature: 0, maxTokens: 2048, stream: false };
 const MESSAGES: ChatMessage[] = [{ role: "system", content: "S" }, { role: "user", content: "Q?" }];
 const FAST = { backoffMs: () => 1 };
-/** Every header a request arrives with: the SDK's, and Deno's fetch's `accept-encoding` and `accept-language`. */
+/** Every header a request arrives with: the SDK's, our `accept-encoding`, and Deno's fetch's `accept-language`. */
 const WIRE_HEADERS = [
   "accept",
   "accept-encoding",
@@ -57,6 +57,7 @@ Deno.test("the client sends the pinned settings to <base>/chat/completions with 
     assertEquals(request.authorization, `Bearer ${KEY}`);
     assertEquals(request.headers.get("content-type"), "application/json");
     assertEquals(request.headers.get("accept"), "application/json");
+    assertEquals(request.headers.get("accept-encoding"), "gzip"); // not brotli: see lib/qa/_body.ts
     // The SDK's own headers, as its Python counterpart sends them for the reference; no retries of its own.
     assertEquals(request.headers.get("user-agent"), "OpenAI/JS 7.59.0");
     assertEquals(request.headers.get("x-stainless-lang"), "js");
