@@ -87,6 +87,27 @@ function integer(min?: number): z.ZodMiniType<number, unknown> {
   }) as unknown as z.ZodMiniType<number, unknown>;
 }
 
+const count = integer();
+const usageCounts = z.record(z.string(), count);
+
+/**
+ * Integer counts by name, every key kept as read: zod's record skips a `__proto__` key (guarding its own output
+ * object), where the reference's dict keeps it like any other. So the record checks the rest, this the
+ * `__proto__` count, and the value passes on as it was read.
+ */
+const usage = z.custom<Record<string, number>>().check(
+  z.superRefine((value, context) => {
+    const checked = usageCounts.safeParse(value);
+    if (!checked.success) { for (const issue of checked.error.issues) context.addIssue({ ...issue }); }
+    if (checked.success && Object.hasOwn(value, "__proto__")) {
+      const proto = count.safeParse(Object.getOwnPropertyDescriptor(value, "__proto__")!.value);
+      for (const issue of proto.error?.issues ?? []) {
+        context.addIssue({ ...issue, path: ["__proto__", ...issue.path] });
+      }
+    }
+  }),
+);
+
 const answerRowShape = {
   attempts: integer(1),
   capacity: pyEqualNumber,
@@ -102,7 +123,7 @@ const answerRowShape = {
   // As the reference's `row.get("schema_version") != 1`: 1.0 and true are 1.
   schema_version: laxIntLiteral(ANSWER_ROW_SCHEMA_VERSION),
   source: z.enum(CASE_SOURCES),
-  usage: z.record(z.string(), integer()),
+  usage,
 };
 
 /** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */
