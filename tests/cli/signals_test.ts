@@ -5,7 +5,8 @@
 
 import { POLICY_OUTPUTS } from "../../lib/commands/run_policy.ts";
 import { QA_OUTPUTS } from "../../lib/commands/grade_qa.ts";
-import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { completion, startAnswerServer } from "../helpers/answer_server.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
 import { copyReferenceRun, FIXTURE_DATASET, REFERENCE_QA } from "../helpers/fixture.ts";
 
@@ -127,14 +128,23 @@ async function signalled(
   scratch: string,
   signal: Signal,
   at: string,
+  options: { flags?: string[]; env?: Record<string, string> } = {},
 ): Promise<Outcome> {
   const directory = `${scratch}/${scenario.directory}`;
   await scenario.setup?.(directory);
   const ready = `${scratch}/ready`;
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", ...taskFlags("cli"), SIGNAL_CLI, at, ready, "--", ...await commandArgs(scenario, scratch)],
+    args: [
+      "run",
+      ...(options.flags ?? taskFlags("cli")),
+      SIGNAL_CLI,
+      at,
+      ready,
+      "--",
+      ...await commandArgs(scenario, scratch),
+    ],
     cwd: ROOT,
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...options.env },
     stdout: "piped",
     stderr: "piped",
   }).spawn();
@@ -148,6 +158,8 @@ async function signalled(
     }
   }
   child.kill(signal);
+  // The signal is taken in by a thread of the runtime and reaches the program at its next turn: give it time.
+  await new Promise((resolve) => setTimeout(resolve, 50));
   await Deno.remove(ready);
   const output = await child.output();
   return {
@@ -220,4 +232,42 @@ Deno.test("outside a publish a signal ends the program as before: no handler is 
     assertEquals(outcome.stderr, "");
     assert(outcome.present.length === 0);
   });
+});
+
+const RUN_QA: Scenario = {
+  command: "run-qa",
+  directory: "run",
+  outputs: ["qa_run.json"],
+  clean: async () => {},
+};
+
+Deno.test("run-qa: SIGTERM while a row is published undoes that row (143, one line); Ctrl-C stays run-qa's graceful stop", async () => {
+  const server = startAnswerServer(() => completion("x"));
+  const options = {
+    flags: taskFlags("run-qa"),
+    env: { DEERMEM_EVAL_ANSWER_API_KEY: "sk-test", DEERMEM_EVAL_ANSWER_BASE_URL: server.url },
+  };
+  try {
+    await withTempDir(async (scratch) => {
+      // The 5th link: the marker's, then three rows', then this row's.
+      const terminated = await signalled(RUN_QA, scratch, "SIGTERM", "link:5", options);
+      assertEquals(terminated.code, 143, terminated.stderr);
+      assertMatch(
+        terminated.stderr,
+        /^deermem-eval run-qa: interrupted by SIGTERM while publishing \S+\.json: nothing was published; run the same command again\n$/m,
+      );
+      assertEquals(terminated.leftovers, []);
+      await Deno.remove(`${scratch}/run`, { recursive: true });
+      const interrupted = await signalled(RUN_QA, scratch, "SIGINT", "link:5", options);
+      assertEquals(interrupted.code, 130, interrupted.stderr);
+      assertStringIncludes(interrupted.stderr, "interrupted: stopping; rows already written stay valid");
+      assertEquals(interrupted.leftovers, []);
+      const rows = [...Deno.readDirSync(`${scratch}/run/responses`)].filter((entry) =>
+        entry.name.endsWith(".json")
+      );
+      assert(rows.length >= 4, `${rows.length} rows`); // the held row was published, not undone
+    });
+  } finally {
+    await server.close();
+  }
 });
