@@ -2,10 +2,10 @@
  * The journal of a publish in progress, and the one rule for what the next run does with a journal a killed
  * publish left behind.
  *
- * A publish writes `.publish.ID.journal` beside its first target before anything else (the targets, fsync'd),
+ * A publish writes `.publish.ID.journal` beside its first target before anything else (the targets),
  * holds an exclusive `flock` on it while it runs (the kernel drops it the moment the process dies, which is how
  * a journal left by a dead publish is told from a live one), appends the identity (inode, size, mtime) of every
- * staging file once all are written in full and fsync'd — before the first link — and removes the journal when
+ * staging file once all are written in full and fsync'd, fsyncs it — before the first link — and removes it when
  * it has finished or been undone. Its staging files are `.NAME.ID.staging` beside each target.
  *
  * The next publish into any of those directories recovers a dead journal: a publish of any of the same targets
@@ -148,7 +148,7 @@ async function tryLock(file: Deno.FsFile): Promise<boolean | undefined> {
 }
 
 /**
- * Begins the journal of a publish of `targets` (written and fsync'd before any staging file); an OS failure is
+ * Begins the journal of a publish of `targets` (written before any staging file); an OS failure is
  * an {@linkcode IoError} named by the first target, the file the user asked for.
  *
  * @example
@@ -178,8 +178,8 @@ export async function beginJournal(targets: readonly string[]): Promise<PublishJ
         file.close();
         continue;
       }
+      // Not fsync'd yet: recordStaged's fsync makes both lines durable before the first link.
       await writeAll(file, encoder.encode(`${JSON.stringify({ journal: MARK, id, targets: entries })}\n`));
-      await file.sync();
       return openJournal(file, path, id, targets);
     }
     throw new IoError(
