@@ -257,6 +257,7 @@ Deno.test("run-qa: SIGTERM while a row is published undoes that row (143, one li
         /^deermem-eval run-qa: interrupted by SIGTERM while publishing \S+\.json: nothing was published; run the same command again\n$/m,
       );
       assertEquals(terminated.leftovers, []);
+      assertEquals(await presentOutputs({ ...RUN_QA, outputs: ["run-qa.lock"] }, `${scratch}/run`), []);
       await Deno.remove(`${scratch}/run`, { recursive: true });
       const interrupted = await signalled(RUN_QA, scratch, "SIGINT", "link:5", options);
       assertEquals(interrupted.code, 130, interrupted.stderr);
