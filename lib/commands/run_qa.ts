@@ -250,7 +250,8 @@ failed.`,
           onInterrupt = listenForInterrupt(say, interrupt);
         },
         onEvent: (event) => progress?.onEvent(event),
-        publish: publishOptions(io),
+        // Ctrl-C is run-qa's own (a graceful stop); a row's publish holds off only SIGTERM.
+        publish: { ...publishOptions(io), signals: ["SIGTERM"] },
         limit,
       });
     } finally {
