@@ -367,7 +367,11 @@ async function readJournal(file: Deno.FsFile): Promise<string | undefined> {
     if (read === null) break;
     offset += read;
   }
-  return new TextDecoder().decode(bytes);
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined; // not UTF-8: not a journal this tool wrote
+  }
 }
 
 async function recoverJournal(
