@@ -28,6 +28,7 @@ import {
 import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
+import { POLICY_MODULE_FLAG, refuseModuleWithoutRun, runCandidateHooks } from "./_candidate.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
@@ -49,6 +50,7 @@ const REPORT_FLAGS = {
   },
   ...REPORT_FILE_FLAGS,
   ...PRICE_FLAGS,
+  ...POLICY_MODULE_FLAG,
   ...PROTOCOL_FLAGS,
 } as const;
 
@@ -73,6 +75,7 @@ Refuses to overwrite FILE; both files are written or neither. No network.`,
     const directory = positionals[0];
     const prices = parsePrices(flags);
     if (directory === undefined) {
+      refuseModuleWithoutRun(flags["policy-module"]);
       await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
       return;
     }
@@ -94,12 +97,15 @@ async function reportRun(
     return;
   }
   const contracts = await readContracts(paths);
+  const hooks = runCandidateHooks(flags["policy-module"], directory);
+  await hooks.beforeDataset(contracts);
   const dataset = datasetPath(flags, io);
-  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
+  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset, hooks.candidate());
   const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
+  const candidate = hooks.recorded();
   let runs;
   try {
-    runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices });
+    runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices, candidate });
   } catch (error) {
     if (!(error instanceof NotVerifiedError)) throw error;
     for (const line of verificationLines(error.verification as Verification)) io.err(line);
