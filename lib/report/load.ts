@@ -64,6 +64,8 @@ export interface RunsRequest {
   prices?: Prices;
   /** The candidate `directory` was made with (`--policy-module`, its baseline from the marker). */
   candidate?: RunCandidate;
+  /** What the other run is re-derived from, when not `recomputed` (a candidate's tasks are its own). */
+  againstRecomputed?: RecomputedProtocol;
 }
 
 /** The verified reports of a run and, when asked, of the run it is compared with. */
@@ -89,8 +91,8 @@ export interface RunsReport {
  * ```
  */
 export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
-  const { contracts, recomputed } = request;
-  const build = async (directory: string, candidate?: RunCandidate) => {
+  const { contracts } = request;
+  const build = async (directory: string, candidate?: RunCandidate, recomputed = request.recomputed) => {
     const kind = await detectRunKind(directory);
     const rederive = recomputed === undefined
       ? {}
@@ -104,6 +106,8 @@ export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
     });
   };
   const runs: RunsReport = { report: await build(request.directory, request.candidate) };
-  if (request.against !== undefined) runs.against = await build(request.against);
+  if (request.against !== undefined) {
+    runs.against = await build(request.against, undefined, request.againstRecomputed ?? request.recomputed);
+  }
   return runs;
 }
