@@ -7,15 +7,9 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
+import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
-import {
-  checkCandidateName,
-  type ExpectedCandidate,
-  type QaCandidate,
-  readMarker,
-  type RunCandidate,
-} from "../qa/mod.ts";
+import { type ExpectedCandidate, type QaCandidate, readMarker, type RunCandidate } from "../qa/mod.ts";
 import { type CustomPolicyRun, customPolicyRun } from "./run_policy.ts";
 
 /** `--policy-module FILE`, shared by run-qa, grade-qa, verify, report and explain. */

@@ -22,7 +22,9 @@ import type { QaCandidate } from "./candidate.ts";
 
 /** The fields a candidate's rows carry beside `policy`. */
 export interface CandidateModule {
+  /** The module's file name. */
   policy_module: string;
+  /** SHA-256 of the module's source bytes. */
   policy_module_sha256: string;
 }
 
