@@ -184,3 +184,36 @@ Deno.test("a candidate run refuses another module or baseline, on resume and in 
     await server.close();
   }
 });
+
+Deno.test("run-qa --policy-module: a module refused on a case, or a stray --baseline, calls nothing and writes nothing", async () => {
+  const server = answerServer();
+  try {
+    await withTempDir(async (directory) => {
+      const throwing = await runQa(`${directory}/run`, server.url, [
+        "--policy-module",
+        `${ROOT}tests/fixtures/policies/throws.ts`,
+      ]);
+      assertEquals(throwing.code, 2, throwing.stderr);
+      assertEquals(throwing.stderr.trim().split("\n").length, 1, throwing.stderr);
+      assertMatch(
+        throwing.stderr,
+        /throws\.ts: case \S+ at capacity 7: the policy threw Error: no corrections here$/m,
+      );
+      const stray = await runQa(`${directory}/run`, server.url, ["--baseline", "hybrid-v1"]);
+      assertEquals(stray.code, 2, stray.stderr);
+      assertStringIncludes(stray.stderr, "--baseline");
+      const unknown = await runQa(`${directory}/run`, server.url, [
+        "--policy-module",
+        RECENCY,
+        "--baseline",
+        "recency",
+      ]);
+      assertEquals(unknown.code, 2, unknown.stderr);
+      assertStringIncludes(unknown.stderr, 'expected one of confidence, hybrid-v1, got "recency"');
+      assertEquals(server.requests.length, 0);
+      assertEquals([...Deno.readDirSync(directory)].length, 0, "nothing written");
+    });
+  } finally {
+    await server.close();
+  }
+});
