@@ -9,7 +9,6 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
 import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
 import { claimHtml } from "./_claim_html.ts";
 import { capacitiesOf } from "./_groups.ts";
@@ -59,7 +58,9 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
       "suites",
       figure(
         forestChart(report),
-        "Figure 1. Paired bootstrap difference in accuracy (hybrid-v1 − confidence) per suite: the point is the observed difference, the whiskers the percentile interval; the dashed line marks zero (no difference).",
+        `Figure 1. Paired bootstrap difference in accuracy (${report.policies[1]} − ${
+          report.policies[0]
+        }) per suite: the point is the observed difference, the whiskers the percentile interval; the dashed line marks zero (no difference).`,
         tableOf("suites"),
       ),
     ],
@@ -68,7 +69,7 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
       figure(
         accuracyChart(report),
         `Figure 2. Accuracy per scenario, paired bars per policy (${
-          POLICIES.join(" and ")
+          report.policies.join(" and ")
         }); labels give correct/cases.`,
         tableOf("scenarios"),
       ),
