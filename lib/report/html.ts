@@ -118,7 +118,7 @@ function renamed(sections: readonly Section[]): Section[] {
 /** The discordant table's answer cells: a cut answer expands to the whole one. */
 function fullAnswers(report: QaReport): CellHtml {
   return (row, column, text) => {
-    const policy = column === 4 ? POLICIES[0] : column === 5 ? POLICIES[1] : undefined;
+    const policy = column === 4 ? report.policies[0] : column === 5 ? report.policies[1] : undefined;
     const full = policy === undefined ? undefined : report.discordant[row]?.rows[policy].prediction;
     if (full === undefined || full === "" || full === text) return undefined;
     return `<details class="answer"><summary>${escapeHtml(text)}</summary>${escapeHtml(full)}</details>`;
