@@ -12,13 +12,114 @@ import { readBytes, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
 import { parseWith } from "../base/schema.ts";
 import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./_grid_points.ts";
 import { heatMap } from "./_heat_map.ts";
+import { type Section, type Table, table } from "./model.ts";
 import { SweepRecordHead, type SweepRow } from "./sweep_schema.ts";
 
-/** The report: terminal lines and the heat map. */
+/** The report: terminal lines, the same content as sections of tables (Markdown), and the heat map. */
 export interface SweepReport {
   lines: string[];
+  /** The lines' content as titled tables, for the renderers that draw tables. */
+  sections: Section[];
   /** A standalone SVG document (no external references). */
   svg: string;
+}
+
+/** A table of grid points: one row per point, its difference, counts, parameters and worst scenario. */
+function pointRowsTable(chosen: readonly Point[], publishedKey: string): Table {
+  return table(
+    [
+      "difference",
+      "hybrid-v1",
+      "confidence",
+      "capacity",
+      "weights",
+      "half-lives",
+      "reserve",
+      "worst scenario",
+      "published",
+    ],
+    chosen.map((point) => {
+      const worst = point.scenarios.reduce((a, b) => b.difference < a.difference ? b : a);
+      const { weights: w } = point.parameters;
+      return [
+        signed(point.difference),
+        String(point.hybrid),
+        String(point.confidence),
+        String(point.capacity),
+        `${w.confidence}/${w.confirmation}/${w.access}`,
+        `${point.parameters.confirmation_half_life_days}/${point.parameters.access_half_life_days} d`,
+        `${point.parameters.correction_reserved_fraction} ≤ ${point.parameters.correction_reserved_max}`,
+        `${worst.scenario} ${signed(worst.difference)}`,
+        parametersKey(point.parameters) === publishedKey ? "yes" : "",
+      ];
+    }),
+    [true, true, true, true, false, false, false, false, false],
+  );
+}
+
+/** The sections: the count, the best and worst points, and the published parameters at each capacity. */
+function sweepSections(
+  head: { protocol_id: string; tool: string; rows: number },
+  all: readonly Point[],
+  published: SweepRow["parameters"],
+  top: number,
+): Section[] {
+  const publishedKey = parametersKey(published);
+  const { best, worst } = bestAndWorst(all, top);
+  const publishedPoints = all.filter((point) => parametersKey(point.parameters) === publishedKey);
+  const what =
+    "hybrid-v1 minus confidence, supports kept over all scenarios; weights confidence/confirmation/access";
+  return [
+    {
+      id: "sweep",
+      title: "Sweep",
+      lines: [`sweep of ${head.protocol_id} by ${head.tool}: ${all.length} grid points, ${head.rows} rows`],
+      tables: [],
+    },
+    {
+      id: "best",
+      title: `Best ${best.length} grid points`,
+      lines: [what],
+      tables: [pointRowsTable(best, publishedKey)],
+    },
+    {
+      id: "worst",
+      title: `Worst ${worst.length} grid points`,
+      lines: [],
+      tables: [pointRowsTable(worst, publishedKey)],
+    },
+    {
+      id: "published",
+      title: "Published parameters",
+      lines: [
+        publishedPoints.length > 0 ? describeInWords(published) : "not on this grid",
+      ],
+      tables: publishedPoints.length === 0 ? [] : [table(
+        ["capacity", "difference", "hybrid-v1", "confidence"],
+        publishedPoints.map((point) => [
+          String(point.capacity),
+          signed(point.difference),
+          String(point.hybrid),
+          String(point.confidence),
+        ]),
+        [true, true, true, true],
+      )],
+    },
+  ];
+}
+
+/** Parameters in one sentence: `weights 0.65/0.25/0.1, half-lives 90/30 d, reserve 0.1 up to 10`. */
+function describeInWords(parameters: SweepRow["parameters"]): string {
+  const { weights: w } = parameters;
+  return `weights ${w.confidence}/${w.confirmation}/${w.access}, half-lives ${parameters.confirmation_half_life_days}/${parameters.access_half_life_days} d, reserve ${parameters.correction_reserved_fraction} up to ${parameters.correction_reserved_max}`;
+}
+
+/** The best and worst `top` points; ties keep file order, which is the grid's order (stable sorts). */
+function bestAndWorst(all: readonly Point[], top: number): { best: Point[]; worst: Point[] } {
+  return {
+    best: [...all].sort((a, b) => b.difference - a.difference).slice(0, top),
+    worst: [...all].sort((a, b) => a.difference - b.difference).slice(0, top),
+  };
 }
 
 /** A titled table of grid points: difference, capacity, parameters and the worst scenario of each. */
@@ -46,9 +147,7 @@ function sweepLines(
   top: number,
 ): string[] {
   const publishedKey = parametersKey(published);
-  // Ties keep file order, which is the grid's order: stable sorts.
-  const best = [...all].sort((a, b) => b.difference - a.difference).slice(0, top);
-  const worst = [...all].sort((a, b) => a.difference - b.difference).slice(0, top);
+  const { best, worst } = bestAndWorst(all, top);
   const out = [
     `sweep of ${head.protocol_id} by ${head.tool}: ${all.length} grid points, ${head.rows} rows`,
     ...pointTable(
@@ -100,6 +199,7 @@ export function sweepReport(recordText: string, rowsText: string, directory: str
   }
   return {
     lines: sweepLines({ ...record, rows }, points, record.published, top),
+    sections: sweepSections({ ...record, rows }, points, record.published, top),
     svg: heatMap(points, record.published, record.grid.weights_step),
   };
 }
