@@ -66,7 +66,8 @@ the suites (official, synthetic, overall: correct per policy, discordant counts,
 difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
 and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
 scenario and policy, and the cases where the policies keep different supports. For a sweep directory
-(sweep.json, sweep.jsonl): the best and worst grid points, with --html the heat map over the weight simplex.
+(sweep.json, sweep.jsonl), verified as \`verify\` does (with --dataset every row recomputed): the best and worst
+grid points, with --html the heat map over the weight simplex.
 Refuses to overwrite FILE; both files are written or neither. No network.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
@@ -97,15 +98,10 @@ async function reportRun(
   const dataset = datasetPath(flags, io);
   const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
   const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
-  let runs;
-  try {
-    runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices });
-  } catch (error) {
-    if (!(error instanceof NotVerifiedError)) throw error;
-    for (const line of verificationLines(error.verification as Verification)) io.err(line);
-    io.err(`deermem-eval report: ${error.message}`);
-    throw new CommandFailedError(error.message);
-  }
+  const runs = await refusingUnverified(
+    io,
+    () => reportRuns({ contracts, directory, against: flags.against, recomputed, prices }),
+  );
   const files: ReportFile[] = [];
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
     if (path !== undefined) files.push({ flag, path, render });
@@ -128,22 +124,28 @@ async function reportRun(
   await writeReportFiles(files, io);
 }
 
-/** A sweep directory: reported from sweep.json and sweep.jsonl alone. */
+/** A sweep directory: verified and reported from sweep.json and sweep.jsonl (with --dataset, every row recomputed). */
 async function reportSweep(
   directory: string,
   paths: ContractPaths,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
 ): Promise<void> {
-  // Only what the user typed is refused; a dataset from the environment simply does not apply here.
-  if (flags.against !== undefined || flags.dataset !== undefined || flags["price-input"] !== undefined) {
+  if (flags.against !== undefined || flags["price-input"] !== undefined) {
     throw new InputError(
-      "a sweep directory is reported from sweep.json and sweep.jsonl alone: --against, --dataset and the prices do not apply",
+      "a sweep directory is reported from sweep.json and sweep.jsonl: --against and the prices do not apply",
       { path: directory },
     );
   }
-  await readContracts(paths);
-  const sweep = await readSweepReport(directory);
+  const contracts = await readContracts(paths);
+  // Only a dataset the user typed re-runs the sweep; one from the environment does not apply here.
+  const stage = flags.dataset === undefined
+    ? undefined
+    : await prepareStage(contracts, datasetPath(flags, io)!);
+  const sweep = await refusingUnverified(
+    io,
+    () => readSweepReport(directory, contracts, stage?.prepared.cases),
+  );
   const files: ReportFile[] = [];
   if (flags.markdown !== undefined) {
     files.push({ flag: "--markdown", path: flags.markdown, render: () => sweepMarkdown(directory, sweep) });
@@ -157,6 +159,18 @@ async function reportSweep(
   }
   if (!toStandardOutput(files)) io.out(sweep.lines.join("\n"));
   await writeReportFiles(files, io);
+}
+
+/** Runs `build`; a directory that does not verify is refused with its checks on standard error. */
+async function refusingUnverified<T>(io: Io, build: () => Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (error) {
+    if (!(error instanceof NotVerifiedError)) throw error;
+    for (const line of verificationLines(error.verification as Verification)) io.err(line);
+    io.err(`deermem-eval report: ${error.message}`);
+    throw new CommandFailedError(error.message);
+  }
 }
 
 function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {

@@ -7,12 +7,16 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { readBytes, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
+import { InputError, NotVerifiedError } from "../base/errors.ts";
+import type { PreparedCase } from "../protocol/cases.ts";
+import type { Contracts } from "../protocol/contracts.ts";
+import { verifySweep } from "../verify/mod.ts";
 import { parseWith } from "../base/schema.ts";
 import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./_grid_points.ts";
 import { heatMap } from "./_heat_map.ts";
 import { type Section, type Table, table } from "./model.ts";
+import { verificationSection } from "./sections.ts";
+import type { Verification } from "./verification.ts";
 import { SweepRecordHead, type SweepRow } from "./sweep_schema.ts";
 
 /** The report: terminal lines, the same content as sections of tables (Markdown), and the heat map. */
@@ -22,6 +26,8 @@ export interface SweepReport {
   sections: Section[];
   /** A standalone SVG document (no external references). */
   svg: string;
+  /** What `verify` proved of the directory, when it was verified ({@linkcode readSweepReport}). */
+  verification?: Verification;
 }
 
 /** A table of grid points: one row per point, its difference, counts, parameters and worst scenario. */
@@ -176,12 +182,12 @@ function sweepLines(
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
- * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/mod.ts";
+ * import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../sweep/mod.ts";
  * import { sweepReport } from "./sweep.ts";
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), { contracts } = prepared;
  * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
  * const result = runSweep(prepared, parseGrid(small, "grid.yaml", contracts.config)); // 231 weights × 2 reserves
- * const record = sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval 0.1.0");
+ * const record = sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval 0.1.0", await sweepJsonlSha256(result));
  * const { lines, svg } = sweepReport(record, sweepJsonl(result), "/tmp/sweep");
  * strictEqual(lines[0], "sweep of deermem-demo-synthetic-v1 by deermem-eval 0.1.0: 1386 grid points, 6930 rows");
  * strictEqual(svg.startsWith("<svg"), true);
@@ -205,33 +211,43 @@ export function sweepReport(recordText: string, rowsText: string, directory: str
 }
 
 /**
- * Reads a sweep directory's `sweep.json` and `sweep.jsonl` (strict UTF-8) and builds the report.
+ * Verifies a sweep directory as `verify` does ({@linkcode verifySweep}: the recorded SHA-256 of `sweep.jsonl`,
+ * every row where the grid puts it, `sweep.json` re-derived from the rows; with `cases` every row recomputed)
+ * and builds the report from the verified files, its verification first. A failed check is a
+ * `NotVerifiedError` (from `base/errors.ts`) carrying the checks.
  *
  * @example
  * ```ts
- * import { strictEqual } from "node:assert/strict";
+ * import { rejects, strictEqual } from "node:assert/strict";
+ * import { NotVerifiedError } from "../base/errors.ts";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
- * import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../sweep/mod.ts";
+ * import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../sweep/mod.ts";
  * import { readSweepReport } from "./sweep.ts";
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), { contracts } = prepared;
  * const result = runSweep(prepared, parseGrid("weights_step: 0.5\ncapacities: [7]\n", "grid.yaml", contracts.config));
  * const dir = await Deno.makeTempDir();
  * await Deno.writeTextFile(`${dir}/sweep.jsonl`, sweepJsonl(result));
- * await Deno.writeTextFile(`${dir}/sweep.json`, sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval 0.1.0"));
- * const { lines, svg } = await readSweepReport(dir); // from sweep.json and sweep.jsonl alone
+ * await Deno.writeTextFile(`${dir}/sweep.json`, sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval 0.1.0", await sweepJsonlSha256(result)));
+ * const { lines, svg } = await readSweepReport(dir, contracts); // from sweep.json and sweep.jsonl alone
  * strictEqual(lines[0], "sweep of deermem-demo-synthetic-v1 by deermem-eval 0.1.0: 108 grid points, 540 rows");
  * strictEqual(svg.includes("<script"), false);
+ * await Deno.writeTextFile(`${dir}/sweep.jsonl`, sweepJsonl(result).replace('"hybrid_v1_retained": 1,', '"hybrid_v1_retained": 2,'));
+ * await rejects(readSweepReport(dir, contracts), NotVerifiedError); // a row changed after sweep wrote it
  * ```
  */
-export async function readSweepReport(directory: string): Promise<SweepReport> {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const read = async (name: string) => {
-    const bytes = await readBytes(`${directory}/${name}`, "sweep output", SWEEP_OUTPUT_CAP);
-    try {
-      return decoder.decode(bytes);
-    } catch {
-      throw new InputError("not valid UTF-8", { path: `${directory}/${name}` });
-    }
+export async function readSweepReport(
+  directory: string,
+  contracts: Contracts,
+  cases?: readonly PreparedCase[],
+): Promise<SweepReport> {
+  const verified = await verifySweep(directory, contracts, cases);
+  const verification: Verification = { checks: verified.checks, ok: verified.ok, proved: verified.proved };
+  if (!verified.ok || verified.files === undefined) throw new NotVerifiedError(directory, verification);
+  const report = sweepReport(verified.files.record, verified.files.rows, directory);
+  return {
+    ...report,
+    lines: [...report.lines, `verified: ${verified.proved}`],
+    sections: [verificationSection(verification), ...report.sections],
+    verification,
   };
-  return sweepReport(await read("sweep.json"), await read("sweep.jsonl"), directory);
 }

@@ -13,7 +13,7 @@ import {
   sweepMarkdown,
   sweepReport,
 } from "../../lib/report/mod.ts";
-import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/mod.ts";
+import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { GOLDEN, withTempDir } from "../helpers/cli.ts";
@@ -99,7 +99,13 @@ Deno.test("GFM: the sweep report is tables, not a code block", async () => {
   const grid = "weights_step: 0.05\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
     "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n";
   const result = runSweep(protocol, parseGrid(grid, "grid.yaml", fixture.config));
-  const record = sweepRecord(result, fixture, protocol.dataset.sha256, "deermem-eval test");
+  const record = sweepRecord(
+    result,
+    fixture,
+    protocol.dataset.sha256,
+    "deermem-eval test",
+    await sweepJsonlSha256(result),
+  );
   const markdown = sweepMarkdown("/tmp/sweep", sweepReport(record, sweepJsonl(result), "/tmp/sweep"));
   assert(!markdown.includes("```"), markdown);
   assertGfm(markdown, 2, "sweep");
@@ -129,7 +135,7 @@ Deno.test("GFM: the sweep's published-parameters table holds the published point
   const grid = "weights_step: 0.05\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
     "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [7]\n";
   const result = runSweep(protocol, parseGrid(grid, "grid.yaml", fixture.config));
-  const record = sweepRecord(result, fixture, protocol.dataset.sha256, "t");
+  const record = sweepRecord(result, fixture, protocol.dataset.sha256, "t", await sweepJsonlSha256(result));
   const markdown = sweepMarkdown("s", sweepReport(record, sweepJsonl(result), "s"));
   // +18 at capacity 7, 45 vs 27 supports: run-policy's retention table for the fixture says so.
   assertStringIncludes(

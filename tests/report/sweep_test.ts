@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/asse
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
-import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/mod.ts";
+import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
 import { sweepReport } from "../../lib/report/mod.ts";
 
 const contracts = await fixtureContracts();
@@ -29,7 +29,13 @@ const published = runSweep(
   ),
 );
 const result = runSweep(protocol, grid);
-const record = sweepRecord(result, contracts, protocol.dataset.sha256, "deermem-eval test");
+const record = sweepRecord(
+  result,
+  contracts,
+  protocol.dataset.sha256,
+  "deermem-eval test",
+  await sweepJsonlSha256(result),
+);
 const rows = sweepJsonl(result);
 
 Deno.test("sweep report: best and worst grid points, totals as the rows add up", () => {
@@ -55,9 +61,15 @@ Deno.test("sweep report: best and worst grid points, totals as the rows add up",
   assert(max > min);
 });
 
-Deno.test("sweep report: the published point at capacity 7 is +18 (45 vs 27 supports, as run-policy's table says)", () => {
+Deno.test("sweep report: the published point at capacity 7 is +18 (45 vs 27 supports, as run-policy's table says)", async () => {
   const text = sweepJsonl(published);
-  const publishedRecord = sweepRecord(published, contracts, protocol.dataset.sha256, "t");
+  const publishedRecord = sweepRecord(
+    published,
+    contracts,
+    protocol.dataset.sha256,
+    "t",
+    await sweepJsonlSha256(published),
+  );
   const { lines, svg } = sweepReport(publishedRecord, text, "/tmp/s");
   assertMatch(lines.at(-1)!, /^published parameters: capacity 5 [+-]\d+, capacity 7 \+18$/);
   assertMatch(svg, /capacity 7, weights 0\.65\/0\.25\/0\.1: \+18 \(45 vs 27 of 45\)/);
