@@ -10,6 +10,7 @@
 import { InputError, NotVerifiedError } from "../base/errors.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import type { Contracts } from "../protocol/contracts.ts";
+import { parametersAt, type SweepResult } from "../sweep/mod.ts";
 import { verifySweep } from "../verify/mod.ts";
 import { parseWith } from "../base/schema.ts";
 import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./_grid_points.ts";
@@ -203,11 +204,60 @@ export function sweepReport(recordText: string, rowsText: string, directory: str
   if (rows !== record.rows) {
     throw new InputError(`holds ${rows} rows; sweep.json says ${record.rows}`, { path: rowsPath });
   }
+  return reportOf({ ...record, rows }, points, top);
+}
+
+function reportOf(
+  record: SweepRecordHead & { rows: number },
+  points: readonly Point[],
+  top: number,
+): SweepReport {
   return {
-    lines: sweepLines({ ...record, rows }, points, record.published, top),
-    sections: sweepSections({ ...record, rows }, points, record.published, top),
+    lines: sweepLines(record, points, record.published, top),
+    sections: sweepSections(record, points, record.published, top),
     svg: heatMap(points, record.published, record.grid.weights_step),
   };
+}
+
+/** The grid points of a sweep rebuilt from its rows, in the rows' order (what {@linkcode gridPoints} reads). */
+function pointsOf(result: SweepResult): Point[] {
+  const { grid, groups } = result;
+  const points: Point[] = [];
+  for (let set = 0; set < result.parameterSets; set++) {
+    const p = parametersAt(grid, set);
+    const parameters = {
+      access_half_life_days: p.accessHalfLifeDays,
+      confirmation_half_life_days: p.confirmationHalfLifeDays,
+      correction_reserved_fraction: p.correctionReservedFraction,
+      correction_reserved_max: p.correctionReservedMax,
+      weights: { access: p.accessWeight, confidence: p.confidenceWeight, confirmation: p.confirmationWeight },
+    };
+    grid.capacities.forEach((capacity, capacityIndex) => {
+      const scenarios = groups.map((group, index) => {
+        const hybrid = result.hybrid[(set * grid.capacities.length + capacityIndex) * groups.length + index];
+        const confidence = result.confidence[capacityIndex * groups.length + index];
+        return {
+          scenario: group.scenario,
+          difference: hybrid - confidence,
+          hybrid,
+          confidence,
+          cases: group.cases,
+        };
+      });
+      const sum = (key: "difference" | "hybrid" | "confidence" | "cases") =>
+        scenarios.reduce((total, item) => total + item[key], 0);
+      points.push({
+        parameters,
+        capacity,
+        difference: sum("difference"),
+        hybrid: sum("hybrid"),
+        confidence: sum("confidence"),
+        cases: sum("cases"),
+        scenarios,
+      });
+    });
+  }
+  return points;
 }
 
 /**
@@ -243,7 +293,12 @@ export async function readSweepReport(
   const verified = await verifySweep(directory, contracts, cases);
   const verification: Verification = { checks: verified.checks, ok: verified.ok, proved: verified.proved };
   if (!verified.ok || verified.files === undefined) throw new NotVerifiedError(directory, verification);
-  const report = sweepReport(verified.files.record, verified.files.rows, directory);
+  // Built from the sweep the checks rebuilt from the rows: the rows are parsed once.
+  const recordPath = `${directory}/sweep.json`;
+  const record = parseWith(SweepRecordHead, parseJson(verified.files.record, recordPath, ""), recordPath, {
+    error: InputError,
+  });
+  const report = reportOf(record, pointsOf(verified.result!), 5);
   return {
     ...report,
     lines: [...report.lines, `verified: ${verified.proved}`],

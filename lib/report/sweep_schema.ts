@@ -18,3 +18,6 @@ export const SweepRecordHead = z.object({
   grid: z.object({ weights_step: z.number().check(z.gt(0, "must be > 0")), capacities: z.array(z.number()) }),
   published: SweepRow.shape.parameters,
 });
+
+/** The parts of `sweep.json` the report reads. */
+export type SweepRecordHead = z.infer<typeof SweepRecordHead>;

@@ -36,8 +36,8 @@ export interface SweepVerification {
   proved: string;
   /** The sweep as its rows give it, when every check holds. */
   result?: SweepResult;
-  /** The two files' text, when every check holds (what the report is built from). */
-  files?: { record: string; rows: string };
+  /** `sweep.json`'s text, when every check holds (what the report reads its head from). */
+  files?: { record: string };
 }
 
 /** A file read for the checks: its bytes and text, or why not. */
@@ -140,7 +140,7 @@ export async function verifySweep(
     ? "sweep.jsonl is the file sweep.json records, its rows stand where the grid puts them and re-derive sweep.json; each row's counts, and the protocol sweep.json names, need --dataset to be checked"
     : "every row of sweep.jsonl recomputed from the pinned dataset under the protocol sweep.json names; sweep.json re-derived from the rows and records their SHA-256";
   if (!ok) return { checks, ok, proved };
-  return { checks, ok, proved, result, files: { record: recordFile.text!, rows: rowsFile.text! } };
+  return { checks, ok, proved, result, files: { record: recordFile.text! } };
 }
 
 type Verdict = (name: string, detail: string) => void;

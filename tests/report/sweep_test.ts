@@ -3,7 +3,7 @@ import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
-import { sweepReport } from "../../lib/report/mod.ts";
+import { readSweepReport, sweepReport } from "../../lib/report/mod.ts";
 
 const contracts = await fixtureContracts();
 const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
@@ -97,4 +97,21 @@ Deno.test("sweep report: a row that does not add up is refused, naming the file,
   const short = rows.split("\n").slice(1).join("\n");
   assertThrows(() => sweepReport(record, short, "/tmp/s"), InputError, "holds 299 rows; sweep.json says 300");
   assertThrows(() => sweepReport("{", rows, "/tmp/s"), InputError, "/tmp/s/sweep.json: not valid JSON");
+});
+
+Deno.test("readSweepReport: verified first, then the same lines, tables and heat map as the files' text gives", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${directory}/sweep.json`, record);
+    await Deno.writeTextFile(`${directory}/sweep.jsonl`, rows);
+    const fromText = sweepReport(record, rows, directory);
+    const verified = await readSweepReport(directory, contracts);
+    assertEquals(verified.lines.slice(0, -1), fromText.lines);
+    assertMatch(verified.lines.at(-1)!, /^verified: sweep\.jsonl is the file sweep\.json records/);
+    assertEquals(verified.sections.slice(1), fromText.sections);
+    assertEquals(verified.sections[0].id, "verification");
+    assertEquals(verified.svg, fromText.svg);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
 });
