@@ -29,7 +29,13 @@ for (let run = 0; run <= runs; run++) {
     const start = performance.now();
     const result = runSweep(prepared, grid);
     const evaluated = performance.now();
-    const record = sweepRecord(result, contracts, prepared.dataset.sha256, "bench", await sweepJsonlSha256(result));
+    const record = sweepRecord(
+      result,
+      contracts,
+      prepared.dataset.sha256,
+      "bench",
+      await sweepJsonlSha256(result),
+    );
     sweepSummaryLines(result, contracts.config.pool.capacities);
     const placed = performance.now();
     await writeSweepFiles(directory, { "sweep.jsonl": sweepJsonlChunks(result), "sweep.json": record });

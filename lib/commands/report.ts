@@ -14,6 +14,7 @@ import {
   type Prices,
   readSweepReport,
   reportHtml,
+  reportJson,
   reportMarkdown,
   reportRuns,
   reportText,
@@ -22,6 +23,7 @@ import {
   sectionsText,
   sweepHtml,
   sweepMarkdown,
+  sweepReportJson,
   type Verification,
   verificationLines,
 } from "../report/mod.ts";
@@ -48,6 +50,7 @@ const REPORT_FLAGS = {
     help: "compare with another run of the same kind: aggregate, row and byte layers",
   },
   ...REPORT_FILE_FLAGS,
+  json: { type: "boolean", help: "print the report's data as one JSON document instead of the text" },
   ...PRICE_FLAGS,
   ...PROTOCOL_FLAGS,
 } as const;
@@ -68,7 +71,9 @@ and lost, the discordant cases, the token bill and provenance. For a policy run:
 scenario and policy, and the cases where the policies keep different supports. For a sweep directory
 (sweep.json, sweep.jsonl), verified as \`verify\` does (with --dataset every row recomputed): the best and worst
 grid points, with --html the heat map over the weight simplex.
-Refuses to overwrite FILE; both files are written or neither. No network.`,
+With --json, the same data as one JSON document on standard output (keys in the README; the Markdown and
+HTML files are still written when asked for). Refuses to overwrite FILE; both files are written or neither. No
+network.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
@@ -90,6 +95,7 @@ async function reportRun(
   io: Io,
 ): Promise<void> {
   const paths = contractPaths(flags);
+  refuseJsonConflicts(flags);
   if (await isSweepDirectory(directory)) {
     await reportSweep(directory, paths, flags, io);
     return;
@@ -109,7 +115,7 @@ async function reportRun(
   let text: string;
   if (runs.against === undefined) {
     const run = { ...runs.report, directory: name };
-    text = reportText(run);
+    text = flags.json ? JSON.stringify(reportJson(run), null, 2) : reportText(run);
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
   } else {
@@ -157,7 +163,10 @@ async function reportSweep(
       render: () => sweepHtml(directory, sweep),
     });
   }
-  if (!toStandardOutput(files)) io.out(sweep.lines.join("\n"));
+  const text = flags.json
+    ? JSON.stringify(sweepReportJson(directory, sweep), null, 2)
+    : sweep.lines.join("\n");
+  if (!toStandardOutput(files)) io.out(text);
   await writeReportFiles(files, io);
 }
 
@@ -170,6 +179,17 @@ async function refusingUnverified<T>(io: Io, build: () => Promise<T>): Promise<T
     for (const line of verificationLines(error.verification as Verification)) io.err(line);
     io.err(`deermem-eval report: ${error.message}`);
     throw new CommandFailedError(error.message);
+  }
+}
+
+/** --json is one document on standard output: not with --against, nor with another document there. */
+function refuseJsonConflicts(flags: FlagValues<typeof REPORT_FLAGS>): void {
+  if (!flags.json) return;
+  if (flags.against !== undefined) {
+    throw new InputError("--json reports one run; --against compares in text, Markdown and HTML");
+  }
+  if (flags.markdown === "-" || flags.html === "-") {
+    throw new InputError("--json prints to standard output, which --markdown - or --html - would share");
   }
 }
 

@@ -8,7 +8,7 @@
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
-import type { SweepReport } from "./sweep.ts";
+import type { BuiltSweepReport } from "./sweep.ts";
 
 /**
  * Escapes text for a Markdown table cell or paragraph: ASCII punctuation that Markdown interprets gets a
@@ -107,10 +107,10 @@ export function sectionsMarkdown(heading: string, sections: readonly Section[]):
  * import { sweepMarkdown } from "./markdown.ts";
  * const table = { headers: ["capacity", "difference"], rows: [["7", "+18"]], numeric: [true, true] };
  * const sections = [{ id: "published", title: "Published parameters", lines: [], tables: [table] }];
- * const markdown = sweepMarkdown("/tmp/sweep", { lines: [], sections, svg: "<svg/>" });
+ * const markdown = sweepMarkdown("/tmp/sweep", { sections });
  * strictEqual(markdown, "# deermem-eval report: /tmp/sweep (sweep)\n\n## Published parameters\n\n| capacity | difference |\n| ---: | ---: |\n| 7 | +18 |\n");
  * ```
  */
-export function sweepMarkdown(directory: string, sweep: SweepReport): string {
+export function sweepMarkdown(directory: string, sweep: Pick<BuiltSweepReport, "sections">): string {
   return sectionsMarkdown(`deermem-eval report: ${directory} (sweep)`, sweep.sections);
 }

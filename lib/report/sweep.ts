@@ -20,15 +20,37 @@ import { verificationSection } from "./sections.ts";
 import type { Verification } from "./verification.ts";
 import { SweepRecordHead, type SweepRow } from "./sweep_schema.ts";
 
-/** The report: terminal lines, the same content as sections of tables (Markdown), and the heat map. */
+/** The report: terminal lines and the heat map (what every renderer reads), tables, figures and verification. */
 export interface SweepReport {
   lines: string[];
-  /** The lines' content as titled tables, for the renderers that draw tables. */
-  sections: Section[];
   /** A standalone SVG document (no external references). */
   svg: string;
+  /** The lines' content as titled tables, for the renderers that draw tables. */
+  sections?: Section[];
+  /** The figures the lines and tables show, as values (`report --json`). */
+  summary?: SweepSummary;
   /** What `verify` proved of the directory, when it was verified ({@linkcode readSweepReport}). */
   verification?: Verification;
+}
+
+/** A report as {@linkcode sweepReport} and {@linkcode readSweepReport} build it: tables and figures included. */
+export interface BuiltSweepReport extends SweepReport {
+  sections: Section[];
+  summary: SweepSummary;
+}
+
+/** What a sweep report shows, as values. */
+export interface SweepSummary {
+  protocolId: string;
+  tool: string;
+  gridPoints: number;
+  rows: number;
+  /** The best and worst grid points (hybrid-v1 minus confidence over all scenarios), ties in the grid's order. */
+  best: Point[];
+  worst: Point[];
+  /** The published parameters, and their grid point at each capacity of the grid (none when off the grid). */
+  published: SweepRow["parameters"];
+  publishedPoints: Point[];
 }
 
 /** A table of grid points: one row per point, its difference, counts, parameters and worst scenario. */
@@ -194,7 +216,12 @@ function sweepLines(
  * strictEqual(svg.startsWith("<svg"), true);
  * ```
  */
-export function sweepReport(recordText: string, rowsText: string, directory: string, top = 5): SweepReport {
+export function sweepReport(
+  recordText: string,
+  rowsText: string,
+  directory: string,
+  top = 5,
+): BuiltSweepReport {
   const recordPath = `${directory}/sweep.json`;
   const rowsPath = `${directory}/sweep.jsonl`;
   const record = parseWith(SweepRecordHead, parseJson(recordText, recordPath, ""), recordPath, {
@@ -211,8 +238,18 @@ function reportOf(
   record: SweepRecordHead & { rows: number },
   points: readonly Point[],
   top: number,
-): SweepReport {
+): BuiltSweepReport {
+  const publishedKey = parametersKey(record.published);
   return {
+    summary: {
+      protocolId: record.protocol_id,
+      tool: record.tool,
+      gridPoints: points.length,
+      rows: record.rows,
+      ...bestAndWorst(points, top),
+      published: record.published,
+      publishedPoints: points.filter((point) => parametersKey(point.parameters) === publishedKey),
+    },
     lines: sweepLines(record, points, record.published, top),
     sections: sweepSections(record, points, record.published, top),
     svg: heatMap(points, record.published, record.grid.weights_step),
@@ -289,7 +326,7 @@ export async function readSweepReport(
   directory: string,
   contracts: Contracts,
   cases?: readonly PreparedCase[],
-): Promise<SweepReport> {
+): Promise<BuiltSweepReport> {
   const verified = await verifySweep(directory, contracts, cases);
   const verification: Verification = { checks: verified.checks, ok: verified.ok, proved: verified.proved };
   if (!verified.ok || verified.files === undefined) throw new NotVerifiedError(directory, verification);
