@@ -3,7 +3,8 @@
  * use; `sweep.jsonl` is the file whose SHA-256 `sweep.json` records; every row stands where the grid puts it and
  * the rows are their canonical serialisation byte for byte; `sweep.json` is re-derived from the rows byte for
  * byte (grid, groups, the published parameters' placement); and — with the prepared cases — every row's counts
- * are recomputed by running the sweep again.
+ * are recomputed by running the sweep again. A missing or invalid file is a failed check; a file that is not valid
+ * UTF-8, over its cap or not a regular file (an `UnreadableFileError`) and an OS failure are thrown.
  *
  * @module
  */
@@ -52,10 +53,10 @@ async function readFile(path: string): Promise<Read> {
     const bytes = await readBytesIfExists(path, "sweep output", SWEEP_OUTPUT_CAP);
     return bytes === undefined ? { problem: "missing" } : { bytes, text: decodeUtf8(bytes, path) };
   } catch (error) {
+    // Invalid UTF-8, a file over its cap or not a regular file is refused (thrown), as every text read refuses it.
     if (error instanceof InputError && !(error instanceof UnreadableFileError)) {
       return { problem: error.message };
     }
-    if (error instanceof UnreadableFileError) return { problem: error.message };
     throw error;
   }
 }

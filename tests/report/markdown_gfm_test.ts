@@ -8,6 +8,7 @@ import {
   comparisonHeading,
   comparisonSections,
   type QaReport,
+  readSweepReport,
   reportMarkdown,
   sectionsMarkdown,
   sweepMarkdown,
@@ -17,7 +18,7 @@ import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { GOLDEN, withTempDir } from "../helpers/cli.ts";
-import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
+import { FIXTURE_DATASET, fixtureContracts, fixtureTasks, REFERENCE_QA } from "../helpers/fixture.ts";
 import { gfmBlocks, gfmProblems } from "../helpers/gfm.ts";
 import { contracts, copyDirectory, PUBLISHED, publishedReport, QA_FILES } from "./_published.ts";
 
@@ -146,4 +147,29 @@ Deno.test("GFM: the sweep's published-parameters table holds the published point
     markdown,
     "| capacity | difference | hybrid-v1 | confidence |\n| ---: | ---: | ---: | ---: |\n| 7 | +18 | 45 | 27 |\n",
   );
+});
+
+Deno.test("GFM: a QA report re-derived with the dataset, and a verified sweep's report (its checks listed first)", async () => {
+  const fixture = await fixtureContracts();
+  const qa = await buildReport(REFERENCE_QA, fixture, { recomputed: { tasks: await fixtureTasks(fixture) } });
+  assert(qa.verification.checks.every((check) => check.verdict === "pass"));
+  assertGfm(reportMarkdown(qa), 6, "QA with the dataset");
+  const protocol = await prepareProtocol(fixture, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
+  const result = runSweep(
+    protocol,
+    parseGrid("weights_step: 0.5\ncapacities: [5, 7]\n", "g.yaml", fixture.config),
+  );
+  await withTempDir(async (directory) => {
+    await Deno.writeTextFile(`${directory}/sweep.jsonl`, sweepJsonl(result));
+    await Deno.writeTextFile(
+      `${directory}/sweep.json`,
+      sweepRecord(result, fixture, protocol.dataset.sha256, "t", await sweepJsonlSha256(result)),
+    );
+    const markdown = sweepMarkdown(directory, await readSweepReport(directory, fixture, protocol.cases));
+    assertStringIncludes(
+      markdown,
+      "\n## Verification\n\n- ✓ sweep.jsonl: its SHA-256 is the one sweep.json records\n",
+    );
+    assertGfm(markdown, 3, "verified sweep");
+  });
 });

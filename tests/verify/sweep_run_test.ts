@@ -2,7 +2,8 @@
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
 import { SWEEP_CHECKS, type SweepVerification, verifySweep } from "../../lib/verify/mod.ts";
-import { assert, assertEquals } from "../helpers/assert.ts";
+import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
+import { UnreadableFileError } from "../../lib/base/errors.ts";
 import { withTempDir } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 
@@ -170,5 +171,14 @@ Deno.test("verifySweep with the dataset: a sweep made under another protocol is 
     const full = verdicts(await verifySweep(directory, contracts, prepared.cases));
     assertEquals(full.protocol, "fail: differ: artifacts.config_sha256");
     assertEquals(full.recomputed, "fail: not checked: the checks above fail");
+  });
+});
+
+Deno.test("verifySweep: a sweep.jsonl that is not valid UTF-8 is refused as every text read refuses it", async () => {
+  await withSweep({}, async (directory) => {
+    const bytes = await Deno.readFile(`${directory}/sweep.jsonl`);
+    bytes[10] = 0xff;
+    await Deno.writeFile(`${directory}/sweep.jsonl`, bytes);
+    await assertRejects(() => verifySweep(directory, contracts), UnreadableFileError, "sweep.jsonl");
   });
 });
