@@ -166,10 +166,8 @@ Deno.test("GFM: a QA report re-derived with the dataset, and a verified sweep's 
       sweepRecord(result, fixture, protocol.dataset.sha256, "t", await sweepJsonlSha256(result)),
     );
     const markdown = sweepMarkdown(directory, await readSweepReport(directory, fixture, protocol.cases));
-    assertStringIncludes(
-      markdown,
-      "\n## Verification\n\n- ✓ sweep.jsonl: its SHA-256 is the one sweep.json records\n",
-    );
+    assertStringIncludes(markdown, "\n## Verification\n\n- ✓ sweep.json: ");
+    assertStringIncludes(markdown, "\n- ✓ sweep.jsonl: its SHA-256 is the one sweep.json records\n");
     assertGfm(markdown, 3, "verified sweep");
   });
 });
