@@ -168,6 +168,6 @@ Deno.test("GFM: a QA report re-derived with the dataset, and a verified sweep's 
     const markdown = sweepMarkdown(directory, await readSweepReport(directory, fixture, protocol.cases));
     assertStringIncludes(markdown, "\n## Verification\n\n- ✓ sweep.json: ");
     assertStringIncludes(markdown, "\n- ✓ sweep.jsonl: its SHA-256 is the one sweep.json records\n");
-    assertGfm(markdown, 3, "verified sweep");
+    assertGfm(markdown, 2, "verified sweep"); // best and worst: the published weights are off a 0.5 grid
   });
 });
