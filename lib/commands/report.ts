@@ -5,6 +5,9 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
+import { exists } from "../base/fs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { buildAnswerTasks } from "../qa/mod.ts";
 import {
   compareRuns,
   comparisonHeading,
@@ -12,12 +15,17 @@ import {
   isSweepDirectory,
   NotVerifiedError,
   type Prices,
+  publishedComparisonHeading,
+  publishedComparisonSections,
+  type QaReport,
+  readPublishedComparison,
   readSweepReport,
   reportHtml,
   reportJson,
   reportMarkdown,
   reportRuns,
   reportText,
+  type RunReport,
   sectionsHtml,
   sectionsMarkdown,
   sectionsText,
@@ -30,6 +38,7 @@ import {
 import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
+import { POLICY_MODULE_FLAG, refuseModuleWithoutRun, runCandidateHooks } from "./_candidate.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
@@ -52,6 +61,7 @@ const REPORT_FLAGS = {
   ...REPORT_FILE_FLAGS,
   json: { type: "boolean", help: "print the report's data as one JSON document instead of the text" },
   ...PRICE_FLAGS,
+  ...POLICY_MODULE_FLAG,
   ...PROTOCOL_FLAGS,
 } as const;
 
@@ -79,10 +89,17 @@ network.`,
     const directory = positionals[0];
     const prices = parsePrices(flags);
     if (directory === undefined) {
+      refuseModuleWithoutRun(flags["policy-module"]);
       await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
       return;
     }
-    await reportRun(directory, directory, prices, flags, io);
+    const against = flags.against;
+    if (against === PUBLISHED_RUN && !await exists(against)) {
+      // The published run is embedded: compared with wherever this program runs.
+      await withPublishedRun((published) => reportRun(directory, directory, prices, flags, io, published));
+      return;
+    }
+    await reportRun(directory, directory, prices, flags, io, against);
   },
 });
 
@@ -93,6 +110,7 @@ async function reportRun(
   prices: Prices | undefined,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
+  against: string | undefined = flags.against,
 ): Promise<void> {
   const paths = contractPaths(flags);
   refuseJsonConflicts(flags);
@@ -101,12 +119,18 @@ async function reportRun(
     return;
   }
   const contracts = await readContracts(paths);
+  const hooks = runCandidateHooks(flags["policy-module"], directory);
+  await hooks.beforeDataset(contracts);
   const dataset = datasetPath(flags, io);
-  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
+  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset, hooks.candidate());
   const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
+  const candidate = hooks.recorded();
+  // The other run of a candidate's report compares the published pair: its tasks are those of the protocol.
+  const againstRecomputed = stage && candidate &&
+    { cases: stage.prepared.cases, tasks: await buildAnswerTasks(contracts, stage.prepared.cases) };
   const runs = await refusingUnverified(
     io,
-    () => reportRuns({ contracts, directory, against: flags.against, recomputed, prices }),
+    () => reportRuns({ contracts, directory, against, recomputed, prices, candidate, againstRecomputed }),
   );
   const files: ReportFile[] = [];
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
@@ -118,6 +142,14 @@ async function reportRun(
     text = flags.json ? JSON.stringify(reportJson(run), null, 2) : reportText(run);
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
+  } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
+    const comparison = await readPublishedComparison(runs.report, runs.against, contracts);
+    const named = { ...comparison, other: flags.against ?? comparison.other };
+    const heading = publishedComparisonHeading(named);
+    const sections = publishedComparisonSections(named);
+    text = sectionsText(heading, sections);
+    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
+    ask("--html", flags.html, () => sectionsHtml(heading, sections));
   } else {
     const comparison = await compareRuns(runs.report, runs.against, contracts);
     const heading = comparisonHeading(comparison);
@@ -191,6 +223,11 @@ function refuseJsonConflicts(flags: FlagValues<typeof REPORT_FLAGS>): void {
   if (flags.markdown === "-" || flags.html === "-") {
     throw new InputError("--json prints to standard output, which --markdown - or --html - would share");
   }
+}
+
+/** A QA run of a candidate policy module (its second policy is not a published one). */
+function isCandidateRun(report: RunReport): report is QaReport {
+  return report.kind === "qa" && !(POLICIES as readonly string[]).includes(report.policies[1]);
 }
 
 function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {

@@ -1,4 +1,4 @@
-import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
@@ -111,6 +111,19 @@ Deno.test("readSweepReport: verified first, then the same lines, tables and heat
     assertEquals(verified.sections.slice(1), fromText.sections);
     assertEquals(verified.sections[0].id, "verification");
     assertEquals(verified.svg, fromText.svg);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
+});
+
+Deno.test("readSweepReport: invalid UTF-8 in sweep.jsonl names the file, line and byte offset", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${directory}/sweep.json`, "{}\n");
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"a": 1}\n{"b": "'), 0xff, 0x22, 0x7d, 0x0a]);
+    await Deno.writeFile(`${directory}/sweep.jsonl`, bytes);
+    const error = await assertRejects(() => readSweepReport(directory, contracts), InputError);
+    assertEquals(error.message, `${directory}/sweep.jsonl: not valid UTF-8: line 2, byte offset 16`);
   } finally {
     await Deno.remove(directory, { recursive: true });
   }
