@@ -80,7 +80,10 @@ export function policyTimeLimit(value: string | undefined): number {
  * strictEqual(Deno.permissions.querySync({ name: "env" }).state, "prompt"); // from here on, no environment
  * ```
  */
-export async function customPolicyRun(path: string, options: PolicyModuleOptions = {}): Promise<CustomPolicyRun> {
+export async function customPolicyRun(
+  path: string,
+  options: PolicyModuleOptions = {},
+): Promise<CustomPolicyRun> {
   for (const name of ["env", "ffi", "sys"] as const) await Deno.permissions.revoke({ name });
   const loaded = await loadPolicyModule(path, options);
   return {
@@ -160,12 +163,12 @@ module and the case.`,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
     const module = flags["policy-module"];
     const timeLimitSeconds = policyTimeLimit(flags["policy-time-limit"]);
     if (module === undefined && flags["policy-time-limit"] !== undefined) {
       throw new InputError("--policy-time-limit is for --policy-module");
     }
+    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
     const custom = module === undefined ? undefined : await customPolicyRun(module, { timeLimitSeconds });
     const results = await runPolicy(
       prepared,

@@ -13,7 +13,7 @@
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";
- * const value = { a: [-0, NaN, 1.5, -Infinity], b: undefined };
+ * const value = { a: [-0, NaN, 1.5, -Infinity], b: { c: Infinity } };
  * deepStrictEqual(JSON.parse(JSON.stringify(value, sandboxReplacer), sandboxReviver), value);
  * ```
  */

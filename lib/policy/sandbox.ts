@@ -130,7 +130,9 @@ export class PolicySandbox {
       await sandbox.#send(encoded);
       const answer = await sandbox.#answer("cannot load the module", module.timeLimitSeconds * 1000);
       const loaded = answer.loaded as SandboxLoaded | undefined;
-      if (loaded === null || typeof loaded !== "object") sandbox.#refuse("cannot load the module", "no answer");
+      if (loaded === null || typeof loaded !== "object") {
+        sandbox.#refuse("cannot load the module", "no answer");
+      }
       return { sandbox, loaded: { name: loaded!.name, select: loaded!.select === true } };
     } catch (error) {
       await sandbox.close();
@@ -189,7 +191,9 @@ export class PolicySandbox {
   /** The next answer line, as data; refused when the time runs out, the child ends, or it reports an error. */
   async #answer(where: string, limitMs: number): Promise<Record<string, unknown>> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timeout = new Promise<"timeout">((resolve) => timer = setTimeout(() => resolve("timeout"), limitMs));
+    const timeout = new Promise<"timeout">((resolve) =>
+      timer = setTimeout(() => resolve("timeout"), limitMs)
+    );
     try {
       const line = await Promise.race([this.#line(where), timeout]);
       if (line === "timeout") {
@@ -221,7 +225,9 @@ export class PolicySandbox {
   async #ending(): Promise<string> {
     const status = await this.#child.status;
     const stderr = await this.#stderr;
-    if (/out of memory|heap limit/i.test(stderr) || status.signal === "SIGTRAP" || status.signal === "SIGABRT") {
+    if (
+      /out of memory|heap limit/i.test(stderr) || status.signal === "SIGTRAP" || status.signal === "SIGABRT"
+    ) {
       return `ran out of memory (the limit is ${POLICY_MEMORY_LIMIT_MIB} MiB)`;
     }
     const how = status.signal === null ? `exit code ${status.code}` : `signal ${status.signal}`;

@@ -10,7 +10,9 @@ import { FIXTURE_DATASET } from "../helpers/fixture.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
 
 const HOSTILE = `${ROOT}tests/fixtures/policies/hostile`;
-const OUTSIDE = ["hostile-write", "hostile-run", "hostile-late"].map((name) => `/tmp/deermem-eval-${name}.txt`);
+const OUTSIDE = ["hostile-write", "hostile-run", "hostile-late"].map((name) =>
+  `/tmp/deermem-eval-${name}.txt`
+);
 
 function runModule(output: string, module: string, extra: string[] = [], env?: Record<string, string>) {
   return runCli(
@@ -71,17 +73,29 @@ async function readOutputs(directory: string) {
 }
 
 const REFUSED: [module: string, expected: RegExp, extra?: string[]][] = [
-  ["reads_file.ts", /: case \w+ at capacity 5: the policy threw NotCapable: Requires read access to "\/etc\/hosts"/],
+  [
+    "reads_file.ts",
+    /: case \w+ at capacity 5: the policy threw NotCapable: Requires read access to "\/etc\/hosts"/,
+  ],
   ["writes_file.ts", /: case \w+ at capacity 5: the policy threw NotCapable: Requires write access to /],
   ["fetches.ts", /: cannot load the module: NotCapable: Requires net access to "127\.0\.0\.1:8"/],
   ["reads_env.ts", /: case \w+ at capacity 5: the policy threw NotCapable: Requires env access to "HOME"/],
   ["runs.ts", /: case \w+ at capacity 5: the policy threw NotCapable: Requires run access to "\/bin\/sh"/],
-  ["ffi.ts", /: case \w+ at capacity 5: the policy threw (NotCapable: Requires ffi access|TypeError: Deno\.dlopen)/],
-  ["imports_npm.ts", /: cannot load the module: TypeError: npm specifiers were requested; but --no-npm is specified$/],
+  [
+    "ffi.ts",
+    /: case \w+ at capacity 5: the policy threw (NotCapable: Requires ffi access|TypeError: Deno\.dlopen)/,
+  ],
+  [
+    "imports_npm.ts",
+    /: cannot load the module: TypeError: npm specifiers were requested; but --no-npm is specified$/,
+  ],
   ["imports_https.ts", /: cannot load the module: TypeError: Requires import access to "127\.0\.0\.1:9"/],
   ["imports_relative.ts", /: cannot load the module: .*relative URL/],
   ["exits.ts", /: case \w+ at capacity 5: ended its sandbox \(exit code 0\) without answering$/],
-  ["unhandled_rejection.ts", /: cannot load the module: an unhandled promise rejection: Error: nobody awaits this$/],
+  [
+    "unhandled_rejection.ts",
+    /: cannot load the module: an unhandled promise rejection: Error: nobody awaits this$/,
+  ],
   ["never_settles.ts", /: cannot load the module: did not finish within the time limit of 1 s$/, [
     "--policy-time-limit",
     "1",
@@ -91,7 +105,10 @@ const REFUSED: [module: string, expected: RegExp, extra?: string[]][] = [
     "1",
   ]],
   ["huge_allocation.ts", /: case \w+ at capacity 5: ran out of memory \(the limit is 512 MiB\)$/],
-  ["name_escapes.ts", /: default\.name: must be printable text without control characters: "keep-first\\u\{1b\}\[2J\\u\{a\}not a line of ours"$/],
+  [
+    "name_escapes.ts",
+    /: default\.name: must be printable text without control characters: "keep-first\\u\{1b\}\[2J\\u\{a\}not a line of ours"$/,
+  ],
 ];
 
 for (const [module, expected, extra] of REFUSED) {
@@ -104,7 +121,7 @@ for (const [module, expected, extra] of REFUSED) {
       assertEquals(lines.length, 1, result.stderr);
       assert(lines[0].startsWith(`deermem-eval run-policy: ${HOSTILE}/${module}: `), lines[0]);
       assertMatch(lines[0], expected);
-      assert(!/[\x00-\x1f\x7f]/.test(lines[0]), lines[0]);
+      assert(!/\p{Cc}/u.test(lines[0]), lines[0]);
       assertEquals(result.stdout, "");
       assertEquals(await listDir(directory), []);
       assertEquals(await outsideFiles(), []);
@@ -158,7 +175,10 @@ Deno.test("a module reading a side file cannot make different results under the 
       result.stderr,
       `deermem-eval run-policy: ${module}: cannot load the module: NotCapable: Requires read access to "${directory}/side.json", run again with the --allow-read flag\n`,
     );
-    await Deno.writeTextFile(module, `import side from "./side.json" with { type: "json" };\nexport default side;\n`);
+    await Deno.writeTextFile(
+      module,
+      `import side from "./side.json" with { type: "json" };\nexport default side;\n`,
+    );
     const imported = await runModule(`${directory}/out`, module);
     assertEquals(imported.code, 2, imported.stderr);
     assertMatch(imported.stderr, /^deermem-eval run-policy: [^\n]+: cannot load the module: [^\n]+\n$/);
@@ -196,4 +216,25 @@ Deno.test("no offline command makes the module loader fetch: a module's npm: and
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("--policy-time-limit takes seconds in (0, 3600] and only with --policy-module", async () => {
+  await withTempDir(async (directory) => {
+    for (const value of ["0", "-1", "1e3", "3601", "soon"]) {
+      const result = await runModule(directory, `${HOSTILE}/keep_first.ts`, ["--policy-time-limit", value]);
+      assertEquals(
+        [result.code, result.stderr],
+        [2, `deermem-eval run-policy: --policy-time-limit: expected seconds in (0, 3600], got "${value}"\n`],
+      );
+    }
+    const alone = await runCli(
+      ["run-policy", "--dataset", FIXTURE_DATASET, "--output-dir", directory, "--policy-time-limit", "2"],
+      { flags: taskFlags("cli") },
+    );
+    assertEquals([alone.code, alone.stderr], [
+      2,
+      "deermem-eval run-policy: --policy-time-limit is for --policy-module\n",
+    ]);
+    assertEquals(await listDir(directory), []);
+  });
 });

@@ -43,7 +43,10 @@ function firstFacts(change: (decision: PolicyDecision, call: number) => unknown)
 }
 
 async function refusal(policy: Policy): Promise<string> {
-  return (await assertRejects(() => evaluatePolicy(policy, protocol, { origin: "mine.ts" }), PolicyModuleError))
+  return (await assertRejects(
+    () => evaluatePolicy(policy, protocol, { origin: "mine.ts" }),
+    PolicyModuleError,
+  ))
     .message;
 }
 
@@ -70,7 +73,9 @@ Deno.test("evaluatePolicy refuses unknown, repeated or missing ids", async () =>
     `mine.ts: ${FIRST_CASE}: scores unknown fact id "made_up"`,
   );
   assertEquals(
-    await refusal(firstFacts((decision) => ({ ...decision, evicted: [...decision.evicted, decision.kept[0]] }))),
+    await refusal(
+      firstFacts((decision) => ({ ...decision, evicted: [...decision.evicted, decision.kept[0]] })),
+    ),
     `mine.ts: ${FIRST_CASE}: returns fact id "${firstIds[0]}" twice`,
   );
   assertEquals(
