@@ -221,7 +221,7 @@ Deno.test("no offline command makes the module loader fetch: a module's npm: and
 Deno.test("--policy-time-limit takes seconds in (0, 3600] and only with --policy-module", async () => {
   await withTempDir(async (directory) => {
     for (const value of ["0", "-1", "1e3", "3601", "soon"]) {
-      const result = await runModule(directory, `${HOSTILE}/keep_first.ts`, ["--policy-time-limit", value]);
+      const result = await runModule(directory, `${HOSTILE}/keep_first.ts`, [`--policy-time-limit=${value}`]);
       assertEquals(
         [result.code, result.stderr],
         [2, `deermem-eval run-policy: --policy-time-limit: expected seconds in (0, 3600], got "${value}"\n`],
