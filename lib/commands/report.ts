@@ -5,6 +5,9 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
+import { exists } from "../base/fs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { buildAnswerTasks } from "../qa/mod.ts";
 import {
   compareRuns,
   comparisonHeading,
@@ -12,11 +15,16 @@ import {
   isSweepDirectory,
   NotVerifiedError,
   type Prices,
+  publishedComparisonHeading,
+  publishedComparisonSections,
+  type QaReport,
+  readPublishedComparison,
   readSweepReport,
   reportHtml,
   reportMarkdown,
   reportRuns,
   reportText,
+  type RunReport,
   sectionsHtml,
   sectionsMarkdown,
   sectionsText,
@@ -28,6 +36,12 @@ import {
 import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
+import {
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  refuseModuleWithoutRun,
+  runCandidateHooks,
+} from "./_candidate.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
@@ -49,6 +63,7 @@ const REPORT_FLAGS = {
   },
   ...REPORT_FILE_FLAGS,
   ...PRICE_FLAGS,
+  ...POLICY_MODULE_FLAG,
   ...PROTOCOL_FLAGS,
 } as const;
 
@@ -73,10 +88,17 @@ Refuses to overwrite FILE; both files are written or neither. No network.`,
     const directory = positionals[0];
     const prices = parsePrices(flags);
     if (directory === undefined) {
+      refuseModuleWithoutRun(moduleRequest(flags)?.path);
       await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
       return;
     }
-    await reportRun(directory, directory, prices, flags, io);
+    const against = flags.against;
+    if (against === PUBLISHED_RUN && !await exists(against)) {
+      // The published run is embedded: compared with wherever this program runs.
+      await withPublishedRun((published) => reportRun(directory, directory, prices, flags, io, published));
+      return;
+    }
+    await reportRun(directory, directory, prices, flags, io, against);
   },
 });
 
@@ -87,6 +109,7 @@ async function reportRun(
   prices: Prices | undefined,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
+  against: string | undefined = flags.against,
 ): Promise<void> {
   const paths = contractPaths(flags);
   if (await isSweepDirectory(directory)) {
@@ -94,12 +117,26 @@ async function reportRun(
     return;
   }
   const contracts = await readContracts(paths);
+  const hooks = runCandidateHooks(moduleRequest(flags), directory);
+  await hooks.beforeDataset(contracts);
   const dataset = datasetPath(flags, io);
-  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
+  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset, hooks.candidate());
   const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
+  const candidate = hooks.recorded();
+  // The other run of a candidate's report compares the published pair: its tasks are those of the protocol.
+  const againstRecomputed = stage && candidate &&
+    { cases: stage.prepared.cases, tasks: await buildAnswerTasks(contracts, stage.prepared.cases) };
   let runs;
   try {
-    runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices });
+    runs = await reportRuns({
+      contracts,
+      directory,
+      against,
+      recomputed,
+      prices,
+      candidate,
+      againstRecomputed,
+    });
   } catch (error) {
     if (!(error instanceof NotVerifiedError)) throw error;
     for (const line of verificationLines(error.verification as Verification)) io.err(line);
@@ -116,6 +153,14 @@ async function reportRun(
     text = reportText(run);
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
+  } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
+    const comparison = await readPublishedComparison(runs.report, runs.against, contracts);
+    const named = { ...comparison, other: flags.against ?? comparison.other };
+    const heading = publishedComparisonHeading(named);
+    const sections = publishedComparisonSections(named);
+    text = sectionsText(heading, sections);
+    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
+    ask("--html", flags.html, () => sectionsHtml(heading, sections));
   } else {
     const comparison = await compareRuns(runs.report, runs.against, contracts);
     const heading = comparisonHeading(comparison);
@@ -157,6 +202,11 @@ async function reportSweep(
   }
   if (!toStandardOutput(files)) io.out(sweep.lines.join("\n"));
   await writeReportFiles(files, io);
+}
+
+/** A QA run of a candidate policy module (its second policy is not a published one). */
+function isCandidateRun(report: RunReport): report is QaReport {
+  return report.kind === "qa" && !(POLICIES as readonly string[]).includes(report.policies[1]);
 }
 
 function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {

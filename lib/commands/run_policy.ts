@@ -9,7 +9,6 @@ import { InputError } from "../base/errors.ts";
 import { ensureDir, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
 import { evaluateAll, type PolicyResult } from "../policy/mod.ts";
 import {
-  DEFAULT_POLICY_TIME_LIMIT_SECONDS,
   evaluatePolicy,
   loadPolicyModule,
   type ModulePolicy,
@@ -26,6 +25,8 @@ import {
   contractPaths,
   DATASET_FLAG,
   datasetPath,
+  POLICY_TIME_LIMIT_FLAG,
+  policyTimeLimit,
   PROTOCOL_FLAGS,
   requiredDirectory,
   wroteLine,
@@ -44,25 +45,6 @@ export interface CustomPolicyRun {
   origin: string;
   /** Fields added to every row and to `run.json` (the module's name and SHA-256). */
   fields: Readonly<Record<string, PyJson>>;
-}
-
-/** `--policy-time-limit SECONDS`: the per-case time limit of a policy module's sandbox. */
-export const POLICY_TIME_LIMIT_FLAG = {
-  "policy-time-limit": {
-    type: "string",
-    value: "SECONDS",
-    help: `a policy module's time per case (default ${DEFAULT_POLICY_TIME_LIMIT_SECONDS})`,
-  },
-} as const;
-
-/** The `--policy-time-limit` value in seconds: a number in (0, 3600], else refused naming the flag. */
-export function policyTimeLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_POLICY_TIME_LIMIT_SECONDS;
-  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
-  if (!(seconds > 0 && seconds <= 3600)) {
-    throw new InputError(`--policy-time-limit: expected seconds in (0, 3600], got ${JSON.stringify(value)}`);
-  }
-  return seconds;
 }
 
 /**

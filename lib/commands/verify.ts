@@ -15,6 +15,7 @@ import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type Io } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
+import { moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -30,22 +31,30 @@ re-derived byte for byte; the run marker as grade-qa checks it. Without a datase
 predictions and grades are not re-derived. With one it rebuilds the tasks and re-derives every row's
 identity, kept facts, fingerprint, question type, support fields, grade and rule; prediction text, usage,
 attempts and response_model are recorded, not re-derivable. Writes nothing; no network. Exit 0 only when every
-check run holds.`,
+check run holds. A run made with run-qa --policy-module is verified with the dataset only given the same module
+(by SHA-256), against the baseline its qa_run.json records; without the dataset, its structure and statistics
+are checked as the run records its two policies.`,
   flags: {
     ...DATASET_FLAG,
     json: { type: "boolean", help: "print the checks and the verdict as one JSON document" },
+    ...POLICY_MODULE_FLAG,
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const json = flags.json ?? false;
-    const { contracts, stage } = await loadProtocolIfDataset(contractPaths(flags), datasetPath(flags, io));
+    const hooks = runCandidateHooks(moduleRequest(flags), directory);
+    const { contracts, stage } = await loadProtocolIfDataset(
+      contractPaths(flags),
+      datasetPath(flags, io),
+      hooks,
+    );
     const check = async (path: string) => {
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
       if (await isPolicyRun(path)) {
         return await checkPolicyRun(path, contracts, stage, io, json);
       }
-      const result = await verifyResults(path, contracts, stage?.tasks);
+      const result = await verifyResults(path, contracts, stage?.tasks, { candidate: hooks.recorded() });
       io.out(
         json
           ? JSON.stringify({ directory: directory ?? PUBLISHED_RUN, kind: "qa", ...result }, null, 2)

@@ -5,6 +5,7 @@
  */
 
 export * from "./builtins.ts";
+export * from "./candidate_name.ts";
 export * from "./contract.ts";
 export * from "./evaluate.ts";
 export * from "./lenient.ts";

@@ -7,6 +7,7 @@
  */
 
 import { POLICIES } from "../policy/mod.ts";
+import type { PolicyPair } from "../qa/mod.ts";
 import { formatSigned } from "./format.ts";
 import { escapeHtml } from "./html_escape.ts";
 import type { PolicyReport, QaReport, SuiteReport } from "./run_report.ts";
@@ -32,7 +33,11 @@ function forestScale(
   return { low, high, x: (value: number) => FOREST.left + (plotWidth * (value - low)) / (high - low) };
 }
 
-function forestAxis(scale: ReturnType<typeof forestScale>, bottom: number): string[] {
+function forestAxis(
+  scale: ReturnType<typeof forestScale>,
+  bottom: number,
+  [first, second]: PolicyPair,
+): string[] {
   const { width, top, left, right } = FOREST;
   const { low, high, x } = scale;
   const parts: string[] = [];
@@ -51,7 +56,7 @@ function forestAxis(scale: ReturnType<typeof forestScale>, bottom: number): stri
     `<text class="muted" x="${width - right + 12}" y="${top - 14}">difference [interval]</text>`,
     `<text class="muted" x="${left + (width - left - right) / 2}" y="${
       bottom + 32
-    }" text-anchor="middle">hybrid-v1 − confidence (accuracy)</text>`,
+    }" text-anchor="middle">${second} − ${first} (accuracy)</text>`,
   );
   return parts;
 }
@@ -82,7 +87,7 @@ export function forestChart(report: QaReport): string {
   const bottom = top + rowHeight * report.suites.length;
   const scale = forestScale(report.suites);
   const parts = [
-    ...forestAxis(scale, bottom),
+    ...forestAxis(scale, bottom, report.policies),
     ...report.suites.flatMap((suite, index) => forestRow(suite, index, scale.x)),
   ];
   return `<svg id="chart-forest" viewBox="0 0 ${width} ${height}" role="img" aria-label="bootstrap differences per suite">${
@@ -96,7 +101,9 @@ function sourceLabel(source: string): string {
 }
 
 /** The legend of a chart with one bar per policy. */
-const POLICY_LEGEND: [string, string][] = POLICIES.map((policy, index) => [`p${index}`, policy]);
+function policyLegend(policies: readonly string[]): [string, string][] {
+  return policies.map((policy, index) => [`p${index}`, policy]);
+}
 
 /** Accuracy per scenario, paired bars per policy. */
 export function accuracyChart(report: QaReport): string {
@@ -104,7 +111,7 @@ export function accuracyChart(report: QaReport): string {
     label: `${scenario}\n${sourceLabel(source)} · n=${
       report.scenarios.find(({ group }) => group.scenario === scenario)!.group.cases
     }`,
-    bars: POLICIES.map((policy, index) => {
+    bars: report.policies.map((policy, index) => {
       const { group } = scenarioPoint(report.scenarios, source, scenario, policy);
       return {
         label: policy,
@@ -117,7 +124,12 @@ export function accuracyChart(report: QaReport): string {
       };
     }),
   }));
-  return barChart("chart-accuracy", "accuracy per scenario and policy", groups, POLICY_LEGEND);
+  return barChart(
+    "chart-accuracy",
+    "accuracy per scenario and policy",
+    groups,
+    policyLegend(report.policies),
+  );
 }
 
 /** Retention against accuracy: per suite and policy, accuracy with the support retained and with it lost. */
@@ -161,6 +173,6 @@ export function retentionBarsChart(report: PolicyReport, capacity: number): stri
     `chart-retention-${capacity}`,
     `support retained at capacity ${capacity}`,
     groups,
-    POLICY_LEGEND,
+    policyLegend(POLICIES),
   );
 }

@@ -7,7 +7,6 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
 import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
 import { capacitiesOf } from "./_groups.ts";
 import { escapeHtml } from "./html_escape.ts";
@@ -119,7 +118,9 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
       "suites",
       figure(
         forestChart(report),
-        "Figure 1. Paired bootstrap difference in accuracy (hybrid-v1 − confidence) per suite: the point is the observed difference, the whiskers the percentile interval; the dashed line marks zero (no difference).",
+        `Figure 1. Paired bootstrap difference in accuracy (${report.policies[1]} − ${
+          report.policies[0]
+        }) per suite: the point is the observed difference, the whiskers the percentile interval; the dashed line marks zero (no difference).`,
         tableOf("suites"),
       ),
     ],
@@ -128,7 +129,7 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
       figure(
         accuracyChart(report),
         `Figure 2. Accuracy per scenario, paired bars per policy (${
-          POLICIES.join(" and ")
+          report.policies.join(" and ")
         }); labels give correct/cases.`,
         tableOf("scenarios"),
       ),

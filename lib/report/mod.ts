@@ -5,6 +5,8 @@
  */
 
 export { NotVerifiedError } from "../base/errors.ts";
+export * from "./against_published.ts";
+export * from "./candidate_explanation.ts";
 export * from "./case_answers.ts";
 export * from "./collect.ts";
 export * from "./compare.ts";

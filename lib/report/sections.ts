@@ -60,9 +60,9 @@ export function reportSections(report: RunReport): Section[] {
   return [
     verificationSection(report.verification),
     suitesSection(report),
-    scenariosSection(report.scenarios),
+    scenariosSection(report.scenarios, report.policies),
     retentionSection(report.retention),
-    discordantSection(report.discordant),
+    discordantSection(report.discordant, report.policies),
     billSection(report.bill),
     provenanceSection(report.provenance),
   ];

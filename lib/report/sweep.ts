@@ -8,7 +8,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { readBytes, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
+import { readText, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
 import { parseWith } from "../base/schema.ts";
 import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./_grid_points.ts";
 import { heatMap } from "./_heat_map.ts";
@@ -124,14 +124,6 @@ export function sweepReport(recordText: string, rowsText: string, directory: str
  * ```
  */
 export async function readSweepReport(directory: string): Promise<SweepReport> {
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const read = async (name: string) => {
-    const bytes = await readBytes(`${directory}/${name}`, "sweep output", SWEEP_OUTPUT_CAP);
-    try {
-      return decoder.decode(bytes);
-    } catch {
-      throw new InputError("not valid UTF-8", { path: `${directory}/${name}` });
-    }
-  };
+  const read = (name: string) => readText(`${directory}/${name}`, "sweep output", SWEEP_OUTPUT_CAP);
   return sweepReport(await read("sweep.json"), await read("sweep.jsonl"), directory);
 }

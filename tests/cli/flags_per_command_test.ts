@@ -119,13 +119,14 @@ Deno.test("every command's help lists exactly the flags it takes", async () => {
   assertEquals(flags, [
     "--dataset",
     "--output-dir",
+    "--policy-module",
     "--config",
     "--official-manifest",
     "--synthetic-manifest",
   ]);
   assertMatch(
     help.stdout,
-    /^Usage: deermem-eval grade-qa \[--dataset PATH\] --output-dir DIR \[protocol flags\]$/m,
+    /^Usage: deermem-eval grade-qa \[--dataset PATH\] --output-dir DIR \[--policy-module FILE\.ts\] \[protocol flags\]$/m,
   );
 });
 

@@ -1,9 +1,9 @@
-import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/mod.ts";
-import { sweepReport } from "../../lib/report/mod.ts";
+import { readSweepReport, sweepReport } from "../../lib/report/mod.ts";
 
 const contracts = await fixtureContracts();
 const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
@@ -85,4 +85,17 @@ Deno.test("sweep report: a row that does not add up is refused, naming the file,
   const short = rows.split("\n").slice(1).join("\n");
   assertThrows(() => sweepReport(record, short, "/tmp/s"), InputError, "holds 299 rows; sweep.json says 300");
   assertThrows(() => sweepReport("{", rows, "/tmp/s"), InputError, "/tmp/s/sweep.json: not valid JSON");
+});
+
+Deno.test("readSweepReport: invalid UTF-8 in sweep.jsonl names the file, line and byte offset", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${directory}/sweep.json`, "{}\n");
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"a": 1}\n{"b": "'), 0xff, 0x22, 0x7d, 0x0a]);
+    await Deno.writeFile(`${directory}/sweep.jsonl`, bytes);
+    const error = await assertRejects(() => readSweepReport(directory), InputError);
+    assertEquals(error.message, `${directory}/sweep.jsonl: not valid UTF-8: line 2, byte offset 16`);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
 });
