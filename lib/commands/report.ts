@@ -38,7 +38,12 @@ import {
 import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
-import { POLICY_MODULE_FLAG, refuseModuleWithoutRun, runCandidateHooks } from "./_candidate.ts";
+import {
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  refuseModuleWithoutRun,
+  runCandidateHooks,
+} from "./_candidate.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
@@ -89,7 +94,7 @@ network.`,
     const directory = positionals[0];
     const prices = parsePrices(flags);
     if (directory === undefined) {
-      refuseModuleWithoutRun(flags["policy-module"]);
+      refuseModuleWithoutRun(moduleRequest(flags)?.path);
       await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
       return;
     }
@@ -119,7 +124,7 @@ async function reportRun(
     return;
   }
   const contracts = await readContracts(paths);
-  const hooks = runCandidateHooks(flags["policy-module"], directory);
+  const hooks = runCandidateHooks(moduleRequest(flags), directory);
   await hooks.beforeDataset(contracts);
   const dataset = datasetPath(flags, io);
   const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset, hooks.candidate());

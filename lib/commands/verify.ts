@@ -23,7 +23,7 @@ import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type Io } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
-import { POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import { moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -53,7 +53,7 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const json = flags.json ?? false;
-    const hooks = runCandidateHooks(flags["policy-module"], directory);
+    const hooks = runCandidateHooks(moduleRequest(flags), directory);
     const { contracts, stage } = await loadProtocolIfDataset(
       contractPaths(flags),
       datasetPath(flags, io),
