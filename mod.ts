@@ -57,11 +57,13 @@ export {
   evaluatePolicy,
   type EvaluatePolicyOptions,
   hybridPolicy,
+  type ModulePolicy,
   type Policy,
   type PolicyDecision,
   type PolicyInput,
   type PolicyProtocol,
   type PolicyResult,
+  type SandboxModule,
 } from "./lib/policy/mod.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/protocol/pool.ts";
 export {

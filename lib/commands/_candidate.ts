@@ -10,6 +10,7 @@ import { InputError } from "../base/errors.ts";
 import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
 import { type ExpectedCandidate, type QaCandidate, readMarker, type RunCandidate } from "../qa/mod.ts";
+import { POLICY_TIME_LIMIT_FLAG, policyTimeLimit } from "./_flags.ts";
 import { type CustomPolicyRun, customPolicyRun } from "./run_policy.ts";
 
 /** `--policy-module FILE`, shared by run-qa, grade-qa, verify, report and explain. */
@@ -19,7 +20,26 @@ export const POLICY_MODULE_FLAG = {
     value: "FILE.ts",
     help: "a candidate policy module: the run compares it with its baseline (as run-qa made it)",
   },
+  ...POLICY_TIME_LIMIT_FLAG,
 } as const;
+
+/** A `--policy-module` and the time it has per case (`--policy-time-limit`). */
+export interface ModuleRequest {
+  path: string;
+  timeLimitSeconds: number;
+}
+
+/** The module flags as given: none without `--policy-module` (a `--policy-time-limit` alone is refused). */
+export function moduleRequest(
+  flags: { "policy-module"?: string; "policy-time-limit"?: string },
+): ModuleRequest | undefined {
+  const path = flags["policy-module"];
+  const timeLimitSeconds = policyTimeLimit(flags["policy-time-limit"]);
+  if (path === undefined && flags["policy-time-limit"] !== undefined) {
+    throw new InputError("--policy-time-limit is for --policy-module");
+  }
+  return path === undefined ? undefined : { path, timeLimitSeconds };
+}
 
 /** A loaded candidate module and what identifies it. */
 export interface LoadedCandidate {
@@ -28,8 +48,9 @@ export interface LoadedCandidate {
 }
 
 /** Loads a `--policy-module` (hashing its bytes) and refuses a name unfit for the QA rows. */
-export async function loadCandidate(path: string): Promise<LoadedCandidate> {
-  const custom = await customPolicyRun(path);
+export async function loadCandidate(request: ModuleRequest): Promise<LoadedCandidate> {
+  const { path, timeLimitSeconds } = request;
+  const custom = await customPolicyRun(path, { timeLimitSeconds });
   const name = custom.policy.name;
   checkCandidateName(name, path);
   return {
@@ -103,12 +124,15 @@ export interface CandidateHooks {
  * The hooks that load `--policy-module` and hold it to the run in `directory`: a run made with another module
  * (by SHA-256), or with none, is refused in one line; the baseline is the one its `qa_run.json` records.
  */
-export function runCandidateHooks(module: string | undefined, directory: string | undefined): CandidateHooks {
+export function runCandidateHooks(
+  module: ModuleRequest | undefined,
+  directory: string | undefined,
+): CandidateHooks {
   let stage: StageCandidate | undefined;
   return {
     beforeDataset: async (contracts) => {
       if (module === undefined) return;
-      if (directory === undefined) return refuseModuleWithoutRun(module);
+      if (directory === undefined) return refuseModuleWithoutRun(module.path);
       const loaded = await loadCandidate(module);
       const marker = await readMarker(directory, contracts, loaded.identity);
       stage = { loaded, baseline: marker.candidate!.baseline };

@@ -8,7 +8,13 @@ import { InputError } from "../base/errors.ts";
 import { candidateView, explainCase, explainText, readCaseAnswers } from "../report/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { policyPair } from "../qa/mod.ts";
-import { candidateOnCase, loadCandidate, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import {
+  candidateOnCase,
+  loadCandidate,
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  runCandidateHooks,
+} from "./_candidate.ts";
 import { defineCommand } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocol } from "./_protocol.ts";
@@ -44,7 +50,7 @@ not ours to redistribute); no network.`,
     const caseId = positionals[0];
     if (caseId === undefined) throw new InputError("explain needs exactly one case id, got 0");
     const directory = flags["output-dir"];
-    const module = flags["policy-module"];
+    const module = moduleRequest(flags);
     // With a QA directory the module is held to its run (and the baseline read there); alone, against confidence.
     const hooks = runCandidateHooks(directory === undefined ? undefined : module, directory);
     const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io), {

@@ -47,7 +47,7 @@ import type { ContractPaths } from "../protocol/mod.ts";
 import { suiteLines } from "../qa/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
-import { POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 import { type PolicyPair, policyPair, type RunCandidate } from "../qa/mod.ts";
 import {
   contractPaths,
@@ -71,7 +71,7 @@ export interface GradeQaRequest {
   /** How the three files are published (a test's hook sees each file operation). */
   publish?: PublishOptions;
   /** The candidate policy module the run was made with (`run-qa --policy-module`). */
-  policyModule?: string;
+  policyModule?: ModuleRequest;
 }
 
 /** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
@@ -226,7 +226,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
             `not graded: ${foreign.join(", ")}`,
         ),
       publish: publishOptions(io),
-      policyModule: flags["policy-module"],
+      policyModule: moduleRequest(flags),
     });
     for (const line of suiteLines(rows, suites, pair)) io.out(line);
     io.out(wroteLine(directory, QA_OUTPUTS));

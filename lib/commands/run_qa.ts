@@ -30,7 +30,13 @@ import { CommandFailedError } from "../base/errors.ts";
 import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
 import { defineCommand, type Io, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
-import { loadCandidate, POLICY_MODULE_FLAG, type StageCandidate } from "./_candidate.ts";
+import {
+  loadCandidate,
+  type ModuleRequest,
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  type StageCandidate,
+} from "./_candidate.ts";
 import { parseBaseline, type RunCandidate } from "../qa/mod.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
@@ -62,7 +68,7 @@ export interface RunQaRequest {
   /** Call at most this many tasks; resuming answers the rest. */
   limit?: number;
   /** A candidate policy module answered against `baseline` in place of the published pair. */
-  policyModule?: string;
+  policyModule?: ModuleRequest;
   /** The candidate's baseline (default `confidence`); only with `policyModule`. */
   baseline?: EvictionPolicy;
 }
@@ -251,7 +257,7 @@ failed.`,
       throw new InputError("--limit calls a few tasks; --dry-run calls none");
     }
     const directory = dryRun ? flags["output-dir"] : requiredDirectory(flags["output-dir"]);
-    const policyModule = flags["policy-module"];
+    const policyModule = moduleRequest(flags);
     if (flags.baseline !== undefined && policyModule === undefined) {
       throw new InputError("--baseline names what a --policy-module is compared with; give the module too");
     }

@@ -35,4 +35,6 @@ export type { Policy, PolicyDecision, PolicyInput, PolicyResult } from "./contra
 export { CONFIDENCE_POLICY, hybridPolicy } from "./builtins.ts";
 export { checkCandidateName } from "./candidate_name.ts";
 export { evaluatePolicy, type EvaluatePolicyOptions, type PolicyProtocol } from "./evaluate.ts";
+export type { ModulePolicy } from "./module.ts";
+export type { SandboxModule } from "./sandbox.ts";
 export type { HybridParams } from "./selection_types.ts";

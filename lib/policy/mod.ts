@@ -11,5 +11,6 @@ export * from "./evaluate.ts";
 export * from "./lenient.ts";
 export * from "./module.ts";
 export * from "./outputs.ts";
+export * from "./sandbox.ts";
 export * from "./selection_types.ts";
 export * from "./selector.ts";

@@ -35,7 +35,7 @@ function numberOf(value: unknown): number {
  * import { candidateView } from "./candidate_explanation.ts";
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol()), { config } = prepared.contracts;
  * const other = { ...hybridPolicy(hybridParams(config)), name: "hybrid-copy" };
- * const results = evaluatePolicy(other, { ...prepared, cases: prepared.cases.slice(0, 1) });
+ * const results = await evaluatePolicy(other, { ...prepared, cases: prepared.cases.slice(0, 1) });
  * const explanation = explainCase(prepared.cases, prepared.cases[0].caseId, config);
  * const view = candidateView(explanation, "confidence", results);
  * const fact = explanation.facts[0];

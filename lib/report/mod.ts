@@ -16,6 +16,7 @@ export * from "./explanation.ts";
 export * from "./format.ts";
 export * from "./html.ts";
 export * from "./html_escape.ts";
+export * from "./json.ts";
 export * from "./load.ts";
 export * from "./markdown.ts";
 export * from "./model.ts";

@@ -17,7 +17,8 @@ import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
 import type { Verification } from "./verification.ts";
 
-function verificationSection(verification: Verification): Section {
+/** What `verify` proved, as the report's first section. */
+export function verificationSection(verification: Verification): Section {
   return {
     id: "verification",
     title: "Verification",

@@ -27,7 +27,8 @@ import {
   type RunCandidate,
   runCandidateSchema,
 } from "../qa/mod.ts";
-import { CheckList, firstByteDifference, type VerifyResult } from "./checks.ts";
+import { CheckList, type VerifyResult } from "./checks.ts";
+import { figureDetail } from "./figures.ts";
 import {
   canonicalDifference,
   caseFieldProblems,
@@ -169,12 +170,9 @@ async function checkDerivedFiles(
     else if (read.rows === undefined || !read.sound) {
       list.fail(name, "not derived: the rows fail the checks above");
     } else {
-      const at = firstByteDifference(
-        published,
-        new TextEncoder().encode(derive(read.rows, contracts.config)),
-      );
-      if (at === undefined) list.pass(name);
-      else list.fail(name, `first difference at byte ${at}`);
+      const difference = figureDetail(published, derive(read.rows, contracts.config));
+      if (difference === undefined) list.pass(name);
+      else list.fail(name, difference);
     }
   }
 }

@@ -15,7 +15,9 @@ const KEY = "sk-deermem-test-7f3a91c2e4";
 
 function offline(command: string, directory: string, extra: string[]) {
   const dir = command === "verify" || command === "report" ? [directory] : ["--output-dir", directory];
-  return runCli([command, "--dataset", FIXTURE_DATASET, ...dir, ...fixtureProtocolFlags(), ...extra]);
+  return runCli([command, "--dataset", FIXTURE_DATASET, ...dir, ...fixtureProtocolFlags(), ...extra], {
+    flags: taskFlags("cli"),
+  });
 }
 
 function runQa(directory: string, baseUrl: string, extra: string[]) {
@@ -164,7 +166,7 @@ Deno.test("a candidate run refuses another module or baseline, on resume and in 
         "--policy-module",
         RECENCY,
         ...fixtureProtocolFlags(),
-      ]);
+      ], { flags: taskFlags("cli") });
       assertEquals(explained.code, 0, explained.stderr);
       assertStringIncludes(explained.stdout, "recency");
       const wrongExplain = await runCli([
@@ -177,7 +179,7 @@ Deno.test("a candidate run refuses another module or baseline, on resume and in 
         "--policy-module",
         changed,
         ...fixtureProtocolFlags(),
-      ]);
+      ], { flags: taskFlags("cli") });
       assertEquals(wrongExplain.code, 2, wrongExplain.stderr);
     });
   } finally {

@@ -29,7 +29,7 @@ const candidate: QaCandidate = {
   policy: "hybrid-copy",
   policy_module: "copy.ts",
   policy_module_sha256: "c".repeat(64),
-  results: evaluatePolicy(copy, { contracts: { config: atQa }, cases: prepared.cases }),
+  results: await evaluatePolicy(copy, { contracts: { config: atQa }, cases: prepared.cases }),
 };
 const published = await buildAnswerTasks(contracts, prepared.cases);
 const tasks = await buildAnswerTasks(contracts, prepared.cases, candidate);

@@ -1,29 +1,29 @@
 import { heatColour, heatMapModel } from "../../lib/report/_heat_map.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { sweepHtml, sweepReport } from "../../lib/report/mod.ts";
-import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/mod.ts";
+import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 
 const contracts = await fixtureContracts();
 const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
 
-function sweepAt(step: string) {
+async function sweepAt(step: string) {
   const grid = parseGrid(
     `weights_step: ${step}\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncorrection_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n`,
     "grid.yaml",
     contracts.config,
   );
   const result = runSweep(protocol, grid);
-  const record = sweepRecord(result, contracts, protocol.dataset.sha256, "t");
+  const record = sweepRecord(result, contracts, protocol.dataset.sha256, "t", await sweepJsonlSha256(result));
   return sweepReport(record, sweepJsonl(result), "/home/someone/runs/sweep-0.05/");
 }
 
 const rgb = (css: string) => css.match(/\d+/g)!.map(Number);
 const distance = (a: string, b: string) => Math.hypot(...rgb(a).map((value, index) => value - rgb(b)[index]));
 
-Deno.test("heat map colours: sequential by rank — the sweep's +5, +8 and +11 cells look different, dark to light", () => {
-  const heat = sweepAt("0.05").heat!;
+Deno.test("heat map colours: sequential by rank — the sweep's +5, +8 and +11 cells look different, dark to light", async () => {
+  const heat = (await sweepAt("0.05")).heat!;
   const fillOf = (value: number) =>
     heat.panels.flatMap((panel) => panel.cells).find((cell) => cell.value === value)!.fill;
   const [five, eight, eleven] = [5, 8, 11].map(fillOf);
@@ -43,8 +43,8 @@ Deno.test("heat map colours: sequential by rank — the sweep's +5, +8 and +11 c
   assert(distance(heatColour(8, levels), heatColour(11, levels)) >= 40);
 });
 
-Deno.test("heat map page: a legend of the scale, the published point ringed, the directory's name as heading", () => {
-  const report = sweepAt("0.05");
+Deno.test("heat map page: a legend of the scale, the published point ringed, the directory's name as heading", async () => {
+  const report = await sweepAt("0.05");
   const page = sweepHtml("/home/someone/runs/sweep-0.05/", report);
   assertStringIncludes(page, "<h1>Sweep sweep-0.05</h1>");
   assert(!page.includes("/home/someone"), "no absolute path on the page");
@@ -70,8 +70,8 @@ Deno.test("heat map page: a legend of the scale, the published point ringed, the
   assertMatch(page, /#grid-points pre \{ white-space: pre-wrap;/);
 });
 
-Deno.test("heat map: a grid too fine for 12 px numbers draws smaller cells without them, the values in the tooltips", () => {
-  const points = sweepAt("0.05").heat!;
+Deno.test("heat map: a grid too fine for 12 px numbers draws smaller cells without them, the values in the tooltips", async () => {
+  const points = (await sweepAt("0.05")).heat!;
   assertEquals(points.labelSize, 12);
   const fine = heatMapModel(
     points.panels.flatMap(() => []),

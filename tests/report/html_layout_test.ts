@@ -7,7 +7,7 @@
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { buildReport, reportHtml, sweepHtml, sweepReport } from "../../lib/report/mod.ts";
-import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/mod.ts";
+import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { type BrowserPage, openBrowser, requireChromium } from "../helpers/chromium.ts";
 import { GOLDEN, ROOT } from "../helpers/cli.ts";
@@ -31,7 +31,13 @@ async function fixtureSweepHtml(step: string): Promise<string> {
     fixture.config,
   );
   const result = runSweep(protocol, grid);
-  const record = sweepRecord(result, fixture, protocol.dataset.sha256, "deermem-eval test");
+  const record = sweepRecord(
+    result,
+    fixture,
+    protocol.dataset.sha256,
+    "deermem-eval test",
+    await sweepJsonlSha256(result),
+  );
   return sweepHtml("/tmp/runs/sweep-2026", sweepReport(record, sweepJsonl(result), "/tmp/runs/sweep-2026"));
 }
 
