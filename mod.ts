@@ -57,11 +57,13 @@ export {
   evaluatePolicy,
   type EvaluatePolicyOptions,
   hybridPolicy,
+  type ModulePolicy,
   type Policy,
   type PolicyDecision,
   type PolicyInput,
   type PolicyProtocol,
   type PolicyResult,
+  type SandboxModule,
 } from "./lib/policy/mod.ts";
 export { type Fact, type Pool, type UsageEntry } from "./lib/protocol/pool.ts";
 export {
@@ -76,7 +78,7 @@ export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/protocol
 export { type Dataset, type DatasetRow } from "./lib/protocol/dataset.ts";
 export { type HashedBytes } from "./lib/base/fs.ts";
 export { type Instant } from "./lib/py/time.ts";
-export { type AnswerTask } from "./lib/qa/mod.ts";
+export { type AnswerTask, type CandidateModule } from "./lib/qa/mod.ts";
 export { type SourceState } from "./lib/protocol/identity.ts";
 export { PythonRandom } from "./lib/py/random.ts";
 export {
@@ -108,6 +110,7 @@ export {
   identityMismatches,
 } from "./lib/qa/mod.ts";
 export { checkMarker, MARKER_SCHEMA_VERSION, QaRunMarker, qaRunMarker } from "./lib/qa/mod.ts";
+export { type ExpectedCandidate, type RunCandidate } from "./lib/qa/mod.ts";
 export {
   type ChatMessage,
   fingerprintPayload,

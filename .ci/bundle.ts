@@ -18,7 +18,8 @@ const ROOT = new URL("../", import.meta.url).pathname;
  * The shebang: `env -S` splits the rest into words, sets the variable and runs `deno run` with the `run-qa`
  * task's flags (the program revokes the network for every other command). `--no-config` keeps a `deno.json` in
  * the caller's directory from changing how the file runs. Linux reads at most 255 bytes of the line, so our
- * variables are granted by their common prefix (`DEERMEM_EVAL_*`), which leaves room for one V8 flag:
+ * variables are granted by their common prefix (`DEERMEM_EVAL_*`), which leaves room for the loader's
+ * `--cached-only` (so a policy module's `import("npm:…")` cannot make this process fetch) and one V8 flag:
  * `--no-enable-lazy-source-positions` stores source positions in the code cache; without it, the first
  * `console.log` or `new Error()` makes V8 re-parse the whole 1 MB bundle to find them (40–60 ms per start).
  */

@@ -9,6 +9,7 @@ import {
   defaultGrid,
   runSweep,
   sweepJsonlChunks,
+  sweepJsonlSha256,
   sweepRecord,
   sweepSummaryLines,
   writeSweepFiles,
@@ -28,7 +29,13 @@ for (let run = 0; run <= runs; run++) {
     const start = performance.now();
     const result = runSweep(prepared, grid);
     const evaluated = performance.now();
-    const record = sweepRecord(result, contracts, prepared.dataset.sha256, "bench");
+    const record = sweepRecord(
+      result,
+      contracts,
+      prepared.dataset.sha256,
+      "bench",
+      await sweepJsonlSha256(result),
+    );
     sweepSummaryLines(result, contracts.config.pool.capacities);
     const placed = performance.now();
     await writeSweepFiles(directory, { "sweep.jsonl": sweepJsonlChunks(result), "sweep.json": record });

@@ -11,8 +11,8 @@ import { IoError, isOsError, OverwriteError } from "./errors.ts";
 /** The file operations a publish makes; a {@linkcode FileOperationHook} sees each before it runs. */
 export type FileOperation = "write" | "link" | "remove" | "mkdir";
 
-/** Called before each file operation with its kind and path; what it throws fails that operation. */
-export type FileOperationHook = (operation: FileOperation, path: string) => void;
+/** Called before each file operation with its kind and path (awaited); what it throws fails that operation. */
+export type FileOperationHook = (operation: FileOperation, path: string) => void | Promise<void>;
 
 /** Runs one OS operation through the layer: the hook first, any OS failure rethrown as an IoError. */
 export async function osCall<T>(
@@ -23,7 +23,7 @@ export async function osCall<T>(
   hook?: FileOperationHook,
 ): Promise<T> {
   try {
-    if (operation !== "read") hook?.(operation, path);
+    if (operation !== "read") await hook?.(operation, path);
     return await body();
   } catch (error) {
     if (!isOsError(error)) throw error;

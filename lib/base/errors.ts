@@ -388,6 +388,41 @@ export class CommandFailedError extends Error {
 }
 
 /**
+ * A publish that SIGINT or SIGTERM interrupted: undone before the program ends (or, when the signal came as the
+ * last file was placed, complete), so the command exits as the signal asks — 130 or 143 — with this one line.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { InterruptedError } from "./errors.ts";
+ * const error = new InterruptedError("SIGTERM", ["out/a.json", "out/b.json"], false);
+ * strictEqual(error.message, "interrupted by SIGTERM while publishing out/a.json, out/b.json: nothing was published; run the same command again");
+ * ```
+ */
+export class InterruptedError extends Error {
+  /** The signal that ended the command. */
+  readonly signal: "SIGINT" | "SIGTERM";
+  /**
+   * Creates the error.
+   *
+   * @param signal The signal received.
+   * @param paths The files being published.
+   * @param published Whether they were all in place already (the signal came too late to undo them).
+   */
+  constructor(signal: "SIGINT" | "SIGTERM", paths: readonly string[], published: boolean) {
+    super(
+      published
+        ? `interrupted by ${signal} just after publishing ${paths.join(", ")}: they are complete`
+        : `interrupted by ${signal} while publishing ${
+          paths.join(", ")
+        }: nothing was published; run the same command again`,
+    );
+    this.name = "InterruptedError";
+    this.signal = signal;
+  }
+}
+
+/**
  * A run directory `verify` rejects, so `report` refuses it; carries the verification (the report layer's
  * `Verification`) for the message. Not an {@linkcode InputError}: `report` prints the failed checks itself.
  *

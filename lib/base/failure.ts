@@ -1,12 +1,19 @@
 /**
  * The one place an error becomes an exit code and the lines for stderr: bad input (any {@linkcode InputError})
- * exits 2, a command that did not succeed and said why ({@linkcode CommandFailedError}) 1 or 130, everything
- * else 1; no command picks its own.
+ * exits 2, a command that did not succeed and said why ({@linkcode CommandFailedError}) 1 or 130, a publish a
+ * signal interrupted ({@linkcode InterruptedError}) 130 or 143, everything else 1; no command picks its own.
  *
  * @module
  */
 
-import { CommandFailedError, InputError, IoError, isOsError, ProviderError } from "./errors.ts";
+import {
+  CommandFailedError,
+  InputError,
+  InterruptedError,
+  IoError,
+  isOsError,
+  ProviderError,
+} from "./errors.ts";
 
 /**
  * The exit code for an error, as {@linkcode describeFailure} maps it: 2 for bad input, 1 for anything else.
@@ -19,7 +26,7 @@ import { CommandFailedError, InputError, IoError, isOsError, ProviderError } fro
  * deepStrictEqual(exitCodeFor(new ContractError("bad")), 2);
  * ```
  */
-export function exitCodeFor(error: unknown): 1 | 2 | 130 {
+export function exitCodeFor(error: unknown): FailureReport["code"] {
   return describeFailure("", error).code;
 }
 
@@ -28,7 +35,7 @@ export const DEBUG_ENV = "DEERMEM_EVAL_DEBUG";
 
 /** How a command's failure is reported: its exit code and the lines for stderr. */
 export interface FailureReport {
-  code: 1 | 2 | 130;
+  code: 1 | 2 | 130 | 143;
   lines: string[];
 }
 
@@ -54,6 +61,9 @@ export function describeFailure(command: string, error: unknown, debug = false):
   const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
   const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
   if (error instanceof InputError) return { code: 2, lines: [`${prefix}: ${oneLine(error.message)}`] };
+  if (error instanceof InterruptedError) {
+    return { code: error.signal === "SIGINT" ? 130 : 143, lines: [`${prefix}: ${oneLine(error.message)}`] };
+  }
   if (error instanceof IoError || error instanceof ProviderError) {
     return { code: 1, lines: [`${prefix}: ${oneLine(error.message)}`] };
   }

@@ -1,17 +1,29 @@
 /**
  * Publishing at the edge: writes never overwrite, and a set of files is published all together or not at all
- * (staged beside their targets, then linked into place); every OS failure is an {@linkcode IoError} naming the
- * path and the OS's reason.
+ * (staged beside their targets, then linked into place) — also when a signal comes: SIGINT or SIGTERM during a
+ * publish undo it before the program ends, and what a SIGKILL left is settled by the next publish into the same
+ * directory (`journal.ts`). Every OS failure is an {@linkcode IoError} naming the path and the OS's reason.
  *
  * @module
  */
 
-import { OverwriteError } from "./errors.ts";
+import { InterruptedError, OverwriteError } from "./errors.ts";
 import { exists } from "./read.ts";
 import { type FileOperationHook, osCall } from "./_os_call.ts";
+import {
+  beginJournal,
+  type FileIdentity,
+  fileIdentity,
+  recoverInterruptedPublishes,
+  splitPath,
+} from "./journal.ts";
+import { holdSignals, type PublishSignal, type SignalGuard } from "./_signal_guard.ts";
+
+export type { PublishSignal };
 
 /**
- * Refuses when any of the paths exists, naming the first one.
+ * Refuses when any of the paths exists, naming the first one. What a killed publish left in their directories
+ * is settled first (a rerun of the same command clears it), so a leftover of a dead run is never in the way.
  *
  * @example
  * ```ts
@@ -25,22 +37,21 @@ import { type FileOperationHook, osCall } from "./_os_call.ts";
  * ```
  */
 export async function refuseExisting(paths: readonly string[]): Promise<void> {
+  await recoverInterruptedPublishes(paths);
   for (const path of paths) {
     if (await exists(path)) throw new OverwriteError("refusing to overwrite an existing file", { path });
   }
-}
-
-function splitPath(path: string): { directory: string; name: string } {
-  const slash = path.lastIndexOf("/");
-  return slash < 0
-    ? { directory: ".", name: path }
-    : { directory: path.slice(0, slash) || "/", name: path.slice(slash + 1) };
 }
 
 /** How a publish runs: by default with nothing between it and the file system. */
 export interface PublishOptions {
   /** Sees each write, link, removal and directory creation before it runs; what it throws fails it. */
   readonly beforeOperation?: FileOperationHook;
+  /**
+   * The signals that, arriving during the publish, undo it and then end the command (130 for SIGINT, 143 for
+   * SIGTERM); default both. A caller with its own handler for one (run-qa's Ctrl-C) leaves it out.
+   */
+  readonly signals?: readonly PublishSignal[];
 }
 
 /** What a file is written from: text, bytes, or text chunks streamed to the file in order. */
@@ -50,9 +61,9 @@ export type FileContent = string | Uint8Array | Iterable<string>;
  * Publishes a set of files in one directory all together or not at all, never overwriting. Each file is first
  * written in full under a staging name beside its target (`.NAME.UUID.staging`), then each is linked into place
  * (a link refuses an existing name, so the no-overwrite check and the publish are one step), then the staging
- * names are removed. On any failure every file it placed and every staging file is removed, so the directory
- * is as before and a rerun just works. An existing target is an {@linkcode OverwriteError}; an OS failure an
- * {@linkcode IoError}.
+ * names are removed. On any failure, and on SIGINT or SIGTERM, every file it placed and every staging file is
+ * removed, so the directory is as before and a rerun just works. An existing target is an
+ * {@linkcode OverwriteError}; an OS failure an {@linkcode IoError}; a signal an {@linkcode InterruptedError}.
  *
  * @example
  * ```ts
@@ -78,9 +89,18 @@ export async function writeAllOrNothing(
   await publishFiles(names.map((name) => [`${directory}/${name}`, files[name]]), options);
 }
 
+/** What a publish has done so far: what it must remove to undo it. */
+interface Progress {
+  staged: string[];
+  placed: string[];
+  journal?: Awaited<ReturnType<typeof beginJournal>>;
+}
+
 /**
  * Publishes files at any paths all together or not at all, never overwriting: the rule of
- * {@linkcode writeAllOrNothing} for files in several directories (each is staged beside its own target).
+ * {@linkcode writeAllOrNothing} for files in several directories (each is staged beside its own target). A
+ * journal beside the first target names them all until the publish has finished or been undone, so a publish a
+ * SIGKILL stopped is settled by the next one into any of those directories.
  *
  * @example
  * ```ts
@@ -95,48 +115,128 @@ export async function publishFiles(
   files: readonly (readonly [path: string, content: FileContent])[],
   options: PublishOptions = {},
 ): Promise<void> {
-  const hook = options.beforeOperation;
-  await refuseExisting(files.map(([path]) => path));
-  const id = crypto.randomUUID();
-  const staged: string[] = [];
-  const placed: string[] = [];
+  const targets = files.map(([path]) => path);
+  await refuseExisting(targets);
+  if (files.length === 0) return;
+  const progress: Progress = { staged: [], placed: [] };
+  const guard = holdSignals(options.signals ?? ["SIGINT", "SIGTERM"], targets, () => undoSync(progress));
   try {
-    for (const [target, content] of files) {
-      const { directory, name } = splitPath(target);
-      const staging = `${directory}/.${name}.${id}.staging`;
-      staged.push(staging);
-      // Named by its target: the staging name is ours, the target is what the user asked for.
-      await osCall(
-        "write",
-        "write",
-        target,
-        () => Deno.writeFile(staging, contentBytes(content), { createNew: true }),
-        hook,
-      );
-    }
-    for (const [index, [target]] of files.entries()) {
-      await osCall("link", "link", target, () => Deno.link(staged[index], target), hook);
-      placed.push(target);
-    }
-    while (staged.length > 0) {
-      const staging = staged[staged.length - 1];
-      await osCall("remove", "remove", staging, () => Deno.remove(staging), hook);
-      staged.pop();
-    }
+    await publishSteps(files, progress, guard, options.beforeOperation);
   } catch (error) {
-    // Undo: what this call placed and what it staged; a path it never created is never touched.
-    for (const path of [...placed, ...staged]) await Deno.remove(path).catch(() => {});
+    await undo(progress);
     throw error;
+  } finally {
+    guard.release();
+  }
+  // The signal came after the last check: too late to undo, the files are complete.
+  if (guard.received !== undefined) throw new InterruptedError(guard.received, targets, true);
+}
+
+async function publishSteps(
+  files: readonly (readonly [path: string, content: FileContent])[],
+  progress: Progress,
+  guard: SignalGuard,
+  hook: FileOperationHook | undefined,
+): Promise<void> {
+  const journal = progress.journal = await beginJournal(files.map(([path]) => path));
+  const identities: FileIdentity[] = [];
+  for (const [index, [target, content]] of files.entries()) {
+    guard.check();
+    const staging = journal.staging[index];
+    progress.staged.push(staging);
+    // Named by its target: the staging name is ours, the target is what the user asked for.
+    identities.push(
+      await osCall("write", "write", target, () => writeStaging(staging, content, guard), hook),
+    );
+  }
+  guard.check();
+  await journal.recordStaged(identities);
+  for (const [index, [target]] of files.entries()) {
+    guard.check();
+    await osCall("link", "link", target, () => Deno.link(journal.staging[index], target), hook);
+    progress.placed.push(target);
+  }
+  while (progress.staged.length > 0) {
+    const staging = progress.staged[progress.staged.length - 1];
+    await osCall("remove", "remove", staging, () => Deno.remove(staging), hook);
+    progress.staged.pop();
+  }
+  // One turn of the event loop: a signal that came during the file operations reaches its listener here. From
+  // the check to the end of the hold nothing awaits, so no signal can be taken in and then dropped unseen.
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  guard.check();
+  journal.remove();
+  progress.journal = undefined;
+}
+
+/** Undoes a publish: what it placed and what it staged; a path it never created is never touched. */
+async function undo(progress: Progress): Promise<void> {
+  let complete = true;
+  for (const path of [...progress.placed, ...progress.staged]) {
+    await Deno.remove(path).catch((error) => {
+      if (!(error instanceof Deno.errors.NotFound)) complete = false;
+    });
+  }
+  // What could not be removed stays named in the journal: the next publish here clears it.
+  if (complete) removeJournal(progress);
+  else progress.journal?.abandon();
+}
+
+function removeJournal(progress: Progress): void {
+  try {
+    progress.journal?.remove();
+  } catch {
+    // Left for the next run, which settles it.
   }
 }
 
-const encoder = new TextEncoder();
+function undoSync(progress: Progress): void {
+  for (const path of [...progress.placed, ...progress.staged]) {
+    try {
+      Deno.removeSync(path);
+    } catch {
+      // Named in the journal, which the next run settles.
+    }
+  }
+  removeJournal(progress);
+}
 
-function contentBytes(content: FileContent): Uint8Array | ReadableStream<Uint8Array> {
-  if (typeof content === "string") return encoder.encode(content);
-  if (content instanceof Uint8Array) return content;
-  // Chunks are streamed: a sweep's rows run to tens of megabytes, too many to join into one string first.
-  return ReadableStream.from(content).pipeThrough(new TextEncoderStream());
+const encoder = new TextEncoder();
+/** Streamed text is written in pieces of about this many characters. */
+const PIECE = 1 << 20;
+
+function* pieces(content: FileContent): Iterable<Uint8Array> {
+  if (typeof content === "string") yield encoder.encode(content);
+  else if (content instanceof Uint8Array) yield content;
+  else {
+    // Chunks are streamed: a sweep's rows run to tens of megabytes, too many to join into one string first.
+    let buffer: string[] = [];
+    let length = 0;
+    for (const chunk of content) {
+      buffer.push(chunk);
+      length += chunk.length;
+      if (length >= PIECE) {
+        yield encoder.encode(buffer.join(""));
+        [buffer, length] = [[], 0];
+      }
+    }
+    if (length > 0) yield encoder.encode(buffer.join(""));
+  }
+}
+
+/** Writes a staging file in full and fsyncs it (the journal then calls it staged); a signal stops it. */
+async function writeStaging(path: string, content: FileContent, guard: SignalGuard): Promise<FileIdentity> {
+  const file = await Deno.open(path, { createNew: true, write: true });
+  try {
+    for (const bytes of pieces(content)) {
+      guard.check();
+      for (let offset = 0; offset < bytes.length;) offset += await file.write(bytes.subarray(offset));
+    }
+    await file.sync();
+    return fileIdentity(await file.stat());
+  } finally {
+    file.close();
+  }
 }
 
 /**

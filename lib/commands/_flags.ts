@@ -6,6 +6,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
+import { DEFAULT_POLICY_TIME_LIMIT_SECONDS } from "../policy/mod.ts";
 import { type ContractPaths, DATASET_ENV } from "../protocol/mod.ts";
 import type { FlagValues, Io } from "./_command.ts";
 
@@ -62,4 +63,23 @@ export function requiredDirectory(value: string | undefined, flag = "--output-di
 /** `"wrote a, b"` for the files a command published into `directory`. */
 export function wroteLine(directory: string, names: readonly string[]): string {
   return `wrote ${names.map((name) => `${directory}/${name}`).join(", ")}`;
+}
+
+/** `--policy-time-limit SECONDS`: the per-case time limit of a policy module's sandbox. */
+export const POLICY_TIME_LIMIT_FLAG = {
+  "policy-time-limit": {
+    type: "string",
+    value: "SECONDS",
+    help: `a policy module's time per case (default ${DEFAULT_POLICY_TIME_LIMIT_SECONDS})`,
+  },
+} as const;
+
+/** The `--policy-time-limit` value in seconds: a number in (0, 3600], else refused naming the flag. */
+export function policyTimeLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_POLICY_TIME_LIMIT_SECONDS;
+  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
+  if (!(seconds > 0 && seconds <= 3600)) {
+    throw new InputError(`--policy-time-limit: expected seconds in (0, 3600], got ${JSON.stringify(value)}`);
+  }
+  return seconds;
 }

@@ -12,7 +12,8 @@ import {
   type PreparedProtocol,
   readContracts,
 } from "../protocol/mod.ts";
-import { type AnswerTask, buildAnswerTasks } from "../qa/mod.ts";
+import { type AnswerTask, buildAnswerTasks, type QaCandidate } from "../qa/mod.ts";
+import { candidateDecisions, type StageCandidate } from "./_candidate.ts";
 
 /** The protocol a stage works on, with the dataset prepared and the answer tasks built. */
 export interface StageProtocol {
@@ -25,6 +26,8 @@ export interface StageProtocol {
 export interface PreambleOptions {
   /** Runs after the contracts are read and before the dataset is (credentials, directory checks …). */
   beforeDataset?: (contracts: Contracts) => Promise<void> | void;
+  /** A candidate to answer against its baseline in place of the published pair (asked after `beforeDataset`). */
+  candidate?: () => StageCandidate | undefined;
 }
 
 /**
@@ -40,24 +43,35 @@ export async function loadProtocol(
 ): Promise<StageProtocol> {
   const contracts = await readContracts(paths);
   await options.beforeDataset?.(contracts);
-  return await prepareStage(contracts, dataset);
+  return await prepareStage(contracts, dataset, options.candidate?.());
 }
 
-/** The second half of {@linkcode loadProtocol}: the dataset prepared against `contracts`, the tasks built. */
+/**
+ * The second half of {@linkcode loadProtocol}: the dataset prepared against `contracts`, the tasks built (with a
+ * candidate: its baseline's and its own).
+ */
 export async function prepareStage(
   contracts: Contracts,
   dataset: string | undefined,
+  candidate?: StageCandidate,
 ): Promise<StageProtocol> {
   const prepared = await prepareDataset(contracts, dataset);
-  return { contracts, prepared, tasks: await buildAnswerTasks(contracts, prepared.cases) };
+  const decided: QaCandidate | undefined = candidate &&
+    await candidateDecisions(candidate.loaded, candidate.baseline, prepared);
+  return { contracts, prepared, tasks: await buildAnswerTasks(contracts, prepared.cases, decided) };
 }
 
 /** {@linkcode loadProtocol} when a dataset is given, else the contracts alone. */
 export async function loadProtocolIfDataset(
   paths: ContractPaths,
   dataset: string | undefined,
+  options: PreambleOptions = {},
 ): Promise<{ contracts: Contracts; stage?: StageProtocol }> {
-  if (dataset === undefined) return { contracts: await readContracts(paths) };
-  const stage = await loadProtocol(paths, dataset);
+  if (dataset === undefined) {
+    const contracts = await readContracts(paths);
+    await options.beforeDataset?.(contracts);
+    return { contracts };
+  }
+  const stage = await loadProtocol(paths, dataset, options);
   return { contracts: stage.contracts, stage };
 }

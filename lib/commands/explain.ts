@@ -5,7 +5,16 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { explainCase, explainText, readCaseAnswers } from "../report/mod.ts";
+import { candidateView, explainCase, explainText, readCaseAnswers } from "../report/mod.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { policyPair } from "../qa/mod.ts";
+import {
+  candidateOnCase,
+  loadCandidate,
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  runCandidateHooks,
+} from "./_candidate.ts";
 import { defineCommand } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocol } from "./_protocol.ts";
@@ -18,8 +27,10 @@ export const command = defineCommand({
   description:
     `Rebuilds CASE_ID's pool from the pinned dataset and prints, for every fact: its id, role (support or
 distractor) and category, every score component and the score under both policies, its rank, and whether it
-is kept or evicted at every capacity — so a reader sees why a policy lost the support. Writes nothing (the
-dataset's text is not ours to redistribute); no network.`,
+is kept or evicted at every capacity — so a reader sees why a policy lost the support. With --policy-module,
+also the candidate's score, rank and kept marks beside its baseline (the one QA_DIR's run records, else
+confidence), and with QA_DIR the candidate's and the baseline's answers. Writes nothing (the dataset's text is
+not ours to redistribute); no network.`,
   flags: {
     ...DATASET_FLAG,
     "output-dir": {
@@ -32,6 +43,7 @@ dataset's text is not ours to redistribute); no network.`,
       help: "also print the facts' text, the question and the reference answer (refused unless\n" +
         "standard output is a terminal: the dataset's text is never written to a file or a pipe)",
     },
+    ...POLICY_MODULE_FLAG,
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, positionals, io }) {
@@ -44,11 +56,24 @@ dataset's text is not ours to redistribute); no network.`,
           "(a file or a pipe); run it without redirecting, or leave out --show-text",
       );
     }
-    const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
-    const explanation = explainCase(prepared.cases, caseId, contracts.config);
     const directory = flags["output-dir"];
+    const module = moduleRequest(flags);
+    // With a QA directory the module is held to its run (and the baseline read there); alone, against confidence.
+    const hooks = runCandidateHooks(directory === undefined ? undefined : module, directory);
+    const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io), {
+      beforeDataset: hooks.beforeDataset,
+    });
+    const explanation = explainCase(prepared.cases, caseId, contracts.config);
+    const stage = module === undefined
+      ? undefined
+      : hooks.candidate() ?? { loaded: await loadCandidate(module), baseline: POLICIES[0] };
+    if (stage !== undefined) {
+      const results = await candidateOnCase(stage.loaded, prepared, caseId);
+      explanation.candidate = candidateView(explanation, stage.baseline, results);
+    }
     if (directory !== undefined) {
-      explanation.answers = await readCaseAnswers(directory, explanation, contracts.config);
+      const pair = policyPair(stage && { baseline: stage.baseline, policy: stage.loaded.identity.policy });
+      explanation.answers = await readCaseAnswers(directory, explanation, contracts.config, pair);
     }
     io.out(explainText(explanation, { showText: flags["show-text"] ?? false, width: io.columns }));
   },

@@ -47,6 +47,8 @@ import type { ContractPaths } from "../protocol/mod.ts";
 import { suiteLines } from "../qa/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
+import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import { type PolicyPair, policyPair, type RunCandidate } from "../qa/mod.ts";
 import {
   contractPaths,
   DATASET_FLAG,
@@ -68,12 +70,16 @@ export interface GradeQaRequest {
   onForeignFiles?: (names: string[]) => void;
   /** How the three files are published (a test's hook sees each file operation). */
   publish?: PublishOptions;
+  /** The candidate policy module the run was made with (`run-qa --policy-module`). */
+  policyModule?: ModuleRequest;
 }
 
 /** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
 export interface GradedRun {
   rows: GradedRow[];
   suites: QaStatsSuites;
+  /** The two policies compared, `[first, second]`. */
+  pair: PolicyPair;
 }
 
 /**
@@ -95,10 +101,12 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const { directory } = request;
   // Existing outputs refuse the run before any work (and gradeRun's all-or-nothing write refuses again).
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
-  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset);
+  // The module named must be the run's (by SHA-256); the baseline is the one the run recorded.
+  const hooks = runCandidateHooks(request.policyModule, directory);
+  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
-  return await gradeRun(directory, contracts, tasks, request.publish);
+  return await gradeRun(directory, contracts, tasks, request.publish, hooks.recorded());
 }
 
 /**
@@ -127,10 +135,12 @@ export async function gradeRun(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   publish: PublishOptions = {},
+  candidate?: RunCandidate,
 ): Promise<GradedRun> {
   await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
-  await readMarker(directory, contracts);
+  await readMarker(directory, contracts, candidate);
+  const pair = policyPair(candidate);
   const graded: GradedRow[] = [];
   // The rows are held together, and what they make verify and report read through the same cap.
   const budget = new ReadBudget(GRADED_ROWS_CAP, "the run's answer rows", GRADED_ROWS_FILE);
@@ -147,16 +157,16 @@ export async function gradeRun(
     graded.push(gradedRow(task, row));
   }
   graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
-  const suites = qaStatsSuites(graded, contracts.config);
+  const suites = qaStatsSuites(graded, contracts.config, pair);
   const rowsText = gradedRowsJsonl(graded);
   refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", rowsText, GRADED_ROWS_CAP);
   const files: Record<(typeof QA_OUTPUTS)[number], string> = {
     [GRADED_ROWS_FILE]: rowsText,
     [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
-    [QA_STATS_FILE]: qaStatsOf(suites, contracts.config),
+    [QA_STATS_FILE]: qaStatsOf(suites, contracts.config, pair),
   };
   await writeAllOrNothing(directory, files, publish);
-  return { rows: graded, suites };
+  return { rows: graded, suites, pair };
 }
 
 /**
@@ -196,15 +206,17 @@ the recomputed case (never one a row names) and writes into DIR:
   qa.rows.jsonl     the graded rows
   qa.summary.json   accuracy by source, scenario and policy
   qa.stats.json     exact McNemar and the seeded paired bootstrap, per suite
-Refuses to overwrite any of them. No network.`,
+Refuses to overwrite any of them. No network. A run made with --policy-module is graded only with the same
+module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   flags: {
     ...DATASET_FLAG,
     "output-dir": { type: "string", value: "DIR", help: "the run-qa directory", required: true },
+    ...POLICY_MODULE_FLAG,
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const { rows, suites } = await gradeQa({
+    const { rows, suites, pair } = await gradeQa({
       contracts: contractPaths(flags),
       dataset: datasetPath(flags, io),
       directory,
@@ -214,8 +226,9 @@ Refuses to overwrite any of them. No network.`,
             `not graded: ${foreign.join(", ")}`,
         ),
       publish: publishOptions(io),
+      policyModule: moduleRequest(flags),
     });
-    for (const line of suiteLines(rows, suites)) io.out(line);
+    for (const line of suiteLines(rows, suites, pair)) io.out(line);
     io.out(wroteLine(directory, QA_OUTPUTS));
   },
 });

@@ -5,6 +5,9 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
+import { exists } from "../base/fs.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { buildAnswerTasks } from "../qa/mod.ts";
 import {
   compareRuns,
   comparisonHeading,
@@ -12,23 +15,36 @@ import {
   isSweepDirectory,
   NotVerifiedError,
   type Prices,
+  publishedComparisonHeading,
+  publishedComparisonSections,
+  type QaReport,
+  readPublishedComparison,
   readSweepReport,
   reportHtml,
+  reportJson,
   reportMarkdown,
   reportRuns,
   reportText,
+  type RunReport,
   sectionsHtml,
   sectionsMarkdown,
   sectionsText,
   sweepHtml,
   sweepMarkdown,
+  sweepReportJson,
   type Verification,
   verificationLines,
 } from "../report/mod.ts";
 import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
-import { defineCommand, type FlagValues, type Io } from "./_command.ts";
+import { defineCommand, type FlagValues, type Io, writeDocument } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
+import {
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  refuseModuleWithoutRun,
+  runCandidateHooks,
+} from "./_candidate.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
@@ -49,7 +65,9 @@ const REPORT_FLAGS = {
     help: "compare with another run of the same kind: aggregate, row and byte layers",
   },
   ...REPORT_FILE_FLAGS,
+  json: { type: "boolean", help: "print the report's data as one JSON document instead of the text" },
   ...PRICE_FLAGS,
+  ...POLICY_MODULE_FLAG,
   ...PROTOCOL_FLAGS,
 } as const;
 
@@ -67,17 +85,27 @@ the suites (official, synthetic, overall: correct per policy, discordant counts,
 difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
 and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
 scenario and policy, and the cases where the policies keep different supports. For a sweep directory
-(sweep.json, sweep.jsonl): the best and worst grid points, with --html the heat map over the weight simplex.
-Refuses to overwrite FILE; both files are written or neither. No network.`,
+(sweep.json, sweep.jsonl), verified as \`verify\` does (with --dataset every row recomputed): the best and worst
+grid points, with --html the heat map over the weight simplex.
+With --json, the same data as one JSON document on standard output (keys in the README; the Markdown and
+HTML files are still written when asked for). Refuses to overwrite FILE; both files are written or neither. No
+network.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const prices = parsePrices(flags);
     if (directory === undefined) {
+      refuseModuleWithoutRun(moduleRequest(flags)?.path);
       await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
       return;
     }
-    await reportRun(directory, directory, prices, flags, io);
+    const against = flags.against;
+    if (against === PUBLISHED_RUN && !await exists(against)) {
+      // The published run is embedded: compared with wherever this program runs.
+      await withPublishedRun((published) => reportRun(directory, directory, prices, flags, io, published));
+      return;
+    }
+    await reportRun(directory, directory, prices, flags, io, against);
   },
 });
 
@@ -88,13 +116,17 @@ async function reportRun(
   prices: Prices | undefined,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
+  against: string | undefined = flags.against,
 ): Promise<void> {
   const paths = contractPaths(flags);
+  refuseJsonConflicts(flags);
   if (await isSweepDirectory(directory)) {
     await reportSweep(directory, paths, flags, io);
     return;
   }
   const contracts = await readContracts(paths);
+  const hooks = runCandidateHooks(moduleRequest(flags), directory);
+  await hooks.beforeDataset(contracts);
   const dataset = datasetPath(flags, io);
   const stage = dataset === undefined ? undefined : await timedStep(
     io,
@@ -102,19 +134,18 @@ async function reportRun(
     "preparing the dataset",
     "dataset prepared",
     "cases",
-    () => prepareStage(contracts, dataset),
+    () => prepareStage(contracts, dataset, hooks.candidate()),
     (prepared) => prepared.prepared.cases.length,
   );
   const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
-  let runs;
-  try {
-    runs = await reportRuns({ contracts, directory, against: flags.against, recomputed, prices });
-  } catch (error) {
-    if (!(error instanceof NotVerifiedError)) throw error;
-    for (const line of verificationLines(error.verification as Verification)) io.err(line);
-    io.err(`deermem-eval report: ${error.message}`);
-    throw new CommandFailedError(error.message);
-  }
+  const candidate = hooks.recorded();
+  // The other run of a candidate's report compares the published pair: its tasks are those of the protocol.
+  const againstRecomputed = stage && candidate &&
+    { cases: stage.prepared.cases, tasks: await buildAnswerTasks(contracts, stage.prepared.cases) };
+  const runs = await refusingUnverified(
+    io,
+    () => reportRuns({ contracts, directory, against, recomputed, prices, candidate, againstRecomputed }),
+  );
   const files: ReportFile[] = [];
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
     if (path !== undefined) files.push({ flag, path, render });
@@ -122,9 +153,17 @@ async function reportRun(
   let text: string;
   if (runs.against === undefined) {
     const run = { ...runs.report, directory: name };
-    text = reportText(run, io.columns);
+    text = flags.json ? JSON.stringify(reportJson(run), null, 2) : reportText(run, io.columns);
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
+  } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
+    const comparison = await readPublishedComparison(runs.report, runs.against, contracts);
+    const named = { ...comparison, other: flags.against ?? comparison.other };
+    const heading = publishedComparisonHeading(named);
+    const sections = publishedComparisonSections(named);
+    text = sectionsText(heading, sections, undefined, io.columns);
+    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
+    ask("--html", flags.html, () => sectionsHtml(heading, sections));
   } else {
     const comparison = await compareRuns(runs.report, runs.against, contracts);
     const heading = comparisonHeading(comparison);
@@ -133,26 +172,41 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   }
-  if (!toStandardOutput(files)) io.out(text);
+  if (!toStandardOutput(files)) printText(io, text, flags.json);
   await writeReportFiles(files, io);
 }
 
-/** A sweep directory: reported from sweep.json and sweep.jsonl alone. */
+/** The report on standard output: JSON as a document (never wrapped or styled), text fitted to the terminal. */
+function printText(io: Io, text: string, json: boolean | undefined): void {
+  if (json) writeDocument(io, text);
+  else io.out(text);
+}
+
+/** A sweep directory: verified and reported from sweep.json and sweep.jsonl (with --dataset, every row recomputed). */
 async function reportSweep(
   directory: string,
   paths: ContractPaths,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
 ): Promise<void> {
-  // Only what the user typed is refused; a dataset from the environment simply does not apply here.
-  if (flags.against !== undefined || flags.dataset !== undefined || flags["price-input"] !== undefined) {
+  const foreign = flags.against ?? flags["price-input"] ?? flags["price-output"] ?? flags["policy-module"] ??
+    flags["policy-time-limit"];
+  if (foreign !== undefined) {
     throw new InputError(
-      "a sweep directory is reported from sweep.json and sweep.jsonl alone: --against, --dataset and the prices do not apply",
+      "a sweep directory is reported from sweep.json and sweep.jsonl: --against, the prices and " +
+        "--policy-module do not apply",
       { path: directory },
     );
   }
-  await readContracts(paths);
-  const sweep = await readSweepReport(directory);
+  const contracts = await readContracts(paths);
+  // Only a dataset the user typed re-runs the sweep; one from the environment does not apply here.
+  const stage = flags.dataset === undefined
+    ? undefined
+    : await prepareStage(contracts, datasetPath(flags, io)!);
+  const sweep = await refusingUnverified(
+    io,
+    () => readSweepReport(directory, contracts, stage?.prepared.cases),
+  );
   const files: ReportFile[] = [];
   if (flags.markdown !== undefined) {
     files.push({ flag: "--markdown", path: flags.markdown, render: () => sweepMarkdown(directory, sweep) });
@@ -164,8 +218,39 @@ async function reportSweep(
       render: () => sweepHtml(directory, sweep),
     });
   }
-  if (!toStandardOutput(files)) io.out(sweep.lines.join("\n"));
+  const text = flags.json
+    ? JSON.stringify(sweepReportJson(directory, sweep), null, 2)
+    : sweep.lines.join("\n");
+  if (!toStandardOutput(files)) printText(io, text, flags.json);
   await writeReportFiles(files, io);
+}
+
+/** Runs `build`; a directory that does not verify is refused with its checks on standard error. */
+async function refusingUnverified<T>(io: Io, build: () => Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (error) {
+    if (!(error instanceof NotVerifiedError)) throw error;
+    for (const line of verificationLines(error.verification as Verification)) io.err(line);
+    io.err(`deermem-eval report: ${error.message}`);
+    throw new CommandFailedError(error.message);
+  }
+}
+
+/** --json is one document on standard output: not with --against, nor with another document there. */
+function refuseJsonConflicts(flags: FlagValues<typeof REPORT_FLAGS>): void {
+  if (!flags.json) return;
+  if (flags.against !== undefined) {
+    throw new InputError("--json reports one run; --against compares in text, Markdown and HTML");
+  }
+  if (flags.markdown === "-" || flags.html === "-") {
+    throw new InputError("--json prints to standard output, which --markdown - or --html - would share");
+  }
+}
+
+/** A QA run of a candidate policy module (its second policy is not a published one). */
+function isCandidateRun(report: RunReport): report is QaReport {
+  return report.kind === "qa" && !(POLICIES as readonly string[]).includes(report.policies[1]);
 }
 
 function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {

@@ -5,9 +5,16 @@
  * @module
  */
 
+import { InputError } from "../base/errors.ts";
 import { ensureDir, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
 import { evaluateAll, type PolicyResult } from "../policy/mod.ts";
-import { evaluatePolicy, loadPolicyModule, type Policy } from "../policy/mod.ts";
+import {
+  evaluatePolicy,
+  loadPolicyModule,
+  type ModulePolicy,
+  POLICY_MEMORY_LIMIT_MIB,
+  type PolicyModuleOptions,
+} from "../policy/mod.ts";
 import type { PyJson } from "../py/mod.ts";
 import { policyRawJsonl, policySummary, runRecord } from "../policy/mod.ts";
 import type { SourceState } from "../protocol/mod.ts";
@@ -18,6 +25,8 @@ import {
   contractPaths,
   DATASET_FLAG,
   datasetPath,
+  POLICY_TIME_LIMIT_FLAG,
+  policyTimeLimit,
   PROTOCOL_FLAGS,
   requiredDirectory,
   wroteLine,
@@ -30,7 +39,8 @@ export const POLICY_OUTPUTS = ["policy.raw.jsonl", "summary.json", "run.json"] a
 
 /** A policy other than the two published ones, run in their place, and what identifies it in the outputs. */
 export interface CustomPolicyRun {
-  policy: Policy;
+  /** The module's policy: its name, and what its sandbox runs. */
+  policy: ModulePolicy;
   /** The module path, for error messages. */
   origin: string;
   /** Fields added to every row and to `run.json` (the module's name and SHA-256). */
@@ -38,27 +48,26 @@ export interface CustomPolicyRun {
 }
 
 /**
- * Loads a `--policy-module` with nothing but read permission left to give it: the network is already revoked,
- * and the environment (read only for the dataset path, before this) goes too. Write permission cannot be
- * dropped in-process while the outputs are still to be written.
+ * Loads a `--policy-module`: the file is read once and hashed, and its policy runs only in a sandbox with no
+ * permission at all (see {@linkcode evaluatePolicy}). This process gives up what it no longer needs first (the
+ * network is already revoked): the environment, ffi and sys; run stays, for starting the sandbox.
  *
  * @example
  * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { sha256Hex } from "../base/hash.ts";
+ * import { rejects, strictEqual } from "node:assert/strict";
  * import { customPolicyRun } from "./run_policy.ts";
- * const path = `${await Deno.makeTempDir()}/keep_first.js`;
- * const source = 'export default { name: "keep-first", select: (i) => ({ kept: [], evicted: [], scores: {} }) };';
- * await Deno.writeTextFile(path, source);
- * const custom = await customPolicyRun(path); // from here on this process may not read the environment
- * strictEqual(custom.policy.name, "keep-first");
- * strictEqual(custom.fields.policy_module_sha256, await sha256Hex(source));
- * strictEqual(Deno.permissions.querySync({ name: "env" }).state, "prompt");
+ * const path = `${await Deno.makeTempDir()}/keep_first.py`;
+ * await Deno.writeTextFile(path, "");
+ * await rejects(customPolicyRun(path), /keep_first\.py: must be a \.ts, \.mts, \.js or \.mjs file/);
+ * strictEqual(Deno.permissions.querySync({ name: "env" }).state, "prompt"); // from here on, no environment
  * ```
  */
-export async function customPolicyRun(path: string): Promise<CustomPolicyRun> {
-  for (const name of ["env", "run", "ffi", "sys"] as const) await Deno.permissions.revoke({ name });
-  const loaded = await loadPolicyModule(path);
+export async function customPolicyRun(
+  path: string,
+  options: PolicyModuleOptions = {},
+): Promise<CustomPolicyRun> {
+  for (const name of ["env", "ffi", "sys"] as const) await Deno.permissions.revoke({ name });
+  const loaded = await loadPolicyModule(path, options);
   return {
     policy: loaded.policy,
     origin: path,
@@ -94,7 +103,7 @@ export async function runPolicy(
   const { contracts, dataset, cases } = prepared;
   const results = custom === undefined
     ? evaluateAll(cases, contracts.config)
-    : evaluatePolicy(custom.policy, prepared, { origin: custom.origin, rowFields: custom.fields });
+    : await evaluatePolicy(custom.policy, prepared, { origin: custom.origin, rowFields: custom.fields });
   const policies = custom && { names: [custom.policy.name], fields: custom.fields };
   const files: Record<(typeof POLICY_OUTPUTS)[number], string> = {
     "policy.raw.jsonl": policyRawJsonl(results),
@@ -118,9 +127,11 @@ export const command = defineCommand({
 Refuses a DIR that already holds any of them; the three appear together or not at all. No network.
 With --policy-module, the module's default export (a policy: { name, select }, see the README) runs in place
 of the two published policies, under the same cases, capacities and row format; each row also carries
-policy_module (the file name) and policy_module_sha256 (of its source). The module gets no network and no
-environment. A module that throws, returns unknown ids, keeps more than the capacity or decides a case
-differently when asked twice is refused, naming the module and the case.`,
+policy_module (the file name) and policy_module_sha256 (of its source). The module (one self-contained file;
+only type imports) runs in a child deno with no permission at all, ${POLICY_MEMORY_LIMIT_MIB} MiB of heap and
+--policy-time-limit per case; it needs --allow-run=deno. A module that throws, returns unknown ids, keeps more
+than the capacity, decides a case differently when asked twice or exceeds a limit is refused, naming the
+module and the case.`,
   flags: {
     ...DATASET_FLAG,
     "output-dir": { type: "string", value: "DIR", help: "where to write", required: true },
@@ -129,13 +140,18 @@ differently when asked twice is refused, naming the module and the case.`,
       value: "FILE.ts",
       help: "a policy module to judge instead of the published policies",
     },
+    ...POLICY_TIME_LIMIT_FLAG,
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
     const module = flags["policy-module"];
-    const custom = module === undefined ? undefined : await customPolicyRun(module);
+    const timeLimitSeconds = policyTimeLimit(flags["policy-time-limit"]);
+    if (module === undefined && flags["policy-time-limit"] !== undefined) {
+      throw new InputError("--policy-time-limit is for --policy-module");
+    }
+    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
+    const custom = module === undefined ? undefined : await customPolicyRun(module, { timeLimitSeconds });
     const results = await runPolicy(
       prepared,
       directory,

@@ -30,6 +30,15 @@ import { CommandFailedError } from "../base/errors.ts";
 import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
 import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
+import {
+  loadCandidate,
+  type ModuleRequest,
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  type StageCandidate,
+} from "./_candidate.ts";
+import { parseBaseline, type RunCandidate } from "../qa/mod.ts";
+import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
 import { SOURCE_STATE } from "./_version.ts";
@@ -58,6 +67,10 @@ export interface RunQaRequest {
   publish?: PublishOptions;
   /** Call at most this many tasks; resuming answers the rest. */
   limit?: number;
+  /** A candidate policy module answered against `baseline` in place of the published pair. */
+  policyModule?: ModuleRequest;
+  /** The candidate's baseline (default `confidence`); only with `policyModule`. */
+  baseline?: EvictionPolicy;
 }
 
 /** How a `run-qa` ended: the dry run's lines, or the run's summary and the QA settings it ran under. */
@@ -119,6 +132,8 @@ function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_u
 export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   const { directory, dryRun } = request;
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
+  let stageCandidate: StageCandidate | undefined;
+  let candidate: RunCandidate | undefined;
   const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, {
     beforeDataset: async (contracts) => {
       checkQaSettings(contracts);
@@ -126,11 +141,19 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
       if (!dryRun) requireRunQaPermissions(contracts.config.qa);
       credentials = dryRun ? undefined : resolveCredentials(contracts.config, request.env);
       if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
+      // The module is loaded (and hashed) after the credentials are read and before any call is made.
+      if (request.policyModule !== undefined) {
+        const loaded = await loadCandidate(request.policyModule);
+        const baseline = request.baseline ?? POLICIES[0];
+        stageCandidate = { loaded, baseline };
+        candidate = { ...loaded.identity, baseline };
+      }
       if (directory !== undefined) {
-        await checkRunDirectory(directory, contracts);
+        await checkRunDirectory(directory, contracts, candidate);
         if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
       }
     },
+    candidate: () => stageCandidate,
   });
   if (credentials === undefined) {
     const plans = directory === undefined ? undefined : await planRows(directory, tasks);
@@ -160,6 +183,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     secret: secretOf(credentials.apiKey),
     publish: request.publish,
     limit: request.limit,
+    candidate,
   });
   return { kind: "ran", summary, qa };
 }
@@ -187,6 +211,10 @@ embedded protocol DEERMEM_EVAL_ANSWER_API_KEY and DEERMEM_EVAL_ANSWER_BASE_URL),
 Writes into DIR:
   qa_run.json               the run's identity: the five artifact SHA-256 values and the QA settings (no key)
   responses/<row_id>.json   one row per answered task, written the moment the answer arrives
+With --policy-module, the module's policy (the candidate) is answered in place of hybrid-v1 against
+--baseline (default confidence), with identical settings; its rows carry policy = its name, policy_module and
+policy_module_sha256, and qa_run.json records the module's SHA-256 and the baseline: resuming with another
+module or baseline is refused. The module is loaded before any call and never given the key.
 Running the same command again resumes: a stored row is reused only when it equals its recomputed task (ids,
 source, scenario, policy, capacity, kept facts, request fingerprint); any other row is moved to
 responses/superseded/ and called again. A DIR made under a different protocol is refused. While it runs, DIR
@@ -208,6 +236,13 @@ failed.`,
       value: "N",
       help: "answer only the first N tasks still to call (a trial run); the same command resumes the rest",
     },
+    ...POLICY_MODULE_FLAG,
+    baseline: {
+      type: "string",
+      value: "POLICY",
+      help:
+        "with --policy-module: the built-in policy it is compared with, confidence (default) or hybrid-v1",
+    },
     "dry-run": {
       type: "boolean",
       help: "build the tasks and print row ids, fingerprints and sizes; call nothing, write\n" +
@@ -222,6 +257,11 @@ failed.`,
       throw new InputError("--limit calls a few tasks; --dry-run calls none");
     }
     const directory = dryRun ? flags["output-dir"] : requiredDirectory(flags["output-dir"]);
+    const policyModule = moduleRequest(flags);
+    if (flags.baseline !== undefined && policyModule === undefined) {
+      throw new InputError("--baseline names what a --policy-module is compared with; give the module too");
+    }
+    const baseline = policyModule === undefined ? undefined : parseBaseline(flags.baseline);
     const interrupt = new AbortController();
     // Until the key is known nothing printed can carry it; from then on every line is redacted.
     let say = io;
@@ -250,8 +290,11 @@ failed.`,
           onInterrupt = listenForInterrupt(say, interrupt);
         },
         onEvent: (event) => progress?.onEvent(event),
-        publish: publishOptions(io),
+        // Ctrl-C is run-qa's own (a graceful stop); a row's publish holds off only SIGTERM.
+        publish: { ...publishOptions(io), signals: ["SIGTERM"] },
         limit,
+        policyModule,
+        baseline,
       });
     } finally {
       progress?.end();

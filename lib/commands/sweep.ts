@@ -12,6 +12,7 @@ import {
   SWEEP_OUTPUTS,
   type SweepGrid,
   sweepJsonlChunks,
+  sweepJsonlSha256,
   sweepRecord,
   sweepSummaryLines,
   writeSweepFiles,
@@ -48,7 +49,8 @@ capacities 1 to the pool size. --grid FILE (YAML, read like the config) replaces
 Writes into DIR, all or nothing, never overwriting:
   sweep.jsonl  one metadata-only row per parameter set × capacity × scenario: the parameters, the cases, the
                supports each policy keeps and the difference
-  sweep.json   the grid, the published parameters, the protocol's hashes and the tool version
+  sweep.json   the grid, the published parameters, the protocol's hashes, the tool version and the SHA-256
+               of sweep.jsonl
 Prints where the published parameters sit: their own result, the neighbourhood (reached one parameter step at a
 time) in which hybrid-v1 keeps at least as many supports as confidence in every scenario at every capacity, and
 the parameter sets that keep fewer in any, nearest first. No network.`,
@@ -74,7 +76,13 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
     progress.end();
     await writeSweepFiles(directory, {
       "sweep.jsonl": sweepJsonlChunks(result),
-      "sweep.json": sweepRecord(result, contracts, prepared.dataset.sha256, SOURCE_STATE.tool!),
+      "sweep.json": sweepRecord(
+        result,
+        contracts,
+        prepared.dataset.sha256,
+        SOURCE_STATE.tool!,
+        await sweepJsonlSha256(result),
+      ),
     }, publishOptions(io));
     for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
     io.out(wroteLine(directory, SWEEP_OUTPUTS));

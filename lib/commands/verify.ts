@@ -6,7 +6,15 @@
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
 import { exists } from "../base/fs.ts";
-import { checkLine, formatVerifyResult, verifyPolicyRun, verifyResults } from "../verify/mod.ts";
+import {
+  type Check,
+  checkLine,
+  formatVerifyResult,
+  verifyPolicyRun,
+  verifyResults,
+  verifySweep,
+} from "../verify/mod.ts";
+import { isSweepDirectory } from "../report/mod.ts";
 import { GRADED_ROWS_FILE } from "../qa/mod.ts";
 import { POLICY_OUTPUTS } from "./run_policy.ts";
 import type { Contracts } from "../protocol/mod.ts";
@@ -16,6 +24,7 @@ import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
+import { moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -30,18 +39,24 @@ facts; qa.rows.jsonl byte for byte the canonical serialisation of its rows; qa.s
 re-derived byte for byte; the run marker as grade-qa checks it. Without a dataset the closing line says that
 predictions and grades are not re-derived. With one it rebuilds the tasks and re-derives every row's
 identity, kept facts, fingerprint, question type, support fields, grade and rule; prediction text, usage,
-attempts and response_model are recorded, not re-derivable. Writes nothing; no network. Exit 0 only when every
-check run holds.`,
+attempts and response_model are recorded, not re-derivable. A policy run (policy.raw.jsonl, summary.json,
+run.json) and a sweep (sweep.json, sweep.jsonl: its recorded SHA-256, each row where the grid puts it, sweep.json
+re-derived from the rows; with a dataset every row recomputed) are verified as their kind. A run made with
+run-qa --policy-module is verified with the dataset only given the same module (by SHA-256), against the
+baseline its qa_run.json records; without the dataset, its structure and statistics are checked as the run
+records its two policies. Writes nothing; no network. Exit 0 only when every check run holds.`,
   flags: {
     ...DATASET_FLAG,
     json: { type: "boolean", help: "print the checks and the verdict as one JSON document" },
+    ...POLICY_MODULE_FLAG,
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const json = flags.json ?? false;
+    const hooks = runCandidateHooks(moduleRequest(flags), directory);
     const dataset = datasetPath(flags, io);
-    const load = () => loadProtocolIfDataset(contractPaths(flags), dataset);
+    const load = () => loadProtocolIfDataset(contractPaths(flags), dataset, hooks);
     const { contracts, stage } = dataset === undefined ? await load() : await timedStep(
       io,
       "verify",
@@ -56,7 +71,11 @@ check run holds.`,
       if (await isPolicyRun(path)) {
         return await checkPolicyRun(path, contracts, stage, io, json);
       }
-      const result = await verifyResults(path, contracts, stage?.tasks);
+      if (await isSweepDirectory(path)) {
+        const { checks, proved } = await verifySweep(path, contracts, stage?.prepared.cases);
+        return printChecks({ directory: path, kind: "sweep", checks, proved }, io, json);
+      }
+      const result = await verifyResults(path, contracts, stage?.tasks, { candidate: hooks.recorded() });
       if (json) {
         writeDocument(
           io,
@@ -84,13 +103,20 @@ async function checkPolicyRun(
   json: boolean,
 ): Promise<void> {
   const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases);
+  printChecks({ directory, kind: "policy", checks, proved }, io, json);
+}
+
+/** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */
+function printChecks(
+  verified: { directory: string; kind: "policy" | "sweep"; checks: Check[]; proved: string },
+  io: Io,
+  json: boolean,
+): void {
+  const { directory, kind, checks, proved } = verified;
   const failed = checks.filter((check) => check.verdict === "fail").length;
   const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
   if (json) {
-    writeDocument(
-      io,
-      JSON.stringify({ directory, kind: "policy", checks, ok: failed === 0, conclusion }, null, 2),
-    );
+    writeDocument(io, JSON.stringify({ directory, kind, checks, ok: failed === 0, conclusion }, null, 2));
   } else {
     for (const check of checks) io.out(checkLine(check));
     io.out(conclusion);

@@ -17,11 +17,14 @@ import {
   parseDecision,
   type Policy,
   type PolicyDecision,
+  type PolicyInput,
   policyInput,
   type PolicyResult,
 } from "./contract.ts";
 import type { EvictionPolicy } from "./selection_types.ts";
 import { firstLine } from "./_messages.ts";
+import { isModulePolicy, type ModulePolicy } from "./module.ts";
+import { PolicySandbox, type SelectOutcome } from "./sandbox.ts";
 
 function componentsJson(components: Readonly<Record<string, number>> | undefined): Record<string, PyJson> {
   const out: Record<string, PyJson> = {};
@@ -148,17 +151,65 @@ function frozenCopy<T>(value: T): T {
   return copy;
 }
 
+/** Decides one case at one capacity: `select`'s outcomes, the second only when the first did not throw. */
+type Decide = (input: PolicyInput, where: string) => Promise<SelectOutcome[]>;
+
+/** A policy in this process, asked twice on read-only copies. */
+function decideInProcess(policy: Policy): Decide {
+  const once = (input: PolicyInput): SelectOutcome => {
+    try {
+      return { output: policy.select(frozenCopy(input)) };
+    } catch (error) {
+      return { threw: firstLine(error) };
+    }
+  };
+  return (input) => {
+    const first = once(input);
+    return Promise.resolve("threw" in first ? [first] : [first, once(input)]);
+  };
+}
+
+/** A module's decisions checked as every policy's: the first shaped, known and within capacity, the second equal. */
+function checkedResult(
+  prepared: PreparedCase,
+  name: string,
+  capacity: number,
+  pool: Pool,
+  outcomes: readonly SelectOutcome[],
+  options: EvaluatePolicyOptions & { origin: string },
+): PolicyResult {
+  const refuse = (message: string): never => {
+    throw new PolicyModuleError(message, {
+      path: options.origin,
+      field: `case ${prepared.caseId} at capacity ${capacity}`,
+    });
+  };
+  const decision = (outcome: SelectOutcome | undefined): PolicyDecision => {
+    if (outcome === undefined) return refuse("its sandbox sent a malformed answer");
+    if ("threw" in outcome) return refuse(`the policy threw ${outcome.threw}`);
+    return parseDecision(outcome.output, refuse);
+  };
+  const first = decision(outcomes[0]);
+  checkDecision(first, pool, capacity, refuse);
+  const result = policyResult(prepared, name, capacity, pool, first, options.rowFields);
+  const again = policyResult(prepared, name, capacity, pool, decision(outcomes[1]), options.rowFields);
+  if (dumps(again.row) !== dumps(result.row)) refuse("not deterministic: two runs of the same case differ");
+  return result;
+}
+
 /**
  * Runs any policy through the protocol — every case × capacity, in the order and row format of `run-policy` —
  * and refuses it, naming the origin and the case, when it throws, returns a malformed decision, names an
  * unknown fact, keeps or evicts a fact twice or not at all, keeps more than the capacity, or decides a case
- * differently when asked twice.
+ * differently when asked twice. A module's policy ({@linkcode ModulePolicy}) runs in its sandbox: the host
+ * builds each case's input, the sandbox answers as data within the per-case time limit, and is killed before
+ * this returns; a policy object runs in this process.
  *
- * @param policy The policy to evaluate.
+ * @param policy The policy to evaluate: in this process, or a loaded module's.
  * @param protocol The prepared protocol: the config and the cases.
  * @param options Where the policy came from (for messages) and extra row fields.
  * @returns One result per case and capacity, cases in protocol order, capacities ascending.
- * @throws {PolicyModuleError} When the policy breaks the contract on a case.
+ * @throws {PolicyModuleError} When the policy breaks the contract or its sandbox's limits on a case.
  *
  * @example
  * ```ts
@@ -167,45 +218,40 @@ function frozenCopy<T>(value: T): T {
  * import { CONFIDENCE_POLICY } from "./builtins.ts";
  * import { evaluatePolicy } from "./evaluate.ts";
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol());
- * const results = evaluatePolicy(CONFIDENCE_POLICY, prepared);
+ * const results = await evaluatePolicy(CONFIDENCE_POLICY, prepared);
  * strictEqual(results.length, 45 * prepared.contracts.config.pool.capacities.length); // every case, every capacity
  * ```
  */
-export function evaluatePolicy(
-  policy: Policy,
+export async function evaluatePolicy(
+  policy: Policy | ModulePolicy,
   protocol: PolicyProtocol,
   options: EvaluatePolicyOptions = {},
-): PolicyResult[] {
+): Promise<PolicyResult[]> {
   const { config } = protocol.contracts;
-  const origin = options.origin ?? policy.name;
-  const results: PolicyResult[] = [];
-  for (const prepared of protocol.cases) {
-    const pool = buildPool(prepared, config.evaluation_time);
-    for (const capacity of config.pool.capacities) {
-      const where = `case ${prepared.caseId} at capacity ${capacity}`;
-      const refuse = (message: string): never => {
-        throw new PolicyModuleError(message, { path: origin, field: where });
-      };
-      const decide = (): PolicyDecision => {
-        let output: unknown;
-        try {
-          output = policy.select(frozenCopy(policyInput(pool, capacity, config)));
-        } catch (error) {
-          return refuse(`the policy threw ${firstLine(error)}`);
-        }
-        return parseDecision(output, refuse);
-      };
-      const decision = decide();
-      checkDecision(decision, pool, capacity, refuse);
-      const result = policyResult(prepared, policy.name, capacity, pool, decision, options.rowFields);
-      const again = policyResult(prepared, policy.name, capacity, pool, decide(), options.rowFields);
-      if (dumps(again.row) !== dumps(result.row)) {
-        refuse("not deterministic: two runs of the same case differ");
-      }
-      results.push(result);
+  const origin = options.origin ?? (isModulePolicy(policy) ? policy.module.origin : policy.name);
+  const opened = isModulePolicy(policy) ? await PolicySandbox.open(policy.module) : undefined;
+  const decide: Decide = opened === undefined
+    ? decideInProcess(policy as Policy)
+    : (input, where) => opened.sandbox.decide(input, where);
+  try {
+    if (opened !== undefined && opened.loaded.name !== policy.name) {
+      throw new PolicyModuleError("changed its policy's name between two loads", { path: origin });
     }
+    const results: PolicyResult[] = [];
+    for (const prepared of protocol.cases) {
+      const pool = buildPool(prepared, config.evaluation_time);
+      for (const capacity of config.pool.capacities) {
+        const outcomes = await decide(
+          policyInput(pool, capacity, config),
+          `case ${prepared.caseId} at capacity ${capacity}`,
+        );
+        results.push(checkedResult(prepared, policy.name, capacity, pool, outcomes, { ...options, origin }));
+      }
+    }
+    return results;
+  } finally {
+    await opened?.sandbox.close();
   }
-  return results;
 }
 
 /**

@@ -1,20 +1,35 @@
 /**
- * Policy modules: a TypeScript or JavaScript file whose default export is a {@linkcode Policy}, loaded and
- * identified (name and SHA-256) for `run-policy --policy-module`.
+ * Policy modules: a TypeScript or JavaScript file whose default export is a {@linkcode Policy}, read once,
+ * identified (name and SHA-256) and run only in a sandbox holding nothing (sandbox.ts), from the bytes hashed.
  *
  * @module
  */
 
 import { PolicyModuleError } from "../base/errors.ts";
-import { readBytes } from "../base/fs.ts";
+import { MIB, readBytes } from "../base/fs.ts";
 import { sha256Hex } from "../base/hash.ts";
 import type { Policy } from "./contract.ts";
 import { EVICTION_POLICY_CONFIDENCE, EVICTION_POLICY_HYBRID_V1 } from "./selection_types.ts";
-import { firstLine } from "./_messages.ts";
+import { DEFAULT_POLICY_TIME_LIMIT_SECONDS, PolicySandbox, type SandboxModule } from "./sandbox.ts";
+import { printable } from "./_sandbox_codec.ts";
+
+/** The cap on a policy module's source: 1 MiB (one self-contained file; the example is 2 KB). */
+export const POLICY_MODULE_CAP: number = MIB;
+/** The longest policy name, in UTF-16 code units: it is written in every row and printed in tables. */
+const NAME_MAX = 128;
+
+/** A module's policy as the host holds it: its name (checked) and the sandbox input; never the module's code. */
+export interface ModulePolicy {
+  /** The policy's name, printable, not a published policy's. */
+  readonly name: string;
+  /** The bytes that were hashed and the limits they run under. */
+  readonly module: SandboxModule;
+}
 
 /** A policy loaded from a module file, with what identifies it in the rows. */
 export interface LoadedPolicyModule {
-  policy: Policy;
+  /** The policy, to run through {@linkcode PolicySandbox}. */
+  policy: ModulePolicy;
   /** The module's file name (its last path segment). */
   moduleName: string;
   /** The path as given. */
@@ -23,59 +38,88 @@ export interface LoadedPolicyModule {
   sha256: string;
 }
 
-/** A path as a `file:` URL (the pathname setter percent-encodes what a URL cannot hold), without node:url. */
-function fileUrl(path: string): string {
-  const url = new URL("file:///");
-  url.pathname = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
-  return url.href;
+/** Options of {@linkcode loadPolicyModule}. */
+export interface PolicyModuleOptions {
+  /** The per-case time limit, in seconds (default {@linkcode DEFAULT_POLICY_TIME_LIMIT_SECONDS}). */
+  timeLimitSeconds?: number;
+}
+
+function mediaType(path: string): string {
+  if (/\.m?ts$/.test(path)) return "application/typescript";
+  if (/\.m?js$/.test(path)) return "application/javascript";
+  throw new PolicyModuleError("must be a .ts, .mts, .js or .mjs file", { path });
 }
 
 /**
- * Loads a policy module: its default export must be a {@linkcode Policy} (`{ name, select }`). The source is
- * hashed from the bytes read; the module is then imported (it runs with the caller's permissions, so the CLI
- * gives up network and environment first). A module that fails to load or exports something else is a
- * {@linkcode PolicyModuleError} naming it; a file that cannot be read is refused as any input is.
+ * Refuses a policy name that is not printable text of 1 to 128 characters, or is a published policy's.
  *
  * @example
  * ```ts
- * import { rejects, strictEqual } from "node:assert/strict";
- * import { InputError, PolicyModuleError } from "../base/errors.ts";
- * import { sha256Hex } from "../base/hash.ts";
- * import { loadPolicyModule } from "./module.ts";
- * const directory = await Deno.makeTempDir();
- * const source = 'export default { name: "none", select: () => ({}) };\n';
- * await Deno.writeTextFile(`${directory}/none.js`, source);
- * strictEqual((await loadPolicyModule(`${directory}/none.js`)).sha256, await sha256Hex(source));
- * await Deno.writeTextFile(`${directory}/nothing.js`, "export default 42;\n");
- * await rejects(loadPolicyModule(`${directory}/nothing.js`), PolicyModuleError); // not a policy
- * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input
+ * import { throws } from "node:assert/strict";
+ * import { checkPolicyName } from "./module.ts";
+ * checkPolicyName("recency", "recency.ts");
+ * throws(() => checkPolicyName("a\x1b[2J\nb", "p.ts"), /p\.ts: default\.name: must be printable text/);
+ * throws(() => checkPolicyName("hybrid-v1", "p.ts"), /must not take a published policy's name/);
  * ```
  */
-export async function loadPolicyModule(path: string): Promise<LoadedPolicyModule> {
-  const bytes = await readBytes(path, "policy module");
-  const sha256 = await sha256Hex(bytes);
-  let module: Record<string, unknown>;
-  try {
-    module = await import(fileUrl(path));
-  } catch (error) {
-    throw new PolicyModuleError(`cannot load the module: ${firstLine(error)}`, { path, cause: error });
+export function checkPolicyName(name: string, path: string): void {
+  const refuse = (message: string): never => {
+    throw new PolicyModuleError(message, { path, field: "default.name" });
+  };
+  if (/\p{C}/u.test(name)) {
+    refuse(`must be printable text without control characters: "${printable(name)}"`);
   }
-  const policy = module.default as Partial<Policy> | undefined;
-  if (
-    policy === null || typeof policy !== "object" || typeof policy.name !== "string" || policy.name === "" ||
-    typeof policy.select !== "function"
-  ) {
+  if (name.length > NAME_MAX) refuse(`must be at most ${NAME_MAX} characters, got ${name.length}`);
+  if (name === EVICTION_POLICY_CONFIDENCE || name === EVICTION_POLICY_HYBRID_V1) {
+    // Its rows would pass for the published policy's wherever only the name is read.
+    refuse(`must not take a published policy's name (${name})`);
+  }
+}
+
+/**
+ * Loads a policy module: reads it once (capped), hashes those bytes, and loads them in a sandbox that holds no
+ * permission, to see that the default export is a {@linkcode Policy} (`{ name, select }`) with a proper name;
+ * the sandbox is then killed. A module that fails to load or exports something else is a
+ * {@linkcode PolicyModuleError} naming it; a file that cannot be read is refused as any input is. Starting the
+ * sandbox needs run permission for `deno` (`--allow-run=deno`).
+ *
+ * @example
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { InputError, PolicyModuleError } from "../base/errors.ts";
+ * import { loadPolicyModule } from "./module.ts";
+ * const directory = await Deno.makeTempDir();
+ * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input
+ * await Deno.writeTextFile(`${directory}/none.py`, "");
+ * await rejects(loadPolicyModule(`${directory}/none.py`), PolicyModuleError);
+ * ```
+ */
+export async function loadPolicyModule(
+  path: string,
+  options: PolicyModuleOptions = {},
+): Promise<LoadedPolicyModule> {
+  const source = await readBytes(path, "policy module", POLICY_MODULE_CAP);
+  const sha256 = await sha256Hex(source);
+  const module: SandboxModule = {
+    source,
+    mediaType: mediaType(path),
+    origin: path,
+    timeLimitSeconds: options.timeLimitSeconds ?? DEFAULT_POLICY_TIME_LIMIT_SECONDS,
+  };
+  const { sandbox, loaded } = await PolicySandbox.open(module);
+  await sandbox.close();
+  const { name } = loaded;
+  if (typeof name !== "string" || name === "" || !loaded.select) {
     throw new PolicyModuleError(
       "must export default a policy { name: non-empty string, select: function }",
       { path, field: "default" },
     );
   }
-  if (policy.name === EVICTION_POLICY_CONFIDENCE || policy.name === EVICTION_POLICY_HYBRID_V1) {
-    // Its rows would pass for the published policy's wherever only the name is read.
-    throw new PolicyModuleError(`must not take a published policy's name (${policy.name})`, {
-      path,
-      field: "default.name",
-    });
-  }
-  return { policy: policy as Policy, moduleName: path.slice(path.lastIndexOf("/") + 1), path, sha256 };
+  checkPolicyName(name, path);
+  return { policy: { name, module }, moduleName: path.slice(path.lastIndexOf("/") + 1), path, sha256 };
+}
+
+/** Whether a policy is a module's (run in a sandbox) rather than one in this process. */
+export function isModulePolicy(policy: Policy | ModulePolicy): policy is ModulePolicy {
+  return !("select" in policy) && "module" in policy;
 }

@@ -12,7 +12,7 @@
  */
 
 import type { DomainErrorOptions, InputError } from "../base/errors.ts";
-import { Lexer, parse, type ScalarTag } from "yaml";
+import { isCollection, isPair, Lexer, parseDocument, type ScalarTag, visit, type YAMLError } from "yaml";
 
 /** A timestamp as PyYAML constructs it: a `datetime` (aware or naive) or, with no time, a `date`. */
 export class YamlTimestamp {
@@ -175,14 +175,11 @@ function findForbiddenTab(text: string): number {
 export function parsePyYaml(text: string): unknown {
   const tab = findForbiddenTab(text);
   if (tab >= 0) {
-    const before = text.slice(0, tab);
-    const line = (before.match(/\n/g)?.length ?? 0) + 1;
-    const column = tab - before.lastIndexOf("\n");
     throw new SyntaxError(
-      `found a tab character where PyYAML does not allow one (line ${line}, column ${column})`,
+      `found a tab character where PyYAML does not allow one ${lineAndColumn(text, tab)}`,
     );
   }
-  const value = parse(text, {
+  const document = parseDocument(text, {
     version: "1.1",
     uniqueKeys: false,
     customTags: (tags) => [
@@ -190,9 +187,52 @@ export function parsePyYaml(text: string): unknown {
       ...PYYAML_SCALARS,
     ],
     prettyErrors: false,
+    // The library prints its warnings (a second, Node-style line); what PyYAML refuses is refused below instead.
+    logLevel: "error",
   });
+  const [error] = document.errors;
+  if (error !== undefined) throw error;
+  const warning = document.warnings.find((warning) => !PYYAML_ACCEPTS.has(warning.code));
+  if (warning !== undefined) {
+    throw new SyntaxError(`${refusal(warning)} ${lineAndColumn(text, warning.pos[0])}`);
+  }
+  refuseCollectionKeys(text, document);
+  const value = document.toJS();
   refuseLoneSurrogates(value);
   return value;
+}
+
+/** The library's warnings PyYAML has no objection to: a flow collection indented less than its block parent. */
+const PYYAML_ACCEPTS = new Set(["BAD_INDENT"]);
+/** The tags safe_load constructs (`tag:yaml.org,2002:` …): one of them on a value it does not fit is refused. */
+const SAFE_TAGS = new Set(
+  ["null", "bool", "int", "float", "binary", "timestamp", "omap", "pairs", "set", "str", "seq", "map"].map(
+    (name) => `tag:yaml.org,2002:${name}`,
+  ),
+);
+
+/** What PyYAML says where the library only warns: no constructor for a tag, or the library's own words. */
+function refusal(warning: YAMLError): string {
+  const tag = /^Unresolved tag: (.*)$/.exec(warning.message)?.[1];
+  if (tag === undefined) return warning.message;
+  if (SAFE_TAGS.has(tag)) return `the tag '${tag}' does not fit its value`;
+  return `could not determine a constructor for the tag '${tag}'`;
+}
+
+function lineAndColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `(line ${(before.match(/\n/g)?.length ?? 0) + 1}, column ${offset - before.lastIndexOf("\n")})`;
+}
+
+/** A sequence or mapping as a key: PyYAML finds it unhashable, where the library would stringify it. */
+function refuseCollectionKeys(text: string, document: ReturnType<typeof parseDocument>): void {
+  visit(document, {
+    Pair(_, pair) {
+      if (isPair(pair) && isCollection(pair.key)) {
+        throw new SyntaxError(`found unhashable key ${lineAndColumn(text, pair.key.range?.[0] ?? 0)}`);
+      }
+    },
+  });
 }
 
 /** PyYAML reads `"\ud800"` as a lone surrogate, which the reference then cannot write; refuse it here. */

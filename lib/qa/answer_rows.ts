@@ -9,7 +9,6 @@
 import * as z from "../base/zod.ts";
 import { CASE_SOURCES } from "../protocol/cases.ts";
 import { RowIntegrityError } from "../base/errors.ts";
-import { POLICIES } from "../policy/mod.ts";
 import { dumps, floatRepr, parsePyJson, PyFloat, type PyJson } from "../py/json.ts";
 import { laxIntLiteral } from "../py/pydantic_lax.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
@@ -41,8 +40,12 @@ export interface AnswerRow {
   created_at: string;
   /** The fact IDs the policy kept, in prompt order. */
   kept_fact_ids: string[];
-  /** The policy that chose the memory. */
-  policy: "confidence" | "hybrid-v1";
+  /** The policy that chose the memory: a built-in, or a candidate's name. */
+  policy: string;
+  /** A candidate's module file name (its rows only). */
+  policy_module?: string;
+  /** SHA-256 of a candidate's module source (its rows only). */
+  policy_module_sha256?: string;
   /** The model's answer. */
   prediction: string;
   /** The SHA-256 of the request's non-secret payload. */
@@ -87,13 +90,37 @@ function integer(min?: number): z.ZodMiniType<number, unknown> {
   }) as unknown as z.ZodMiniType<number, unknown>;
 }
 
+const count = integer();
+const usageCounts = z.record(z.string(), count);
+
+/**
+ * Integer counts by name, every key kept as read: zod's record skips a `__proto__` key (guarding its own output
+ * object), where the reference's dict keeps it like any other. So the record checks the rest, this the
+ * `__proto__` count, and the value passes on as it was read.
+ */
+const usage = z.custom<Record<string, number>>().check(
+  z.superRefine((value, context) => {
+    const checked = usageCounts.safeParse(value);
+    if (!checked.success) { for (const issue of checked.error.issues) context.addIssue({ ...issue }); }
+    if (checked.success && Object.hasOwn(value, "__proto__")) {
+      const proto = count.safeParse(Object.getOwnPropertyDescriptor(value, "__proto__")!.value);
+      for (const issue of proto.error?.issues ?? []) {
+        context.addIssue({ ...issue, path: ["__proto__", ...issue.path] });
+      }
+    }
+  }),
+);
+
 const answerRowShape = {
   attempts: integer(1),
   capacity: pyEqualNumber,
   case_id: z.string().check(z.minLength(1)),
   created_at: z.string(),
   kept_fact_ids: z.array(z.string()),
-  policy: z.enum(POLICIES),
+  // A built-in or a candidate's name; which one each row must have is the task's (identity) and the pair's.
+  policy: z.string().check(z.minLength(1)),
+  policy_module: z.optional(z.string()),
+  policy_module_sha256: z.optional(sha256),
   prediction: z.string(),
   request_fingerprint: sha256,
   response_model: z.nullable(z.string()),
@@ -102,11 +129,15 @@ const answerRowShape = {
   // As the reference's `row.get("schema_version") != 1`: 1.0 and true are 1.
   schema_version: laxIntLiteral(ANSWER_ROW_SCHEMA_VERSION),
   source: z.enum(CASE_SOURCES),
-  usage: z.record(z.string(), integer()),
+  usage,
 };
 
 /** The shape of {@linkcode AnswerRow}'s schema, one zod type per field. */
-export type AnswerRowShape = { [K in keyof AnswerRow]-?: z.ZodMiniType<AnswerRow[K], unknown> };
+export type AnswerRowShape = {
+  [K in keyof AnswerRow]-?: undefined extends AnswerRow[K]
+    ? z.ZodMiniOptional<z.ZodMiniType<Exclude<AnswerRow[K], undefined>, unknown>>
+    : z.ZodMiniType<AnswerRow[K], unknown>;
+};
 
 /** The answer row schema's object form, for schemas derived from it (the graded row). */
 export const answerRowObject: z.ZodMiniObject<AnswerRowShape, z.core.$strict> = z.strictObject(
@@ -117,7 +148,7 @@ export const answerRowObject: z.ZodMiniObject<AnswerRowShape, z.core.$strict> = 
 const _sameRow: SameType<AnswerRow, z.infer<z.ZodMiniObject<typeof answerRowShape>>> = true;
 
 /**
- * `responses/<row_id>.json`: exactly these 14 fields.
+ * `responses/<row_id>.json`: exactly these 14 fields (16 for a candidate's row, which names its module).
  *
  * @example
  * ```ts
@@ -167,6 +198,7 @@ export function answerRow(task: AnswerTask, answer: Answer, attempts: number, cr
     created_at: createdAt,
     kept_fact_ids: [...task.keptFactIds],
     policy: task.policy,
+    ...task.module,
     prediction: answer.prediction,
     request_fingerprint: task.requestFingerprint,
     response_model: answer.responseModel,
@@ -237,6 +269,8 @@ export const IDENTITY_FIELDS = [
   "source",
   "scenario",
   "policy",
+  "policy_module",
+  "policy_module_sha256",
   "capacity",
   "kept_fact_ids",
   "request_fingerprint",
@@ -282,6 +316,8 @@ export function identityMismatches(
     source: task.source,
     scenario: task.scenario,
     policy: task.policy,
+    policy_module: task.module?.policy_module,
+    policy_module_sha256: task.module?.policy_module_sha256,
     capacity: task.capacity,
     kept_fact_ids: task.keptFactIds,
     request_fingerprint: task.requestFingerprint,

@@ -21,6 +21,7 @@ import { checkRunDirectory, planRows, type RowPlan } from "./resume.ts";
 import { qaRunMarker } from "./run_marker.ts";
 import { markerPath, responsesDir, supersededDir, supersededName } from "./run_dir.ts";
 import type { AnswerTask } from "./tasks.ts";
+import type { RunCandidate } from "./candidate.ts";
 
 /** Progress the runner reports as it goes. */
 export type RunEvent =
@@ -45,6 +46,8 @@ export interface RunQaOptions {
   publish?: PublishOptions;
   /** Call at most this many tasks (the first in row order); the others wait for the next run. */
   limit?: number;
+  /** A candidate run's module and baseline: recorded in a new marker, held to a resumed one. */
+  candidate?: RunCandidate;
 }
 
 /** The outcome of a run. */
@@ -96,7 +99,7 @@ export async function answerTasks(
   directory: string,
   options: RunQaOptions,
 ): Promise<RunQaSummary> {
-  await checkRunDirectory(directory, contracts);
+  await checkRunDirectory(directory, contracts, options.candidate);
   await ensureDir(directory, options.publish);
   const lock = await acquireDirectoryLock(directory, "run-qa", LOCKED_ACTION, options.now);
   try {
@@ -155,14 +158,14 @@ async function prepareDirectory(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   directory: string,
-  { source, publish }: Pick<RunQaOptions, "source" | "publish">,
+  { source, publish, candidate }: Pick<RunQaOptions, "source" | "publish" | "candidate">,
   now: () => Date,
 ): Promise<RowPlan[]> {
   // Checked again under the lock: a run that held it may have just written the marker.
-  const state = await checkRunDirectory(directory, contracts);
+  const state = await checkRunDirectory(directory, contracts, candidate);
   // The marker first: responses/ without it is a directory no run can resume (or a concurrent run refuses).
   if (state === "new") {
-    await writeFileAtomic(markerPath(directory), qaRunMarker(contracts, now(), source), publish);
+    await writeFileAtomic(markerPath(directory), qaRunMarker(contracts, now(), source, candidate), publish);
   }
   await ensureDir(responsesDir(directory), publish);
   const plans = await planRows(directory, tasks);

@@ -15,8 +15,33 @@ export interface Credentials {
 }
 
 /**
+ * Why `key` cannot be sent as it is in `Authorization: Bearer <key>`, if it cannot: a character no HTTP header
+ * carries (a control character such as a newline or `\x7f`, or any beyond ASCII, such as `é` or `к`), or
+ * whitespace at its end, which a header drops. Never quotes the key or its characters.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { apiKeyHeaderProblem } from "./credentials.ts";
+ * deepStrictEqual([apiKeyHeaderProblem("sk-1a2b"), apiKeyHeaderProblem("sk-1a\n2b"), apiKeyHeaderProblem("sk-1a ")], [
+ *   undefined,
+ *   "holds a character an HTTP header cannot carry (a control character or one beyond ASCII)",
+ *   "ends in whitespace, which an HTTP header drops",
+ * ]);
+ * ```
+ */
+export function apiKeyHeaderProblem(key: string): string | undefined {
+  if (/[^\t\x20-\x7e]/.test(key)) {
+    return "holds a character an HTTP header cannot carry (a control character or one beyond ASCII)";
+  }
+  if (/[\t ]$/.test(key)) return "ends in whitespace, which an HTTP header drops";
+  return undefined;
+}
+
+/**
  * Reads the API key and base URL from exactly the two environment variables the config names. A missing or
- * empty one is an {@linkcode InputError} naming the variable (never a value); the base URL must be http(s).
+ * empty one is an {@linkcode InputError} naming the variable (never a value), and so is a key no HTTP header
+ * can carry ({@linkcode apiKeyHeaderProblem}); the base URL must be http(s).
  *
  * @example
  * ```ts
@@ -50,12 +75,11 @@ export function resolveCredentials(
   }
   const apiKey = env(config.qa.api_key_env)!;
   const baseUrl = env(config.qa.base_url_env)!;
-  // A bearer token travels in a header: visible ASCII only. Name the place, never the character or the key.
-  const bad = [...apiKey].findIndex((char) => !/^[\x21-\x7e]$/.test(char));
-  if (bad >= 0) {
+  // Refused here, before any call: sent, it would fail every attempt of every row as a network error.
+  const keyProblem = apiKeyHeaderProblem(apiKey);
+  if (keyProblem !== undefined) {
     throw new InputError(
-      `environment variable ${config.qa.api_key_env} holds a character an HTTP header cannot carry ` +
-        `(its character ${bad + 1}); nothing was sent`,
+      `environment variable ${config.qa.api_key_env} (the config's qa.api_key_env) ${keyProblem}`,
     );
   }
   let scheme: string;

@@ -9,11 +9,11 @@ import * as z from "../base/zod.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { RowIntegrityError } from "../base/errors.ts";
 import { parseJsonLines, type SameType, type Schema } from "../base/schema.ts";
-import { POLICIES } from "../policy/mod.ts";
 import { dumps, PyFloat, type PyJson } from "../py/json.ts";
 import { type AnswerRow, answerRowObject } from "./answer_rows.ts";
 import { GRADE_RULES, gradeAnswer, GRADER_VERSION, type GradeRule } from "./grading.ts";
 import type { AnswerTask } from "./tasks.ts";
+import { type PolicyPair, PUBLISHED_PAIR } from "./candidate.ts";
 
 /** A graded row of `qa.rows.jsonl`: the answer row without its creation time, plus the grade and the case facts. */
 export interface GradedRow extends Omit<AnswerRow, "created_at"> {
@@ -80,7 +80,7 @@ export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
 
 /**
  * Parses `qa.rows.jsonl` text: every line must be a {@linkcode GradedRow}, at the QA capacity, with this
- * grader's version, and every case must have both policies exactly once.
+ * grader's version, and every case must have both policies of the pair (default the published pair) exactly once.
  *
  * @example
  * ```ts
@@ -95,7 +95,12 @@ export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
  * throws(() => parseGradedRows(text.split("\n")[0], "qa.rows.jsonl", config), RowIntegrityError); // one policy missing
  * ```
  */
-export function parseGradedRows(text: string, path: string, config: ProtocolConfig): GradedRow[] {
+export function parseGradedRows(
+  text: string,
+  path: string,
+  config: ProtocolConfig,
+  pair: PolicyPair = PUBLISHED_PAIR,
+): GradedRow[] {
   const rows: GradedRow[] = [];
   for (const { value: row, line } of parseJsonLines(text, path, GradedRow, { error: RowIntegrityError })) {
     if (row.capacity !== config.pool.qa_capacity) {
@@ -121,7 +126,7 @@ export function parseGradedRows(text: string, path: string, config: ProtocolConf
   const byCase = new Map<string, string[]>();
   for (const row of rows) byCase.set(row.case_id, [...(byCase.get(row.case_id) ?? []), row.policy]);
   for (const [caseId, policies] of byCase) {
-    if (policies.length !== 2 || !POLICIES.every((policy) => policies.includes(policy))) {
+    if (policies.length !== 2 || !pair.every((policy) => policies.includes(policy))) {
       throw new RowIntegrityError(
         `case ${caseId} must have exactly one row per policy, has ${policies.join(", ")}`,
         {
@@ -163,6 +168,7 @@ export function gradedRow(task: AnswerTask, row: AnswerRow): GradedRow {
     grader_version: GRADER_VERSION,
     kept_fact_ids: [...task.keptFactIds],
     policy: task.policy,
+    ...task.module,
     prediction: row.prediction,
     question_type: task.questionType,
     request_fingerprint: task.requestFingerprint,

@@ -1,9 +1,11 @@
 /**
  * The answer provider — the only code that touches the network. One call is one chat completion through the
  * `openai` SDK, loaded on the first call (so only `run-qa` loads it), every setting passed to it explicitly and
- * its own retries off (retry.ts is our policy). The SDK's `fetch` is ours (_capped_fetch.ts): the response body
- * read whole through a 4 MiB cap as strict UTF-8; the config's timeout covers the whole exchange. A failure
- * comes out as a {@linkcode ProviderError} in our words (chat_completions.ts), the key never in it.
+ * its own retries off (retry.ts is our policy). The SDK's `fetch` is ours (_capped_fetch.ts): redirects followed
+ * within the origin only; the response body read whole through a 4 MiB cap as strict UTF-8, its nesting and
+ * values bounded before the SDK parses it, and the bodies of all calls in flight within one budget (_body.ts);
+ * the config's timeout covers the whole exchange. A failure comes out as a {@linkcode ProviderError} in our words
+ * (chat_completions.ts), the key never in it; a key no header can carry is refused before anything is sent.
  *
  * @module
  */
@@ -14,6 +16,8 @@ import type { Answer } from "./answer_rows.ts";
 import { answerFromBody, httpFailure, networkCause, serverMessage } from "./chat_completions.ts";
 import { redact } from "./redact.ts";
 import { cappedFetch, type ErrorBody } from "./_capped_fetch.ts";
+import { BodyBudget } from "./_body.ts";
+import { apiKeyHeaderProblem } from "./credentials.ts";
 
 /** One attempt at answering: resolves to the answer or throws a {@linkcode ProviderError}. */
 export type AnswerProvider = (messages: readonly ChatMessage[], signal?: AbortSignal) => Promise<Answer>;
@@ -28,10 +32,19 @@ export interface ProviderOptions {
   fetch?: typeof fetch;
   /** The most bytes a response body may have (default {@linkcode RESPONSE_BODY_LIMIT}). */
   maxResponseBytes?: number;
+  /** The most bytes of bodies all calls may hold at once (default {@linkcode RESPONSE_BYTES_IN_FLIGHT}). */
+  maxBytesInFlight?: number;
 }
 
 /** The most bytes of a response body the provider reads: 4 MiB, far above any answer to a short question. */
 export const RESPONSE_BODY_LIMIT: number = 4 * 1024 * 1024;
+
+/**
+ * The most bytes of response bodies the provider's calls hold at once: 64 MiB, 16 bodies at the cap; a call whose
+ * body passes 64 KiB and does not fit waits (within its timeout) for others to finish. Each body held is copied a
+ * few times over (the SDK's text, its parse, the row), so 64 workers stay under 1 GB (bench/hostile_server.ts).
+ */
+export const RESPONSE_BYTES_IN_FLIGHT: number = 64 * 1024 * 1024;
 
 type Sdk = typeof import("openai");
 let sdk: Promise<Sdk> | undefined;
@@ -56,12 +69,15 @@ let sdk: Promise<Sdk> | undefined;
 export function openAiProvider(options: ProviderOptions): AnswerProvider {
   const { apiKey, settings, timeoutSeconds } = options;
   const host = URL.parse(options.baseUrl)?.host;
+  const budget = new BodyBudget(options.maxBytesInFlight ?? RESPONSE_BYTES_IN_FLIGHT);
   return async (messages, signal) => {
     if (host === undefined) {
       throw cleaned(new ProviderError(`invalid base URL: ${options.baseUrl}`, { retryable: false }), apiKey);
     }
     // The SDK would refuse an empty key naming OPENAI_API_KEY, a variable this program never reads.
     if (apiKey === "") throw new ProviderError("no API key", { retryable: false });
+    const keyProblem = apiKeyHeaderProblem(apiKey);
+    if (keyProblem !== undefined) throw new ProviderError(`the API key ${keyProblem}`, { retryable: false });
     const loaded = await (sdk ??= import("openai"));
     if (signal?.aborted) throw new CallAbortedError();
     // One controller per attempt: the caller's abort and our timer both end the whole exchange.
@@ -74,11 +90,14 @@ export function openAiProvider(options: ProviderOptions): AnswerProvider {
     const stop = () => exchange.abort();
     signal?.addEventListener("abort", stop, { once: true });
     let errorBody: ErrorBody = {};
+    // Held until the SDK has parsed the body: its copies count against the budget too.
+    const held: (() => void)[] = [];
     const fetch = cappedFetch({
       inner: options.fetch ?? globalThis.fetch,
       limit: options.maxResponseBytes ?? RESPONSE_BODY_LIMIT,
       host,
       onErrorBody: (body) => errorBody = body,
+      reserve: async (bytes, signal) => void held.push(await budget.reserve(bytes, signal)),
     });
     let completion: unknown;
     try {
@@ -97,6 +116,7 @@ export function openAiProvider(options: ProviderOptions): AnswerProvider {
     } finally {
       clearTimeout(timer);
       signal?.removeEventListener("abort", stop);
+      for (const release of held) release();
     }
     return answerFromBody(completion);
   };

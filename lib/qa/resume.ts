@@ -11,13 +11,15 @@ import { exists, readTextIfExists } from "../base/fs.ts";
 import { codePointLength } from "../py/builtins.ts";
 import { type AnswerRow, identityMismatches, parseAnswerRow } from "./answer_rows.ts";
 import { checkMarker } from "./run_marker.ts";
+import type { RunCandidate } from "./candidate.ts";
 import { MARKER_FILE, markerPath, responsePath, responsesDir } from "./run_dir.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /**
  * Inspects an output directory read-only: `"resume"` when its `qa_run.json` matches the protocol in use,
  * `"new"` when there is no run yet. A marker under another protocol (naming which hashes differ), an
- * unreadable marker, or answer rows without a marker refuse the directory.
+ * unreadable marker, answer rows without a marker, or a run of another candidate (module or baseline; see
+ * `checkCandidate`) refuse the directory.
  *
  * @example
  * ```ts
@@ -32,14 +34,18 @@ import type { AnswerTask } from "./tasks.ts";
  * await rejects(checkRunDirectory(dir, contracts), ContractError);
  * ```
  */
-export async function checkRunDirectory(directory: string, contracts: Contracts): Promise<"new" | "resume"> {
+export async function checkRunDirectory(
+  directory: string,
+  contracts: Contracts,
+  candidate?: RunCandidate,
+): Promise<"new" | "resume"> {
   const marker = markerPath(directory);
   // responses/ before the marker: a run writes the marker first, so one seen with rows is seen after them too
   // (read the other way round, a concurrent run could create both in between and look markerless).
   const hasRows = await exists(responsesDir(directory));
   const text = await readTextIfExists(marker);
   if (text !== undefined) {
-    checkMarker(text, marker, contracts);
+    checkMarker(text, marker, contracts, candidate);
     return "resume";
   }
   if (hasRows) {

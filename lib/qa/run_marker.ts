@@ -16,6 +16,12 @@ import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { SourceState } from "../protocol/identity.ts";
 import { createdAtStamp } from "../py/time.ts";
 import { markerPath } from "./run_dir.ts";
+import {
+  checkCandidate,
+  type ExpectedCandidate,
+  type RunCandidate,
+  runCandidateSchema,
+} from "./candidate.ts";
 
 /**
  * The marker schema version the reference writes.
@@ -41,6 +47,8 @@ export const ARTIFACT_KEYS = [
 // Exactly the keys run-qa (ours or the reference's) writes, at every level: an extra or a missing key is refused.
 const qaRunMarkerSchema = z.strictObject({
   artifacts: z.strictObject(Object.fromEntries(ARTIFACT_KEYS.map((key) => [key, z.string()]))),
+  // Only a candidate run (run-qa --policy-module) has it: the published pair's marker is the reference's.
+  candidate: z.optional(runCandidateSchema),
   created_at: z.string(),
   dataset: z.strictObject({
     filename: z.string(),
@@ -91,6 +99,8 @@ export const QaRunMarker: Schema<QaRunMarker> = qaRunMarkerSchema;
 export interface QaRunMarker {
   /** The five artifact hashes by {@linkcode ARTIFACT_KEYS} key. */
   artifacts: Record<string, string>;
+  /** A candidate run's module and baseline (absent for the published pair). */
+  candidate?: RunCandidate;
   /** When the run started. */
   created_at: string;
   /** The dataset's identity. */
@@ -175,12 +185,19 @@ export function differingArtifacts(marker: unknown, contracts: Contracts): strin
   return ARTIFACT_KEYS.filter((key) => artifacts[key] !== expected[key]);
 }
 
+/** Exactly the four keys of a marker's `candidate` block, whatever else the value carries. */
+function candidateRecord(candidate: RunCandidate): Record<string, PyJson> {
+  const { baseline, policy, policy_module, policy_module_sha256 } = candidate;
+  return { baseline, policy, policy_module, policy_module_sha256 };
+}
+
 /**
  * The marker text: pretty JSON with sorted keys and a trailing newline, as the reference writes it.
  *
  * @param contracts The protocol in use.
  * @param createdAt When the run started.
  * @param source The provenance of this program.
+ * @param candidate A candidate run's module and baseline, recorded as part of the run's identity.
  * @returns The file's text.
  *
  * @example
@@ -194,11 +211,17 @@ export function differingArtifacts(marker: unknown, contracts: Contracts): strin
  * strictEqual(checkMarker(text, "run/qa_run.json", contracts).qa.model, contracts.config.qa.model);
  * ```
  */
-export function qaRunMarker(contracts: Contracts, createdAt: Date, source: SourceState): string {
+export function qaRunMarker(
+  contracts: Contracts,
+  createdAt: Date,
+  source: SourceState,
+  candidate?: RunCandidate,
+): string {
   const { config } = contracts;
   const qa = config.qa;
   const marker: Record<string, PyJson> = {
     artifacts: expectedArtifacts(contracts),
+    ...(candidate === undefined ? {} : { candidate: candidateRecord(candidate) }),
     created_at: createdAtStamp(createdAt),
     dataset: datasetIdentity(contracts),
     git: source as unknown as PyJson,
@@ -224,11 +247,14 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
 /**
  * Checks a marker's text against the protocol in use — the one check `run-qa`, `grade-qa` and `verify` share:
  * it must parse as `json.load` parses it (a leading BOM refused), have exactly the keys run-qa writes, schema
- * version 2, the config's protocol id and `qa.model`, and the same five artifact hashes.
+ * version 2, the config's protocol id and `qa.model`, the same five artifact hashes, and the same candidate
+ * (module SHA-256 and baseline) as the one in use, or none for the published pair.
  *
  * @param text The marker file's text.
  * @param path The marker's path, for messages.
  * @param contracts The protocol in use.
+ * @param candidate The candidate in use (`undefined`: the published pair; `"as recorded"`: whatever the run
+ * records, for the checks that need no module).
  * @returns The parsed marker.
  * @throws {ContractError} Naming the marker, the field, and expected vs actual, when any check fails.
  *
@@ -245,7 +271,12 @@ export function qaRunMarker(contracts: Contracts, createdAt: Date, source: Sourc
  * throws(() => checkMarker(other, "run/qa_run.json", contracts), ContractError);
  * ```
  */
-export function checkMarker(text: string, path: string, contracts: Contracts): QaRunMarker {
+export function checkMarker(
+  text: string,
+  path: string,
+  contracts: Contracts,
+  candidate?: ExpectedCandidate | "as recorded",
+): QaRunMarker {
   // The reference's json.load refuses a leading BOM rather than skipping it.
   if (text.startsWith("\ufeff")) throw new ContractError("not valid JSON: Unexpected UTF-8 BOM", { path });
   let data: unknown;
@@ -282,6 +313,7 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
       { path, field: "artifacts" },
     );
   }
+  if (candidate !== "as recorded") checkCandidate(marker.candidate, candidate, path);
   return marker;
 }
 
@@ -300,9 +332,13 @@ export function checkMarker(text: string, path: string, contracts: Contracts): Q
  * await Deno.remove(directory, { recursive: true });
  * ```
  */
-export async function readMarker(directory: string, contracts: Contracts): Promise<QaRunMarker> {
+export async function readMarker(
+  directory: string,
+  contracts: Contracts,
+  candidate?: ExpectedCandidate | "as recorded",
+): Promise<QaRunMarker> {
   const path = markerPath(directory);
   const text = await readTextIfExists(path, "run marker");
   if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
-  return checkMarker(text, path, contracts);
+  return checkMarker(text, path, contracts, candidate);
 }

@@ -1,14 +1,14 @@
 /**
- * `qa.stats.json`: exact McNemar and the seeded paired bootstrap (hybrid-v1 minus confidence) for the official,
- * synthetic and overall suites, pairs by case id, written exactly as the reference writes it.
+ * `qa.stats.json`: exact McNemar and the seeded paired bootstrap (hybrid-v1 minus confidence, or a candidate
+ * minus its baseline) for the official, synthetic and overall suites, pairs by case id, written exactly as the reference writes it.
  *
  * @module
  */
 
 import type { ProtocolConfig } from "../protocol/config.ts";
-import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints, dumps, PyFloat, type PyJson } from "../py/json.ts";
 import type { GradedRow } from "./graded_rows.ts";
+import { type PolicyPair, PUBLISHED_PAIR } from "./candidate.ts";
 import { GRADER_VERSION } from "./grading.ts";
 import {
   type BootstrapResult,
@@ -32,12 +32,12 @@ export interface QaStatsSuites {
   synthetic: QaSuiteStats;
 }
 
-function suite(rows: readonly GradedRow[], config: ProtocolConfig): QaSuiteStats {
+function suite(rows: readonly GradedRow[], config: ProtocolConfig, pair: PolicyPair): QaSuiteStats {
   const caseIds = [...new Set(rows.map((row) => row.case_id))].sort(compareCodePoints);
   const pairs: Pair[] = caseIds.map((caseId) => {
     const outcome = (policy: string) =>
       rows.find((row) => row.case_id === caseId && row.policy === policy)!.grade_correct;
-    return [outcome(POLICIES[0]), outcome(POLICIES[1])];
+    return [outcome(pair[0]), outcome(pair[1])];
   });
   const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = config.statistics;
   const mcnemar = exactMcnemar(pairs);
@@ -77,11 +77,15 @@ function suiteJson(stats: QaSuiteStats): PyJson {
  * strictEqual(suites.overall.cases, 3);
  * ```
  */
-export function qaStatsSuites(rows: readonly GradedRow[], config: ProtocolConfig): QaStatsSuites {
+export function qaStatsSuites(
+  rows: readonly GradedRow[],
+  config: ProtocolConfig,
+  pair: PolicyPair = PUBLISHED_PAIR,
+): QaStatsSuites {
   return {
-    official: suite(rows.filter((row) => row.source === "longmemeval"), config),
-    overall: suite(rows, config),
-    synthetic: suite(rows.filter((row) => row.source === "synthetic"), config),
+    official: suite(rows.filter((row) => row.source === "longmemeval"), config, pair),
+    overall: suite(rows, config, pair),
+    synthetic: suite(rows.filter((row) => row.source === "synthetic"), config, pair),
   };
 }
 
@@ -102,8 +106,12 @@ export function qaStatsSuites(rows: readonly GradedRow[], config: ProtocolConfig
  * strictEqual(stats.suites.official.cases, 1);
  * ```
  */
-export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): string {
-  return qaStatsOf(qaStatsSuites(rows, config), config);
+export function qaStats(
+  rows: readonly GradedRow[],
+  config: ProtocolConfig,
+  pair: PolicyPair = PUBLISHED_PAIR,
+): string {
+  return qaStatsOf(qaStatsSuites(rows, config, pair), config, pair);
 }
 
 /**
@@ -121,10 +129,14 @@ export function qaStats(rows: readonly GradedRow[], config: ProtocolConfig): str
  * strictEqual(qaStatsOf(qaStatsSuites(rows, config), config), qaStats(rows, config));
  * ```
  */
-export function qaStatsOf(suites: QaStatsSuites, config: ProtocolConfig): string {
+export function qaStatsOf(
+  suites: QaStatsSuites,
+  config: ProtocolConfig,
+  pair: PolicyPair = PUBLISHED_PAIR,
+): string {
   return dumps({
     grader_version: GRADER_VERSION,
-    policies: [...POLICIES],
+    policies: [...pair],
     protocol_id: config.protocol_id,
     schema_version: 1,
     suites: {
@@ -151,7 +163,11 @@ export function qaStatsOf(suites: QaStatsSuites, config: ProtocolConfig): string
  * strictEqual(suiteLines(rows, qaStatsSuites(rows, config))[0], "official: confidence 0/1, hybrid-v1 1/1, exact McNemar p=1.0000");
  * ```
  */
-export function suiteLines(rows: readonly GradedRow[], suites: QaStatsSuites): string[] {
+export function suiteLines(
+  rows: readonly GradedRow[],
+  suites: QaStatsSuites,
+  pair: PolicyPair = PUBLISHED_PAIR,
+): string[] {
   const members: [keyof QaStatsSuites, GradedRow[]][] = [
     ["official", rows.filter((row) => row.source === "longmemeval")],
     ["synthetic", rows.filter((row) => row.source === "synthetic")],
@@ -159,7 +175,7 @@ export function suiteLines(rows: readonly GradedRow[], suites: QaStatsSuites): s
   ];
   return members.map(([name, suiteRows]) => {
     const { cases, mcnemar } = suites[name];
-    const counts = POLICIES.map((policy) =>
+    const counts = pair.map((policy) =>
       `${policy} ${suiteRows.filter((row) => row.policy === policy && row.grade_correct).length}/${cases}`
     );
     return `${name}: ${counts.join(", ")}, exact McNemar p=${mcnemar.p_value.toFixed(4)}`;

@@ -17,7 +17,16 @@ import {
   type RequestSettings,
 } from "./prompt.ts";
 import type { CaseSource, PreparedCase } from "../protocol/cases.ts";
-import type { EvictionPolicy } from "../policy/mod.ts";
+import type { PolicyResult } from "../policy/mod.ts";
+import type { QaCandidate } from "./candidate.ts";
+
+/** The fields a candidate's rows carry beside `policy`. */
+export interface CandidateModule {
+  /** The module's file name. */
+  policy_module: string;
+  /** SHA-256 of the module's source bytes. */
+  policy_module_sha256: string;
+}
 
 /** One answer request, fully determined by the protocol. */
 export interface AnswerTask {
@@ -31,8 +40,10 @@ export interface AnswerTask {
   scenario: string;
   /** The question type. */
   questionType: string;
-  /** The policy that chose the memory. */
-  policy: EvictionPolicy;
+  /** The policy that chose the memory: a built-in, or a candidate's name. */
+  policy: string;
+  /** A candidate's module (file name and SHA-256), which its rows carry; absent for a built-in. */
+  module?: CandidateModule;
   /** The capacity the memory was cut to. */
   capacity: number;
   /** The IDs of the facts kept, in prompt order. */
@@ -97,7 +108,8 @@ export function checkQaSettings(contracts: Contracts): void {
 }
 
 /**
- * Builds every answer task, case by case, confidence before hybrid-v1 (their fingerprints hashed together).
+ * Builds every answer task, case by case, confidence before hybrid-v1 (their fingerprints hashed together); with
+ * a candidate, its baseline before the candidate, whose decisions at the QA capacity come with it.
  *
  * @example
  * ```ts
@@ -114,28 +126,35 @@ export function checkQaSettings(contracts: Contracts): void {
 export async function buildAnswerTasks(
   contracts: Contracts,
   cases: readonly PreparedCase[],
+  candidate?: QaCandidate,
 ): Promise<AnswerTask[]> {
   const { config } = contracts;
   const template = parsePromptTemplate(contracts.prompt, contracts.sources.prompt.replace(/^embedded:/, ""));
   const settings = requestSettings(contracts);
+  const capacity = config.pool.qa_capacity;
+  const candidateOf = candidateResults(candidate, cases, capacity);
   const tasks: Omit<AnswerTask, "requestFingerprint">[] = [];
   for (const prepared of cases) {
     const pool = buildPool(prepared, config.evaluation_time);
-    for (const policy of POLICIES) {
-      const result = evaluateCase(prepared, policy, config.pool.qa_capacity, config, pool);
+    const results = candidate === undefined
+      ? POLICIES.map((policy) => evaluateCase(prepared, policy, capacity, config, pool))
+      : [evaluateCase(prepared, candidate.baseline, capacity, config, pool), candidateOf(prepared)];
+    for (const result of results) {
       const messages = renderMessages(template, {
         question: prepared.question,
         questionDate: prepared.questionDate,
         facts: result.keptFacts,
       });
+      const module = result.policy === candidate?.policy ? candidateModule(candidate) : undefined;
       tasks.push({
-        rowId: `${prepared.caseId}__${policy}`,
+        rowId: `${prepared.caseId}__${result.policy}`,
         caseId: prepared.caseId,
         source: prepared.source,
         scenario: prepared.scenario,
         questionType: prepared.questionType,
-        policy,
-        capacity: config.pool.qa_capacity,
+        policy: result.policy,
+        ...(module === undefined ? {} : { module }),
+        capacity,
         keptFactIds: result.keptFacts.map((fact) => fact.id),
         supportAllRetained: result.supportAllRetained,
         supportRecall: result.supportRecall,
@@ -146,4 +165,26 @@ export async function buildAnswerTasks(
   }
   const fingerprints = await Promise.all(tasks.map((task) => requestFingerprint(settings, task.messages)));
   return tasks.map((task, index) => ({ ...task, requestFingerprint: fingerprints[index] }));
+}
+
+function candidateModule(candidate: QaCandidate): CandidateModule {
+  return { policy_module: candidate.policy_module, policy_module_sha256: candidate.policy_module_sha256 };
+}
+
+/** The candidate's result for a case, refused when its decisions are not one per case at the QA capacity. */
+function candidateResults(
+  candidate: QaCandidate | undefined,
+  cases: readonly PreparedCase[],
+  capacity: number,
+): (prepared: PreparedCase) => PolicyResult {
+  const byCase = new Map<string, PolicyResult>();
+  for (const result of candidate?.results ?? []) {
+    if (result.capacity === capacity && result.policy === candidate!.policy) {
+      byCase.set(result.prepared.caseId, result);
+    }
+  }
+  if (candidate !== undefined && cases.some((prepared) => !byCase.has(prepared.caseId))) {
+    throw new RangeError(`the candidate's decisions must cover every case at capacity ${capacity}`);
+  }
+  return (prepared) => byCase.get(prepared.caseId)!;
 }

@@ -7,14 +7,18 @@
  */
 
 import { POLICIES } from "../policy/mod.ts";
+import type { PolicyPair } from "../qa/mod.ts";
 import { formatSigned } from "./format.ts";
 import { escapeHtml } from "./html_escape.ts";
 import type { PolicyReport, QaReport, SuiteReport } from "./run_report.ts";
 import { scenarioPoint } from "./scenarios.ts";
-import { barChart, type BarGroup, round } from "./_svg.ts";
+import { barChart, type BarGroup, CHART_WIDTH, round } from "./_svg.ts";
+import { suiteName } from "./_names.ts";
 import { policyGroup, scenarioKeys } from "./_groups.ts";
 
-const FOREST = { width: 720, rowHeight: 44, top: 30, left: 90, right: 190 };
+const FOREST = { width: CHART_WIDTH, rowHeight: 48, top: 34, left: 92, right: 24 };
+/** The widest a row's "+0.000 [+0.000, +0.000]" label draws at 12 units. */
+const LABEL_WIDTH = 160;
 
 /** The x axis of the forest plot: from at most −0.25 to at least +0.25, in quarters around the intervals. */
 function forestScale(
@@ -32,7 +36,11 @@ function forestScale(
   return { low, high, x: (value: number) => FOREST.left + (plotWidth * (value - low)) / (high - low) };
 }
 
-function forestAxis(scale: ReturnType<typeof forestScale>, bottom: number): string[] {
+function forestAxis(
+  scale: ReturnType<typeof forestScale>,
+  bottom: number,
+  [first, second]: PolicyPair,
+): string[] {
   const { width, top, left, right } = FOREST;
   const { low, high, x } = scale;
   const parts: string[] = [];
@@ -48,63 +56,63 @@ function forestAxis(scale: ReturnType<typeof forestScale>, bottom: number): stri
   parts.push(
     `<line class="zero" x1="${round(x(0))}" x2="${round(x(0))}" y1="${top - 10}" y2="${bottom}"/>`,
     `<text class="muted" x="${round(x(0) + 4)}" y="${top - 14}">no difference</text>`,
-    `<text class="muted" x="${width - right + 12}" y="${top - 14}">difference [interval]</text>`,
     `<text class="muted" x="${left + (width - left - right) / 2}" y="${
-      bottom + 32
-    }" text-anchor="middle">hybrid-v1 − confidence (accuracy)</text>`,
+      bottom + 34
+    }" text-anchor="middle">${second} − ${first} (accuracy)</text>`,
   );
   return parts;
 }
 
 function forestRow(suite: SuiteReport, index: number, x: (value: number) => number): string[] {
-  const { width, rowHeight, top, left, right } = FOREST;
+  const { rowHeight, top, left } = FOREST;
   const { lower, upper, mean_difference: mean } = suite.stats.bootstrap;
-  const cy = round(top + rowHeight * index + rowHeight / 2);
+  const cy = round(top + rowHeight * index + rowHeight / 2 + 6);
   const label = `${formatSigned(mean)} [${formatSigned(lower)}, ${formatSigned(upper)}]`;
+  const name = suiteName(suite.name);
   return [
-    `<text x="${left - 10}" y="${cy + 4}" text-anchor="end">${escapeHtml(suite.name)}</text>`,
+    `<text x="${left - 10}" y="${cy + 4}" text-anchor="end">${escapeHtml(name)}</text>`,
+    // From the interval's start, or ending at the chart's edge when it would run past it.
+    x(lower) + LABEL_WIDTH <= FOREST.width
+      ? `<text x="${round(x(lower))}" y="${cy - 11}">${escapeHtml(label)}</text>`
+      : `<text x="${FOREST.width - 2}" y="${cy - 11}" text-anchor="end">${escapeHtml(label)}</text>`,
     `<line class="whisker" x1="${round(x(lower))}" x2="${round(x(upper))}" y1="${cy}" y2="${cy}"/>`,
     `<line class="whisker" x1="${round(x(lower))}" x2="${round(x(lower))}" y1="${cy - 6}" y2="${cy + 6}"/>`,
     `<line class="whisker" x1="${round(x(upper))}" x2="${round(x(upper))}" y1="${cy - 6}" y2="${cy + 6}"/>`,
     `<circle class="point" cx="${
       round(x(mean))
     }" cy="${cy}" r="6" data-value="${mean}" data-lower="${lower}" data-upper="${upper}"><title>${
-      escapeHtml(`${suite.name}: ${label}`)
+      escapeHtml(`${name}: ${label}`)
     }</title></circle>`,
-    `<text x="${width - right + 12}" y="${cy + 4}">${escapeHtml(label)}</text>`,
   ];
 }
 
 /** Forest plot of the bootstrap differences with their intervals, the zero line marked. */
 export function forestChart(report: QaReport): string {
   const { width, rowHeight, top } = FOREST;
-  const height = top + rowHeight * report.suites.length + 36;
   const bottom = top + rowHeight * report.suites.length;
+  const height = bottom + 42;
   const scale = forestScale(report.suites);
   const parts = [
-    ...forestAxis(scale, bottom),
+    ...forestAxis(scale, bottom, report.policies),
     ...report.suites.flatMap((suite, index) => forestRow(suite, index, scale.x)),
   ];
-  return `<svg id="chart-forest" viewBox="0 0 ${width} ${height}" role="img" aria-label="bootstrap differences per suite">${
+  return `<svg id="chart-forest" class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="bootstrap differences per suite">${
     parts.join("")
   }</svg>`;
 }
 
-/** A source as the charts label it: `longmemeval` is the official suite. */
-function sourceLabel(source: string): string {
-  return source === "longmemeval" ? "official" : source;
-}
-
 /** The legend of a chart with one bar per policy. */
-const POLICY_LEGEND: [string, string][] = POLICIES.map((policy, index) => [`p${index}`, policy]);
+function policyLegend(policies: readonly string[]): [string, string][] {
+  return policies.map((policy, index) => [`p${index}`, policy]);
+}
 
 /** Accuracy per scenario, paired bars per policy. */
 export function accuracyChart(report: QaReport): string {
   const groups = scenarioKeys(report.scenarios.map(({ group }) => group)).map(([source, scenario]) => ({
-    label: `${scenario}\n${sourceLabel(source)} · n=${
+    label: `${scenario} · ${source} · n=${
       report.scenarios.find(({ group }) => group.scenario === scenario)!.group.cases
     }`,
-    bars: POLICIES.map((policy, index) => {
+    bars: report.policies.map((policy, index) => {
       const { group } = scenarioPoint(report.scenarios, source, scenario, policy);
       return {
         label: policy,
@@ -117,13 +125,18 @@ export function accuracyChart(report: QaReport): string {
       };
     }),
   }));
-  return barChart("chart-accuracy", "accuracy per scenario and policy", groups, POLICY_LEGEND);
+  return barChart(
+    "chart-accuracy",
+    "accuracy per scenario and policy",
+    groups,
+    policyLegend(report.policies),
+  );
 }
 
 /** Retention against accuracy: per suite and policy, accuracy with the support retained and with it lost. */
 export function retentionChart(report: QaReport): string {
   const groups: BarGroup[] = report.retention.map((item) => ({
-    label: `${item.suite}\n${item.policy}`,
+    label: `${suiteName(item.suite)} · ${item.policy}`,
     bars: ([["retained", item.retained, "ok"], ["lost", item.lost, "lost"]] as const).map((
       [name, part, className],
     ) => ({
@@ -131,7 +144,9 @@ export function retentionChart(report: QaReport): string {
       value: part.cases === 0 ? undefined : part.correct / part.cases,
       text: part.cases === 0 ? "n=0" : `${part.correct}/${part.cases}`,
       className,
-      title: `${item.suite} · ${item.policy} · support ${name}: ${part.correct}/${part.cases} correct`,
+      title: `${
+        suiteName(item.suite)
+      } · ${item.policy} · support ${name}: ${part.correct}/${part.cases} correct`,
     })),
   }));
   return barChart("chart-retention", "accuracy when the support was retained and when it was lost", groups, [
@@ -143,7 +158,7 @@ export function retentionChart(report: QaReport): string {
 /** A policy run's support retained at one capacity, paired bars per policy. */
 export function retentionBarsChart(report: PolicyReport, capacity: number): string {
   const groups = scenarioKeys(report.groups).map(([source, scenario]) => ({
-    label: `${scenario}\n${sourceLabel(source)}`,
+    label: `${scenario} · ${source}`,
     bars: POLICIES.map((policy, index) => {
       const group = policyGroup(report.groups, capacity, [source, scenario], policy);
       return {
@@ -161,6 +176,6 @@ export function retentionBarsChart(report: PolicyReport, capacity: number): stri
     `chart-retention-${capacity}`,
     `support retained at capacity ${capacity}`,
     groups,
-    POLICY_LEGEND,
+    policyLegend(POLICIES),
   );
 }

@@ -9,10 +9,9 @@ import { GRADED_ROWS_FILE } from "../qa/mod.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
 import { InputError } from "../base/errors.ts";
 import { GRADED_ROWS_CAP, readTextIfExists } from "../base/fs.ts";
-import { POLICIES } from "../policy/mod.ts";
 import { parseAnswerRow, responsePath } from "../qa/mod.ts";
 import { gradeAnswer } from "../qa/mod.ts";
-import { parseGradedRows } from "../qa/mod.ts";
+import { parseGradedRows, type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
 import type { CaseAnswer, CaseExplanation } from "./explanation.ts";
 
 /**
@@ -39,10 +38,13 @@ export async function readCaseAnswers(
   directory: string,
   explanation: CaseExplanation,
   config: ProtocolConfig,
+  pair: PolicyPair = PUBLISHED_PAIR,
 ): Promise<Record<string, CaseAnswer>> {
+  const view = (fact: CaseExplanation["facts"][number], policy: string) =>
+    policy === explanation.candidate?.name ? explanation.candidate.facts[fact.id] : fact.policies[policy];
   // A bare sort: the order is ours only, both sides sorted alike to compare them as sets.
   const keptAtQa = (policy: string) =>
-    explanation.facts.filter((fact) => fact.policies[policy].keptAt.includes(explanation.qaCapacity))
+    explanation.facts.filter((fact) => view(fact, policy).keptAt.includes(explanation.qaCapacity))
       .map((fact) => fact.id).sort();
   const same = (policy: string, kept: readonly string[]) =>
     JSON.stringify([...kept].sort()) === JSON.stringify(keptAtQa(policy));
@@ -50,8 +52,8 @@ export async function readCaseAnswers(
   const gradedPath = `${directory}/qa.rows.jsonl`;
   const graded = await readTextIfExists(gradedPath, "graded rows", GRADED_ROWS_CAP);
   if (graded !== undefined) {
-    const rows = parseGradedRows(graded, gradedPath, config);
-    for (const policy of POLICIES) {
+    const rows = parseGradedRows(graded, gradedPath, config, pair);
+    for (const policy of pair) {
       const row = rows.find((item) => item.case_id === explanation.caseId && item.policy === policy);
       if (row === undefined) {
         throw new InputError(`no row for ${explanation.caseId} under ${policy}`, { path: gradedPath });
@@ -66,7 +68,7 @@ export async function readCaseAnswers(
     }
     return answers;
   }
-  for (const policy of POLICIES) {
+  for (const policy of pair) {
     const path = responsePath(directory, `${explanation.caseId}__${policy}`);
     const text = await readTextIfExists(path);
     if (text === undefined) throw new InputError("missing: no answer row for this case", { path });

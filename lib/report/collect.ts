@@ -7,7 +7,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import { type PolicyRawRow, policySummaryGroups, rawRowEntry } from "../policy/mod.ts";
-import { parseGradedRows, qaStatsSuites } from "../qa/mod.ts";
+import { parseGradedRows, policyPair, qaStatsSuites, runCandidateSchema } from "../qa/mod.ts";
 import { discordantCases } from "./discordant.ts";
 import { supportDifferences } from "./policy_sections.ts";
 import { policyProvenance, qaProvenance } from "./provenance.ts";
@@ -48,22 +48,28 @@ export async function qaReport(
   prices?: Prices,
 ): Promise<QaReport> {
   const path = `${directory}/qa.rows.jsonl`;
+  const marker = await readJsonObject(`${directory}/qa_run.json`);
+  // The run's record says which two policies it compares (verified against the module when one was given).
+  const recorded = runCandidateSchema.safeParse(marker?.candidate);
+  const policies = policyPair(recorded.success ? recorded.data : undefined);
   const rows = parseGradedRows(
     await readRequired(path, "graded rows", GRADED_ROWS_CAP),
     path,
     contracts.config,
+    policies,
   );
   const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = contracts.config.statistics;
   return {
     kind: "qa",
     directory,
+    policies,
     verification,
-    suites: suiteReports(qaStatsSuites(rows, contracts.config)),
+    suites: suiteReports(qaStatsSuites(rows, contracts.config, policies), policies),
     scenarios: scenarioPoints(rows),
-    retention: retentionAccuracy(rows),
-    discordant: discordantCases(rows),
-    bill: tokenBill(rows, prices),
-    provenance: qaProvenance(await readJsonObject(`${directory}/qa_run.json`), rows, contracts),
+    retention: retentionAccuracy(rows, policies),
+    discordant: discordantCases(rows, policies),
+    bill: tokenBill(rows, prices, policies),
+    provenance: qaProvenance(marker, rows, contracts),
     bootstrap: { seed, iterations, alpha },
   };
 }

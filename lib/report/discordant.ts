@@ -5,16 +5,18 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../py/json.ts";
-import type { GradedRow } from "../qa/mod.ts";
+import { type GradedRow, type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
 import { shorten } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { DiscordantCase } from "./run_report.ts";
 
 /** The cases whose two rows are graded differently, by source, scenario and case id (code-point order). */
-export function discordantCases(rows: readonly GradedRow[]): DiscordantCase[] {
-  const [first, second] = POLICIES;
+export function discordantCases(
+  rows: readonly GradedRow[],
+  pair: PolicyPair = PUBLISHED_PAIR,
+): DiscordantCase[] {
+  const [first, second] = pair;
   const byCase = new Map<string, Record<string, GradedRow>>();
   for (const row of rows) byCase.set(row.case_id, { ...byCase.get(row.case_id), [row.policy]: row });
   return [...byCase.entries()]
@@ -33,8 +35,11 @@ export function discordantCases(rows: readonly GradedRow[]): DiscordantCase[] {
 }
 
 /** The discordant cases as a section: how many each policy won, then one row per case. */
-export function discordantSection(discordant: readonly DiscordantCase[]): Section {
-  const [first, second] = POLICIES;
+export function discordantSection(
+  discordant: readonly DiscordantCase[],
+  pair: PolicyPair = PUBLISHED_PAIR,
+): Section {
+  const [first, second] = pair;
   const wins = (policy: string) => discordant.filter((item) => item.winner === policy).length;
   const yesNo = (item: DiscordantCase, policy: string) =>
     item.rows[policy].support_all_retained ? "yes" : "no";

@@ -9,6 +9,7 @@
 import { POLICIES } from "../policy/mod.ts";
 import type { CaseExplanation, FactExplanation } from "./explanation.ts";
 import { tableLines } from "./text.ts";
+import { candidateLines } from "./candidate_explanation.ts";
 
 function fixed(value: number | undefined): string {
   return value === undefined ? "–" : value.toFixed(4);
@@ -76,8 +77,7 @@ function supportLines(explanation: CaseExplanation): string[] {
 function answerLines(explanation: CaseExplanation): string[] {
   if (explanation.answers === undefined) return [];
   const lines = ["", `answers at capacity ${explanation.qaCapacity}:`];
-  for (const policy of POLICIES) {
-    const answer = explanation.answers[policy];
+  for (const [policy, answer] of Object.entries(explanation.answers)) {
     lines.push(
       `  ${policy.padEnd(10)}  ${answer.correct ? "correct" : "wrong  "} (${answer.rule})  ${
         JSON.stringify(answer.prediction)
@@ -131,6 +131,7 @@ export function explainText(
     ...factTable(explanation, options.width),
     "",
     ...supportLines(explanation),
+    ...(explanation.candidate === undefined ? [] : candidateLines(explanation, explanation.candidate)),
     ...answerLines(explanation),
     ...textLines(explanation, options.showText),
   ];

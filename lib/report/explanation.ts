@@ -12,6 +12,7 @@ import { type EvictionPolicy, rankOrder, selectFactsForCapacity } from "../polic
 import { evaluateCase, hybridParams, POLICIES, selectionOptions } from "../policy/mod.ts";
 import { buildPool, type Pool } from "../protocol/pool.ts";
 import type { ScoreComponents } from "../policy/mod.ts";
+import type { CandidateView } from "./candidate_explanation.ts";
 
 /** One fact under one policy. */
 export interface FactUnderPolicy {
@@ -58,6 +59,8 @@ export interface CaseExplanation {
   /** Correction slots each policy reserved, per capacity. */
   reservedSlots: Record<string, Record<number, number>>;
   answers?: Record<string, CaseAnswer>;
+  /** A candidate policy's view of the pool (`explain --policy-module`). */
+  candidate?: CandidateView;
 }
 
 /** One policy on the pool: each fact's score, rank and capacities kept (in pool order), and its reserved slots. */

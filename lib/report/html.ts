@@ -1,86 +1,25 @@
 /**
  * The report as one self-contained HTML file: inline CSS and SVG only (no scripts, fonts, images or URLs),
- * readable in light and dark mode and when printed. A QA report has three charts — accuracy per scenario
- * (paired bars per policy), the bootstrap differences per suite (a forest plot with the zero line), and
- * retention against accuracy — each with a caption and a table beside it carrying the same numbers.
+ * readable in light and dark mode, when printed, and from a 390 px phone to a 1,600 px desktop (no text under
+ * 11 px). A QA report opens with the claim, then verification, then three charts — the bootstrap differences
+ * per suite (a forest plot with the zero line), accuracy per scenario (paired bars per policy) and retention
+ * against accuracy — each with a caption and a table beside it carrying the same numbers; a cut answer expands
+ * to the whole one. The official suite is named `longmemeval` throughout, as its rows name it.
  *
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
 import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
+import { claimHtml } from "./_claim_html.ts";
 import { capacitiesOf } from "./_groups.ts";
+import { type CellHtml, page, tableHtml } from "./_html_page.ts";
+import { suiteName } from "./_names.ts";
+import { sweepBody } from "./_sweep_html.ts";
 import { escapeHtml } from "./html_escape.ts";
 import type { Section, Table } from "./model.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
 import type { SweepReport } from "./sweep.ts";
-
-const CSS = `
-:root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #ffffff; --panel: #f6f8fa;
-  --grid: #d1d9e0; --p0: #bc4c00; --p1: #0969da; --ok: #1a7f37; --lost: #8c959f; --zero: #cf222e; }
-@media (prefers-color-scheme: dark) {
-  :root { --fg: #e6edf3; --muted: #9198a1; --bg: #0d1117; --panel: #151b23; --grid: #3d444d;
-    --p0: #f0883e; --p1: #4493f8; --ok: #3fb950; --lost: #6e7681; --zero: #f85149; }
-}
-@media print {
-  :root { --fg: #000000; --muted: #333333; --bg: #ffffff; --panel: #ffffff; --grid: #999999;
-    --p0: #b35900; --p1: #0550ae; --ok: #116329; --lost: #8c959f; --zero: #a40e26; }
-  figure, table { break-inside: avoid; }
-  body { margin: 0; max-width: none; }
-}
-* { box-sizing: border-box; }
-body { margin: 2rem auto; max-width: 96rem; padding: 0 1rem; background: var(--bg); color: var(--fg);
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
-h1 { font-size: 1.5rem; margin: 0 0 1rem; overflow-wrap: anywhere; }
-h2 { font-size: 1.15rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--grid); padding-bottom: 0.25rem; }
-p { margin: 0.4rem 0; }
-.muted { color: var(--muted); }
-.checks { list-style: none; padding: 0; margin: 0.5rem 0; }
-.checks li::before { content: "✓ "; color: var(--ok); font-weight: 700; }
-.checks li.not-run::before { content: "– "; color: var(--muted); }
-.proved { background: var(--panel); border-left: 4px solid var(--ok); padding: 0.5rem 0.75rem; }
-.table-wrap { overflow-x: auto; }
-table { border-collapse: collapse; margin: 0.5rem 0; font-size: 0.9rem; }
-th, td { border: 1px solid var(--grid); padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
-th { background: var(--panel); }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; overflow-wrap: anywhere; }
-.pair { display: flex; flex-wrap: wrap; gap: 1rem 2rem; align-items: flex-start; }
-figure { margin: 0.5rem 0; flex: 0 1 40rem; min-width: min(100%, 28rem); }
-figcaption { color: var(--muted); font-size: 0.9rem; margin-top: 0.25rem; }
-svg { width: 100%; height: auto; display: block; }
-svg text { fill: var(--fg); font: 12px system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
-svg .muted { fill: var(--muted); }
-svg text.small { font-size: 11px; }
-svg .axis { stroke: var(--fg); stroke-width: 1; }
-svg .grid { stroke: var(--grid); stroke-width: 1; }
-svg .zero { stroke: var(--zero); stroke-width: 2; stroke-dasharray: 6 3; }
-svg .p0 { fill: var(--p0); } svg .p1 { fill: var(--p1); }
-svg .ok { fill: var(--ok); } svg .lost { fill: var(--lost); }
-svg .whisker { stroke: var(--p1); stroke-width: 2.5; }
-svg .point { fill: var(--p1); stroke: var(--bg); stroke-width: 1.5; }
-`;
-
-function tableHtml(table: Table, className = ""): string {
-  const cell = (tag: string, text: string, column: number) => {
-    const classes = [
-      table.numeric[column] ? "num" : "",
-      /^[0-9a-f]{64}$/.test(text) ? "mono" : "",
-    ].filter((name) => name !== "").join(" ");
-    return `<${tag}${classes === "" ? "" : ` class="${classes}"`}>${escapeHtml(text)}</${tag}>`;
-  };
-  const head = table.headers.every((header) => header === "")
-    ? ""
-    : `<thead><tr>${table.headers.map((header, column) => cell("th", header, column)).join("")}</tr></thead>`;
-  const body = table.rows.map((row) =>
-    `<tr>${row.map((text, column) => cell("td", text, column)).join("")}</tr>`
-  )
-    .join("\n");
-  return `<div class="table-wrap"><table${
-    className === "" ? "" : ` class="${className}"`
-  }>${head}<tbody>\n${body}\n</tbody></table></div>`;
-}
 
 function figure(svg: string, caption: string, table: Table): string {
   return `<div class="pair"><figure>${svg}<figcaption>${escapeHtml(caption)}</figcaption></figure>${
@@ -88,7 +27,7 @@ function figure(svg: string, caption: string, table: Table): string {
   }</div>`;
 }
 
-function sectionHtml(section: Section, chart?: string): string {
+function sectionHtml(section: Section, chart?: string, cellHtml?: CellHtml): string {
   const parts = [`<section id="${section.id}"><h2>${escapeHtml(section.title)}</h2>`];
   if (section.id === "verification") {
     const checks = section.lines.slice(0, -1);
@@ -105,7 +44,7 @@ function sectionHtml(section: Section, chart?: string): string {
   } else {
     for (const line of section.lines) parts.push(`<p>${escapeHtml(line)}</p>`);
     if (chart !== undefined) parts.push(chart);
-    else for (const table of section.tables) parts.push(tableHtml(table));
+    else for (const table of section.tables) parts.push(tableHtml(table, cellHtml));
   }
   parts.push("</section>");
   return parts.join("\n");
@@ -119,7 +58,9 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
       "suites",
       figure(
         forestChart(report),
-        "Figure 1. Paired bootstrap difference in accuracy (hybrid-v1 − confidence) per suite: the point is the observed difference, the whiskers the percentile interval; the dashed line marks zero (no difference).",
+        `Figure 1. Paired bootstrap difference in accuracy (${report.policies[1]} − ${
+          report.policies[0]
+        }) per suite: the point is the observed difference, the whiskers the percentile interval; the dashed line marks zero (no difference).`,
         tableOf("suites"),
       ),
     ],
@@ -128,7 +69,7 @@ function qaCharts(report: QaReport, sections: Section[]): Map<string, string> {
       figure(
         accuracyChart(report),
         `Figure 2. Accuracy per scenario, paired bars per policy (${
-          POLICIES.join(" and ")
+          report.policies.join(" and ")
         }); labels give correct/cases.`,
         tableOf("scenarios"),
       ),
@@ -159,6 +100,31 @@ function policyCharts(report: PolicyReport, sections: Section[]): Map<string, st
   ]]);
 }
 
+/** The suites' and retention tables name each suite as the rest of the page does. */
+function renamed(sections: readonly Section[]): Section[] {
+  return sections.map((section) =>
+    section.id === "suites" || section.id === "retention"
+      ? {
+        ...section,
+        tables: section.tables.map((table) => ({
+          ...table,
+          rows: table.rows.map(([suite, ...rest]) => [suiteName(suite), ...rest]),
+        })),
+      }
+      : section
+  );
+}
+
+/** The discordant table's answer cells: a cut answer expands to the whole one. */
+function fullAnswers(report: QaReport): CellHtml {
+  return (row, column, text) => {
+    const policy = column === 4 ? report.policies[0] : column === 5 ? report.policies[1] : undefined;
+    const full = policy === undefined ? undefined : report.discordant[row]?.rows[policy].prediction;
+    if (full === undefined || full === "" || full === text) return undefined;
+    return `<details class="answer"><summary>${escapeHtml(text)}</summary>${escapeHtml(full)}</details>`;
+  };
+}
+
 /**
  * Sections (e.g. a comparison's) as a self-contained HTML page of tables.
  *
@@ -176,57 +142,53 @@ function policyCharts(report: PolicyReport, sections: Section[]): Map<string, st
 export function sectionsHtml(
   heading: string,
   sections: readonly Section[],
-  charts = new Map<string, string>(),
+  charts: Map<string, string> = new Map<string, string>(),
+  options: { lead?: string; cells?: Map<string, CellHtml> } = {},
 ): string {
+  const parts = sections.map((section) =>
+    sectionHtml(section, charts.get(section.id), options.cells?.get(section.id))
+  );
   return page(
     heading,
-    `${sections.map((section) => sectionHtml(section, charts.get(section.id))).join("\n")}
+    `${options.lead === undefined ? "" : `${options.lead}\n`}${parts.join("\n")}
 <footer><p class="muted">Generated by deermem-eval from the verified files; every number above is also in a table.</p></footer>`,
   );
 }
 
-/** A self-contained page: the shared head and style, the heading, then `body`. */
-function page(heading: string, body: string): string {
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${escapeHtml(heading)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<h1>${escapeHtml(heading)}</h1>
-${body}
-</body>
-</html>
-`;
+/** The last part of a path: a page is headed by the directory's name, not where it sat. */
+function baseName(path: string): string {
+  return path.replace(/\/+$/, "").split("/").at(-1) || path;
 }
 
 /**
- * A sweep's report as one self-contained HTML page: the terminal table and the heat map.
+ * A sweep's report as one self-contained HTML page: the published point's differences, the heat map with its
+ * legend, and the best and worst grid points; headed by the directory's name.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { sweepHtml } from "./html.ts";
- * const page = sweepHtml("/tmp/sweep", { lines: ["best: 3 < 5"], svg: "<svg></svg>" });
+ * const heat = { title: "t", subtitle: "s", min: 0, max: 0, legend: [], cell: 33, labelSize: 12, width: 37, height: 37, panels: [] };
+ * const page = sweepHtml("/tmp/runs/sweep/", { lines: ["best: 3 < 5"], svg: "<svg></svg>", heat });
+ * strictEqual(page.includes("<h1>Sweep sweep</h1>"), true); // the directory's name, not its path
  * strictEqual(page.includes("<pre>best: 3 &lt; 5</pre>"), true);
- * strictEqual(page.includes("<figure><svg></svg>"), true);
  * ```
  */
 export function sweepHtml(directory: string, sweep: SweepReport): string {
-  const heading = `Sweep ${directory}`;
-  return page(
-    heading,
-    `<pre>${escapeHtml(sweep.lines.join("\n"))}</pre>
-<figure>${sweep.svg}<figcaption>hybrid-v1 minus confidence, supports kept over all scenarios, over the weight simplex; one triangle per capacity.</figcaption></figure>`,
-  );
+  const heading = `Sweep ${baseName(directory)}`;
+  if (sweep.heat === undefined) {
+    return page(
+      heading,
+      `<section id="grid-points"><pre>${escapeHtml(sweep.lines.join("\n"))}</pre></section>`,
+    );
+  }
+  const { body, style } = sweepBody(sweep.lines, sweep.heat);
+  return page(heading, body, style);
 }
 
 /**
- * The report as one self-contained HTML page.
+ * The report as one self-contained HTML page: for QA results the claim first (each suite's correct answers,
+ * McNemar p and bootstrap interval), then verification, the charts with their tables, and the rest.
  *
  * @example
  * ```ts
@@ -243,7 +205,13 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
  * ```
  */
 export function reportHtml(report: RunReport): string {
-  const sections = reportSections(report);
-  const charts = report.kind === "qa" ? qaCharts(report, sections) : policyCharts(report, sections);
-  return sectionsHtml(reportHeading(report), sections, charts);
+  if (report.kind === "policy") {
+    const sections = reportSections(report);
+    return sectionsHtml(reportHeading(report), sections, policyCharts(report, sections));
+  }
+  const sections = renamed(reportSections(report));
+  return sectionsHtml(reportHeading(report), sections, qaCharts(report, sections), {
+    lead: claimHtml(report),
+    cells: new Map([["discordant", fullAnswers(report)]]),
+  });
 }

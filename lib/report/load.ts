@@ -10,7 +10,7 @@ import { NotVerifiedError } from "../base/errors.ts";
 import { readTextIfExists } from "../base/fs.ts";
 import { parsePolicyRawRows } from "../policy/mod.ts";
 import type { PreparedCase } from "../protocol/mod.ts";
-import type { AnswerTask } from "../qa/mod.ts";
+import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";
 import { detectRunKind } from "./run_kind.ts";
@@ -36,10 +36,10 @@ import { type Recomputed, verifyRun } from "./verification.ts";
 export async function buildReport(
   directory: string,
   contracts: Contracts,
-  options: { recomputed?: Recomputed; prices?: Prices } = {},
+  options: { recomputed?: Recomputed; prices?: Prices; candidate?: RunCandidate } = {},
 ): Promise<RunReport> {
   const kind = await detectRunKind(directory);
-  const verification = await verifyRun(kind, directory, contracts, options.recomputed);
+  const verification = await verifyRun(kind, directory, contracts, options.recomputed, options.candidate);
   if (!verification.ok) throw new NotVerifiedError(directory, verification);
   if (kind === "qa") return await qaReport(directory, contracts, verification, options.prices);
   const path = `${directory}/policy.raw.jsonl`;
@@ -62,6 +62,10 @@ export interface RunsRequest {
   /** The protocol prepared from the pinned dataset: also re-derive every row. */
   recomputed?: RecomputedProtocol;
   prices?: Prices;
+  /** The candidate `directory` was made with (`--policy-module`, its baseline from the marker). */
+  candidate?: RunCandidate;
+  /** What the other run is re-derived from, when not `recomputed` (a candidate's tasks are its own). */
+  againstRecomputed?: RecomputedProtocol;
 }
 
 /** The verified reports of a run and, when asked, of the run it is compared with. */
@@ -87,17 +91,23 @@ export interface RunsReport {
  * ```
  */
 export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
-  const { contracts, recomputed } = request;
-  const build = async (directory: string) => {
+  const { contracts } = request;
+  const build = async (directory: string, candidate?: RunCandidate, recomputed = request.recomputed) => {
     const kind = await detectRunKind(directory);
     const rederive = recomputed === undefined
       ? {}
       : kind === "qa"
       ? { tasks: recomputed.tasks }
       : { cases: recomputed.cases };
-    return await buildReport(directory, contracts, { recomputed: rederive, prices: request.prices });
+    return await buildReport(directory, contracts, {
+      recomputed: rederive,
+      prices: request.prices,
+      candidate,
+    });
   };
-  const runs: RunsReport = { report: await build(request.directory) };
-  if (request.against !== undefined) runs.against = await build(request.against);
+  const runs: RunsReport = { report: await build(request.directory, request.candidate) };
+  if (request.against !== undefined) {
+    runs.against = await build(request.against, undefined, request.againstRecomputed ?? request.recomputed);
+  }
   return runs;
 }

@@ -8,7 +8,7 @@
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
-import type { SweepReport } from "./sweep.ts";
+import type { BuiltSweepReport } from "./sweep.ts";
 
 /**
  * Escapes text for a Markdown table cell or paragraph: ASCII punctuation that Markdown interprets gets a
@@ -99,18 +99,18 @@ export function sectionsMarkdown(heading: string, sections: readonly Section[]):
 }
 
 /**
- * A sweep's report as Markdown: its heading and the terminal table in a code block (the heat map is in the HTML
- * report).
+ * A sweep's report as Markdown: its heading and the report's tables (the heat map is in the HTML report).
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { sweepMarkdown } from "./markdown.ts";
- * const markdown = sweepMarkdown("/tmp/sweep", { lines: ["best: 3 of 5"], svg: "<svg/>" }); // the terminal lines only
- * const fence = "\u0060".repeat(3); // three backticks
- * strictEqual(markdown, `# Sweep /tmp/sweep\n\n${fence}text\nbest: 3 of 5\n${fence}\n`);
+ * const table = { headers: ["capacity", "difference"], rows: [["7", "+18"]], numeric: [true, true] };
+ * const sections = [{ id: "published", title: "Published parameters", lines: [], tables: [table] }];
+ * const markdown = sweepMarkdown("/tmp/sweep", { sections });
+ * strictEqual(markdown, "# deermem-eval report: /tmp/sweep (sweep)\n\n## Published parameters\n\n| capacity | difference |\n| ---: | ---: |\n| 7 | +18 |\n");
  * ```
  */
-export function sweepMarkdown(directory: string, sweep: SweepReport): string {
-  return `# ${markdownEscape(`Sweep ${directory}`)}\n\n\`\`\`text\n${sweep.lines.join("\n")}\n\`\`\`\n`;
+export function sweepMarkdown(directory: string, sweep: Pick<BuiltSweepReport, "sections">): string {
+  return sectionsMarkdown(`deermem-eval report: ${directory} (sweep)`, sweep.sections);
 }

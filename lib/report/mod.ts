@@ -5,6 +5,8 @@
  */
 
 export { NotVerifiedError } from "../base/errors.ts";
+export * from "./against_published.ts";
+export * from "./candidate_explanation.ts";
 export * from "./case_answers.ts";
 export * from "./collect.ts";
 export * from "./compare.ts";
@@ -14,6 +16,7 @@ export * from "./explanation.ts";
 export * from "./format.ts";
 export * from "./html.ts";
 export * from "./html_escape.ts";
+export * from "./json.ts";
 export * from "./load.ts";
 export * from "./markdown.ts";
 export * from "./model.ts";

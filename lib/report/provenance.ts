@@ -59,6 +59,16 @@ export function qaProvenance(
     ["response models seen", seen],
     ["grader", rows[0]?.grader_version ?? ""],
   ];
+  const candidate = marker?.candidate as Record<string, unknown> | undefined;
+  if (candidate !== undefined) {
+    entries.push(
+      [
+        "candidate",
+        `${candidate.policy} from ${candidate.policy_module}, SHA-256 ${candidate.policy_module_sha256}`,
+      ],
+      ["baseline", String(candidate.baseline)],
+    );
+  }
   if (marker === undefined) {
     entries.push(["artifacts", "not recorded (no qa_run.json)"]);
   } else {

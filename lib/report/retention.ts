@@ -5,17 +5,19 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
-import type { GradedRow } from "../qa/mod.ts";
+import { type GradedRow, type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
 import { rate } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { RetentionAccuracy } from "./run_report.ts";
 import { SUITES } from "./suites.ts";
 
 /** Per suite and policy: cases and correct answers with the support retained, and with it lost. */
-export function retentionAccuracy(rows: readonly GradedRow[]): RetentionAccuracy[] {
+export function retentionAccuracy(
+  rows: readonly GradedRow[],
+  pair: PolicyPair = PUBLISHED_PAIR,
+): RetentionAccuracy[] {
   return SUITES.flatMap(([suite, member]) =>
-    POLICIES.map((policy) => {
+    pair.map((policy) => {
       const mine = rows.filter((row) => member(row) && row.policy === policy);
       const part = (retained: boolean) => {
         const subset = mine.filter((row) => row.support_all_retained === retained);

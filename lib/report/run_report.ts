@@ -7,7 +7,7 @@
  */
 
 import type { PolicySummaryGroup, RetentionEntry } from "../policy/mod.ts";
-import type { GradedRow, QaSuiteStats, QaSummaryGroup } from "../qa/mod.ts";
+import type { GradedRow, PolicyPair, QaSuiteStats, QaSummaryGroup } from "../qa/mod.ts";
 import type { Verification } from "./verification.ts";
 
 /** A suite's headline numbers. */
@@ -78,6 +78,8 @@ export interface Provenance {
 export interface QaReport {
   kind: "qa";
   directory: string;
+  /** The two policies compared, `[first, second]` (the differences are second minus first). */
+  policies: PolicyPair;
   verification: Verification;
   suites: SuiteReport[];
   scenarios: ScenarioPoint[];

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
-import { type GradedRow, qaSummaryGroups } from "../qa/mod.ts";
+import { type GradedRow, type PolicyPair, PUBLISHED_PAIR, qaSummaryGroups } from "../qa/mod.ts";
 import { fraction } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { ScenarioPoint } from "./run_report.ts";
@@ -37,8 +36,11 @@ export function scenarioPoint(
 }
 
 /** The scenarios as a section: one row per scenario, both policies side by side. */
-export function scenariosSection(points: readonly ScenarioPoint[]): Section {
-  const [first, second] = POLICIES;
+export function scenariosSection(
+  points: readonly ScenarioPoint[],
+  pair: PolicyPair = PUBLISHED_PAIR,
+): Section {
+  const [first, second] = pair;
   const rows = scenarioKeys(points.map(({ group }) => group)).map(([source, scenario]) => {
     const a = scenarioPoint(points, source, scenario, first);
     const b = scenarioPoint(points, source, scenario, second);

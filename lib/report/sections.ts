@@ -17,7 +17,8 @@ import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
 import type { Verification } from "./verification.ts";
 
-function verificationSection(verification: Verification): Section {
+/** What `verify` proved, as the report's first section. */
+export function verificationSection(verification: Verification): Section {
   return {
     id: "verification",
     title: "Verification",
@@ -60,9 +61,9 @@ export function reportSections(report: RunReport): Section[] {
   return [
     verificationSection(report.verification),
     suitesSection(report),
-    scenariosSection(report.scenarios),
+    scenariosSection(report.scenarios, report.policies),
     retentionSection(report.retention),
-    discordantSection(report.discordant),
+    discordantSection(report.discordant, report.policies),
     billSection(report.bill),
     provenanceSection(report.provenance),
   ];

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
-import type { GradedRow, QaStatsSuites } from "../qa/mod.ts";
+import { type GradedRow, type PolicyPair, PUBLISHED_PAIR, type QaStatsSuites } from "../qa/mod.ts";
 import { formatCount, formatP, formatSigned, fraction } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { QaReport, SuiteReport } from "./run_report.ts";
@@ -19,8 +18,8 @@ export const SUITES: readonly (readonly [SuiteReport["name"], (row: GradedRow) =
 ];
 
 /** Each suite's statistics, with the cases each policy answered correctly read off the McNemar counts. */
-export function suiteReports(stats: QaStatsSuites): SuiteReport[] {
-  const [first, second] = POLICIES;
+export function suiteReports(stats: QaStatsSuites, pair: PolicyPair = PUBLISHED_PAIR): SuiteReport[] {
+  const [first, second] = pair;
   return SUITES.map(([name]) => {
     const { mcnemar } = stats[name];
     return {
@@ -35,8 +34,10 @@ export function suiteReports(stats: QaStatsSuites): SuiteReport[] {
 }
 
 /** The suites as a section: one row per suite, the bootstrap's seed, iterations and level above the table. */
-export function suitesSection(report: Pick<QaReport, "suites" | "bootstrap">): Section {
-  const [first, second] = POLICIES;
+export function suitesSection(
+  report: Pick<QaReport, "suites" | "bootstrap"> & Partial<Pick<QaReport, "policies">>,
+): Section {
+  const [first, second] = report.policies ?? PUBLISHED_PAIR;
   const { seed, iterations, alpha } = report.bootstrap;
   const level = Math.round((1 - alpha) * 100);
   const headers = [
@@ -67,7 +68,7 @@ export function suitesSection(report: Pick<QaReport, "suites" | "bootstrap">): S
     id: "suites",
     title: "Suites",
     lines: [
-      `hybrid-v1 − confidence: paired bootstrap, seed ${seed}, ${
+      `${second} − ${first}: paired bootstrap, seed ${seed}, ${
         formatCount(iterations)
       } iterations, ${level}% percentile interval; exact two-sided McNemar on the discordant pairs`,
     ],

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
-import type { GradedRow } from "../qa/mod.ts";
+import { type GradedRow, type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
 import { formatCount } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { Prices, TokenBill, TokenTotals } from "./run_report.ts";
@@ -41,10 +40,14 @@ export function tokenTotals(rows: readonly GradedRow[], prices?: Prices): TokenT
 }
 
 /** The bill: totals per policy and over all rows. */
-export function tokenBill(rows: readonly GradedRow[], prices?: Prices): TokenBill {
+export function tokenBill(
+  rows: readonly GradedRow[],
+  prices?: Prices,
+  pair: PolicyPair = PUBLISHED_PAIR,
+): TokenBill {
   return {
     byPolicy: Object.fromEntries(
-      POLICIES.map((policy) => [policy, tokenTotals(rows.filter((row) => row.policy === policy), prices)]),
+      pair.map((policy) => [policy, tokenTotals(rows.filter((row) => row.policy === policy), prices)]),
     ),
     total: tokenTotals(rows, prices),
     prices,
@@ -85,7 +88,10 @@ export function billSection(bill: TokenBill): Section {
         "cache miss",
         ...(priced ? ["cost"] : []),
       ],
-      [...POLICIES.map((policy) => billRow(policy, bill.byPolicy[policy])), billRow("total", bill.total)],
+      [
+        ...Object.entries(bill.byPolicy).map(([policy, totals]) => billRow(policy, totals)),
+        billRow("total", bill.total),
+      ],
       [false, true, true, true, true, true, true, ...(priced ? [true] : [])],
     )],
   };

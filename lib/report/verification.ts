@@ -9,7 +9,7 @@ import { MARKER_FILE, markerPath } from "../qa/mod.ts";
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { exists } from "../base/fs.ts";
-import type { AnswerTask } from "../qa/mod.ts";
+import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
 import { type Check, verifyResults } from "../verify/mod.ts";
 import { verifyPolicyRun } from "../verify/mod.ts";
 import type { RunKind } from "./run_kind.ts";
@@ -51,13 +51,14 @@ export async function verifyRun(
   directory: string,
   contracts: Contracts,
   recomputed: Recomputed = {},
+  candidate?: RunCandidate,
 ): Promise<Verification> {
   if (kind === "policy") {
     const { checks, proved } = await verifyPolicyRun(directory, contracts, recomputed.cases);
     return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
   }
   const hasMarker = await exists(markerPath(directory));
-  const result = await verifyResults(directory, contracts, recomputed.tasks);
+  const result = await verifyResults(directory, contracts, recomputed.tasks, { candidate });
   // qa_run.json is optional for a report: without it the artifact hashes are simply not claimed.
   const checks = hasMarker
     ? result.checks

@@ -7,7 +7,13 @@
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
-import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
+import {
+  type ArtifactHashes,
+  artifactHashes,
+  type DatasetIdentity,
+  datasetIdentity,
+} from "../protocol/identity.ts";
+import { sha256Hex } from "../base/hash.ts";
 import { dumps, dumpsString, PyFloat, type PyJson } from "../py/json.ts";
 import { isoformatUtc } from "../py/time.ts";
 import { hybridParamsConfig } from "../policy/mod.ts";
@@ -84,8 +90,35 @@ export function sweepJsonl(result: SweepResult): string {
 }
 
 /**
+ * The SHA-256 of `sweep.jsonl` (hex), which `sweep.json` records so that `verify` and `report` refuse rows
+ * changed after `sweep` wrote them.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { sha256Hex } from "../base/hash.ts";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../protocol/demo.ts";
+ * import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256 } from "./mod.ts";
+ * const prepared = await prepareDemoProtocol(await buildDemoProtocol());
+ * const result = runSweep(prepared, parseGrid("weights_step: 0.5\ncapacities: [7]\n", "g.yaml", prepared.contracts.config));
+ * strictEqual(await sweepJsonlSha256(result), await sha256Hex(sweepJsonl(result)));
+ * ```
+ */
+export async function sweepJsonlSha256(result: SweepResult): Promise<string> {
+  const encoder = new TextEncoder();
+  const chunks = [...sweepJsonlChunks(result)].map((chunk) => encoder.encode(chunk));
+  const bytes = new Uint8Array(chunks.reduce((total, chunk) => total + chunk.length, 0));
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return await sha256Hex(bytes);
+}
+
+/**
  * `sweep.json`: the grid, the published parameters and where they sit, the protocol's artifact and dataset
- * hashes, the evaluation clock and the tool.
+ * hashes, the evaluation clock, the tool and the SHA-256 of `sweep.jsonl` ({@linkcode sweepJsonlSha256}).
  *
  * @example
  * ```ts
@@ -95,7 +128,7 @@ export function sweepJsonl(result: SweepResult): string {
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol());
  * const small = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
  * const result = runSweep(prepared, parseGrid(small, "grid.yaml", prepared.contracts.config));
- * const record = JSON.parse(sweepRecord(result, prepared.contracts, prepared.dataset.sha256, "deermem-eval 0.1.0"));
+ * const record = JSON.parse(sweepRecord(result, prepared.contracts, prepared.dataset.sha256, "deermem-eval 0.1.0", "0".repeat(64)));
  * strictEqual(record.grid.parameter_sets, 462);
  * strictEqual(record.placement.published_grid_points, 3);
  * ```
@@ -105,14 +138,55 @@ export function sweepRecord(
   contracts: Contracts,
   datasetSha256: string,
   tool: string,
+  rowsSha256: string,
+): string {
+  return sweepRecordOf(
+    result,
+    {
+      artifacts: artifactHashes(contracts),
+      dataset: datasetIdentity(contracts, datasetSha256),
+      evaluationTime: isoformatUtc(contracts.config.evaluation_time),
+      protocolId: contracts.config.protocol_id,
+      protocolCapacities: contracts.config.pool.capacities,
+    },
+    tool,
+    rowsSha256,
+  );
+}
+
+/** `sweep.json`'s schema version: 2 records the SHA-256 of `sweep.jsonl` and the protocol's capacities. */
+export const SWEEP_RECORD_VERSION = 2;
+
+/** What `sweep.json` records of the protocol a sweep ran under. */
+export interface SweepProtocolIdentity {
+  /** The artifact hashes block, as written. */
+  artifacts: ArtifactHashes | PyJson;
+  /** The dataset block, as written. */
+  dataset: DatasetIdentity | PyJson;
+  /** The evaluation clock as written. */
+  evaluationTime: string;
+  protocolId: string;
+  /** The protocol's capacities, at which the published parameters are placed. */
+  protocolCapacities: readonly number[];
+}
+
+/**
+ * `sweep.json` from the sweep and the protocol's blocks as values: what {@linkcode sweepRecord} writes, and what
+ * `verify` re-derives from the rows and the blocks the file holds.
+ */
+export function sweepRecordOf(
+  result: SweepResult,
+  protocol: SweepProtocolIdentity,
+  tool: string,
+  rowsSha256: string,
 ): string {
   const { grid } = result;
-  const placement = placePublished(result, contracts.config.pool.capacities);
+  const placement = placePublished(result, protocol.protocolCapacities);
   const floats = (values: readonly number[]) => values.map((value) => new PyFloat(value));
   const record: Record<string, PyJson> = {
-    artifacts: artifactHashes(contracts),
-    dataset: datasetIdentity(contracts, datasetSha256),
-    evaluation_time: isoformatUtc(contracts.config.evaluation_time),
+    artifacts: protocol.artifacts as PyJson,
+    dataset: protocol.dataset as PyJson,
+    evaluation_time: protocol.evaluationTime,
     grid: {
       access_half_life_days: grid.accessHalfLifeDays,
       capacities: grid.capacities,
@@ -131,15 +205,17 @@ export function sweepRecord(
     })),
     placement: {
       neighbourhood_grid_points: placement.neighbourhood.length,
+      protocol_capacities: [...protocol.protocolCapacities],
       published_grid_points: placement.published.length,
       shortfall_grid_points: placement.shortfalls.length,
     },
     policies: ["confidence", "hybrid-v1"],
-    protocol_id: contracts.config.protocol_id,
+    protocol_id: protocol.protocolId,
     // Floats as Python writes them (0.1, not an int), like the rows.
     published: hybridParamsConfig(result.publishedParams),
     rows: result.parameterSets * grid.capacities.length * result.groups.length,
-    schema_version: 1,
+    schema_version: SWEEP_RECORD_VERSION,
+    sweep_jsonl_sha256: rowsSha256,
     tool,
   };
   return dumps(record, { indent: 2 }) + "\n";

@@ -5,6 +5,8 @@
  */
 
 export * from "./checks.ts";
+export * from "./figures.ts";
 export * from "./policy_run.ts";
 export * from "./qa_run.ts";
 export * from "./row_checks.ts";
+export * from "./sweep_run.ts";

@@ -18,6 +18,7 @@ import {
   rawRowEntry,
 } from "../policy/mod.ts";
 import { type Check, firstByteDifference } from "./checks.ts";
+import { figureDetail } from "./figures.ts";
 
 /** Checks and a one-line statement of what they prove. */
 export interface PolicyVerification {
@@ -177,12 +178,8 @@ function checkSummary(
     return;
   }
   const derived = policySummaryOf(rows.map(rawRowEntry), contracts.config.protocol_id);
-  const at = firstByteDifference(summary, new TextEncoder().encode(derived));
-  checks.push({
-    name,
-    verdict: at === undefined ? "pass" : "fail",
-    detail: at === undefined ? undefined : `first difference at byte ${at}`,
-  });
+  const difference = figureDetail(summary, derived);
+  checks.push({ name, verdict: difference === undefined ? "pass" : "fail", detail: difference });
 }
 
 function checkRunRecord(checks: Check[], recordText: string | undefined, contracts: Contracts): void {

@@ -20,10 +20,15 @@ import {
   type GradedRow,
   MARKER_FILE,
   parseGradedRows,
+  type PolicyPair,
+  policyPair,
   qaStats,
   qaSummary,
+  type RunCandidate,
+  runCandidateSchema,
 } from "../qa/mod.ts";
-import { CheckList, firstByteDifference, type VerifyResult } from "./checks.ts";
+import { CheckList, type VerifyResult } from "./checks.ts";
+import { figureDetail } from "./figures.ts";
 import {
   canonicalDifference,
   caseFieldProblems,
@@ -70,16 +75,45 @@ export async function verifyResults(
   directory: string,
   contracts: Contracts,
   tasks?: readonly AnswerTask[],
+  options: VerifyOptions = {},
 ): Promise<VerifyResult> {
   const list = new CheckList();
-  const read = await checkRowsFile(list, directory, contracts);
-  await checkDerivedFiles(list, directory, contracts, read);
-  await checkMarkerFile(list, directory, contracts);
+  // Without the module or the dataset, the run's own record says which two policies it compares.
+  const candidate = options.candidate ??
+    (tasks === undefined ? "as recorded" as const : undefined);
+  const pair = candidate === "as recorded"
+    ? policyPair(await recordedCandidate(directory))
+    : policyPair(candidate);
+  const read = await checkRowsFile(list, directory, contracts, pair);
+  await checkDerivedFiles(list, directory, contracts, read, pair);
+  await checkMarkerFile(list, directory, contracts, candidate);
   checkRowsAgainstTheirTasks(list, read.rows, tasks);
   return list.result(tasks === undefined ? "structure-and-statistics" : "every-derivable-field");
 }
 
-async function checkRowsFile(list: CheckList, directory: string, contracts: Contracts): Promise<RowsRead> {
+/** Options of {@linkcode verifyResults}. */
+export interface VerifyOptions {
+  /** The candidate the run must have been made with (`--policy-module`, its baseline from the marker). */
+  candidate?: RunCandidate;
+}
+
+/** The candidate a run's marker records, read leniently (a marker that does not parse fails its own check). */
+export async function recordedCandidate(directory: string): Promise<RunCandidate | undefined> {
+  try {
+    const text = await readTextIfExists(`${directory}/${MARKER_FILE}`, "run marker");
+    const parsed = text === undefined ? undefined : runCandidateSchema.safeParse(JSON.parse(text)?.candidate);
+    return parsed?.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function checkRowsFile(
+  list: CheckList,
+  directory: string,
+  contracts: Contracts,
+  pair: PolicyPair,
+): Promise<RowsRead> {
   const capacity = contracts.config.pool.qa_capacity;
   const rowsPath = `${directory}/${ROWS_FILE}`;
   const schemaName =
@@ -89,7 +123,7 @@ async function checkRowsFile(list: CheckList, directory: string, contracts: Cont
     read.bytes = await readBytesIfExists(rowsPath, "graded rows", GRADED_ROWS_CAP);
     if (read.bytes === undefined) list.fail(schemaName, "missing");
     else {
-      read.rows = parseGradedRows(decodeUtf8(read.bytes, rowsPath), rowsPath, contracts.config);
+      read.rows = parseGradedRows(decodeUtf8(read.bytes, rowsPath), rowsPath, contracts.config, pair);
       list.pass(schemaName);
     }
   } catch (error) {
@@ -104,7 +138,7 @@ async function checkRowsFile(list: CheckList, directory: string, contracts: Cont
     list.fail(canonicalName, "not checked: the rows do not parse");
     return read;
   }
-  const problems = structureProblems(read.rows, capacity);
+  const problems = structureProblems(read.rows, capacity, pair);
   list.record(structureName, problems);
   read.sound = problems.length === 0;
   const difference = canonicalDifference(read.bytes, read.rows);
@@ -118,8 +152,10 @@ async function checkDerivedFiles(
   directory: string,
   contracts: Contracts,
   read: RowsRead,
+  pair: PolicyPair,
 ): Promise<void> {
-  for (const [file, derive] of [[QA_SUMMARY_FILE, qaSummary], [QA_STATS_FILE, qaStats]] as const) {
+  const stats = (rows: readonly GradedRow[], config: Contracts["config"]) => qaStats(rows, config, pair);
+  for (const [file, derive] of [[QA_SUMMARY_FILE, qaSummary], [QA_STATS_FILE, stats]] as const) {
     const name = `${file}: re-derived from the rows byte for byte`;
     let published: Uint8Array | undefined;
     try {
@@ -134,17 +170,19 @@ async function checkDerivedFiles(
     else if (read.rows === undefined || !read.sound) {
       list.fail(name, "not derived: the rows fail the checks above");
     } else {
-      const at = firstByteDifference(
-        published,
-        new TextEncoder().encode(derive(read.rows, contracts.config)),
-      );
-      if (at === undefined) list.pass(name);
-      else list.fail(name, `first difference at byte ${at}`);
+      const difference = figureDetail(published, derive(read.rows, contracts.config));
+      if (difference === undefined) list.pass(name);
+      else list.fail(name, difference);
     }
   }
 }
 
-async function checkMarkerFile(list: CheckList, directory: string, contracts: Contracts): Promise<void> {
+async function checkMarkerFile(
+  list: CheckList,
+  directory: string,
+  contracts: Contracts,
+  candidate: RunCandidate | "as recorded" | undefined,
+): Promise<void> {
   const markerName =
     `${MARKER_FILE}: exactly the keys run-qa writes; schema version, protocol id, qa.model and the five artifact hashes of the protocol in use`;
   try {
@@ -152,7 +190,7 @@ async function checkMarkerFile(list: CheckList, directory: string, contracts: Co
     const markerText = await readTextIfExists(markerPath, "run marker");
     if (markerText === undefined) list.fail(markerName, "missing");
     else {
-      checkMarker(markerText, markerPath, contracts);
+      checkMarker(markerText, markerPath, contracts, candidate);
       list.pass(markerName);
     }
   } catch (error) {

@@ -11,6 +11,7 @@ import { compareCodePoints } from "../base/order.ts";
 import { decodeStrictUtf8 } from "../base/utf8.ts";
 import { firstByteDifference } from "./checks.ts";
 import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } from "../qa/mod.ts";
+import { type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
 
 /**
  * Compares every row with its recomputed task (identity, kept facts, fingerprint) and re-grades it against the
@@ -99,7 +100,8 @@ export function gradeProblems(rows: readonly GradedRow[], tasks: readonly Answer
 }
 
 /**
- * The structural problems of parsed rows: one row per (case, policy) for both policies, no duplicate row id,
+ * The structural problems of parsed rows: one row per (case, policy) for both policies of the pair (default the
+ * published pair), a module named by the candidate's rows and only by them, no duplicate row id,
  * row ids of the form `CASE__POLICY`, and exactly the QA capacity's number of kept facts, without duplicates.
  *
  * @example
@@ -113,7 +115,11 @@ export function gradeProblems(rows: readonly GradedRow[], tasks: readonly Answer
  * deepStrictEqual(structureProblems(rest, 7), [`case ${first.case_id} has hybrid-v1, expected one row per policy`]);
  * ```
  */
-export function structureProblems(rows: readonly GradedRow[], capacity: number): string[] {
+export function structureProblems(
+  rows: readonly GradedRow[],
+  capacity: number,
+  pair: PolicyPair = PUBLISHED_PAIR,
+): string[] {
   const problems: string[] = [];
   if (rows.length === 0) return ["no rows"];
   const seen = new Set<string>();
@@ -124,6 +130,9 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
     if (row.row_id !== `${row.case_id}__${row.policy}`) {
       problems.push(`${row.row_id}: row_id is not ${row.case_id}__${row.policy}`);
     }
+    if ((row.policy_module !== undefined) !== !(POLICIES as readonly string[]).includes(row.policy)) {
+      problems.push(`${row.row_id}: policy_module is given for a policy module's rows and only for them`);
+    }
     if (row.kept_fact_ids.length !== capacity) {
       problems.push(`${row.row_id}: ${row.kept_fact_ids.length} kept facts, the QA capacity is ${capacity}`);
     } else if (new Set(row.kept_fact_ids).size !== capacity) {
@@ -132,7 +141,7 @@ export function structureProblems(rows: readonly GradedRow[], capacity: number):
     policiesByCase.set(row.case_id, [...(policiesByCase.get(row.case_id) ?? []), row.policy]);
   }
   for (const [caseId, policies] of policiesByCase) {
-    if (policies.length !== POLICIES.length || !POLICIES.every((policy) => policies.includes(policy))) {
+    if (policies.length !== pair.length || !pair.every((policy) => policies.includes(policy))) {
       problems.push(`case ${caseId} has ${policies.join(", ")}, expected one row per policy`);
     }
   }

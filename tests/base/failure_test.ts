@@ -1,4 +1,11 @@
-import { InputError, IoError, isOsError, osReason, ProviderError } from "../../lib/base/errors.ts";
+import {
+  InputError,
+  InterruptedError,
+  IoError,
+  isOsError,
+  osReason,
+  ProviderError,
+} from "../../lib/base/errors.ts";
 import { describeFailure } from "../../lib/base/failure.ts";
 import { simulatedOsError } from "../helpers/faults.ts";
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
@@ -50,5 +57,21 @@ Deno.test("anything else is a bug: one line and the debug hint; the trace only w
   assert(!isOsError(bug));
   assertEquals(describeFailure("x", "a string").lines, [
     "deermem-eval x: unexpected error: a string (set DEERMEM_EVAL_DEBUG=1 for a trace)",
+  ]);
+});
+
+Deno.test("a publish interrupted by a signal exits as the signal asks (130 for SIGINT, 143 for SIGTERM), one line", () => {
+  const paths = ["out/a.json", "out/b.json"];
+  assertEquals(describeFailure("run-policy", new InterruptedError("SIGINT", paths, false)), {
+    code: 130,
+    lines: [
+      "deermem-eval run-policy: interrupted by SIGINT while publishing out/a.json, out/b.json: nothing was " +
+      "published; run the same command again",
+    ],
+  });
+  const late = describeFailure("sweep", new InterruptedError("SIGTERM", paths, true));
+  assertEquals(late.code, 143);
+  assertEquals(late.lines, [
+    "deermem-eval sweep: interrupted by SIGTERM just after publishing out/a.json, out/b.json: they are complete",
   ]);
 });

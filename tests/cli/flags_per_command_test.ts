@@ -119,13 +119,15 @@ Deno.test("every command's help lists exactly the flags it takes", async () => {
   assertEquals(flags, [
     "--dataset",
     "--output-dir",
+    "--policy-module",
+    "--policy-time-limit",
     "--config",
     "--official-manifest",
     "--synthetic-manifest",
   ]);
   assertMatch(
     help.stdout,
-    /^Usage: deermem-eval grade-qa \[--dataset PATH\] --output-dir DIR \[protocol flags\]$/m,
+    /^Usage: deermem-eval grade-qa \[--dataset PATH\] --output-dir DIR \[--policy-module FILE\.ts\] \[--policy-time-limit SECONDS\] \[protocol flags\]$/m,
   );
 });
 
@@ -138,4 +140,19 @@ Deno.test("verify recognises a policy run and verifies it as one, every row reco
   const full = await runCli(["verify", policy, "--dataset", FIXTURE_DATASET, ...fixtureProtocolFlags()]);
   assertEquals(full.code, 0, full.stderr);
   assertMatch(full.stdout, /^✓ policy\.raw\.jsonl recomputed from the dataset byte for byte/m);
+});
+
+Deno.test("--policy-time-limit without --policy-module is refused by every command that takes it", async () => {
+  for (
+    const args of [
+      ["verify", `${GOLDEN}/fixture-run/qa`],
+      ["report", `${GOLDEN}/fixture-run/qa`],
+      ["report"],
+      ["explain", "05fdf179", "--dataset", `${GOLDEN}/fixture/longmemeval-fixture.json`],
+      ["grade-qa", "--output-dir", "/nonexistent/run"],
+    ]
+  ) {
+    const result = await runCli([...args, "--policy-time-limit", "3", ...fixtureProtocolFlags()]);
+    assertRefused(result, /--policy-time-limit is for --policy-module/);
+  }
 });

@@ -293,16 +293,21 @@ Deno.test("report on a sweep directory: best and worst grid points, Markdown wit
     assertStringIncludes(result.stdout, "\nworst 5 grid points:");
     assertMatch(result.stdout, /wrote .*s\.md\nwrote .*s\.html\n$/);
     const markdown = await Deno.readTextFile(`${directory}/s.md`);
-    assertStringIncludes(markdown, "```text\nsweep of ");
+    // Tables, not a code block: the best points' header row and its delimiter.
+    assertStringIncludes(markdown, "\n## Best 5 grid points\n");
+    assertStringIncludes(markdown, "\n| difference | hybrid-v1 | confidence | capacity |");
+    assert(!markdown.includes("```"));
     const html = await Deno.readTextFile(`${directory}/s.html`);
     assertStringIncludes(html, "<pre>sweep of ");
     assertStringIncludes(html, '<svg xmlns="http://www.w3.org/2000/svg"');
-    const against = await runCli(["report", out, "--against", out], CLI);
-    assertEquals(against.code, 2);
-    assertMatch(
-      against.stderr,
-      /sweep\.json and sweep\.jsonl alone: --against, --dataset and the prices do not apply/,
-    );
+    for (const flag of [["--against", out], ["--price-output", "1"], ["--policy-module", "m.ts"]]) {
+      const refused = await runCli(["report", out, ...flag], CLI);
+      assertEquals(refused.code, 2, flag[0]);
+      assertMatch(
+        unwrap(refused.stderr),
+        /sweep\.json and sweep\.jsonl: --against, the prices and --policy-module do not apply/,
+      );
+    }
   });
 });
 
@@ -321,5 +326,55 @@ Deno.test("report reads the default grid's sweep (tens of megabytes, past the 16
       result.stdout,
       /^sweep of \S+ by deermem-eval \d+\.\d+\.\d+: 41580 grid points, 207900 rows\n/,
     );
+  });
+});
+
+Deno.test("report and verify on a sweep with one row's number edited (the row kept valid): refused, the file and row named", async () => {
+  await withTempDir(async (directory) => {
+    const grid = `${directory}/grid.yaml`;
+    await Deno.writeTextFile(
+      grid,
+      "weights_step: 0.5\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
+        "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
+    );
+    const out = `${directory}/sweep`;
+    const made = await runCli(
+      ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out, "--grid", grid],
+      CLI,
+    );
+    assertEquals(made.code, 0, made.stderr);
+    const verified = await runCli(["verify", out, ...fixtureProtocolFlags()], CLI);
+    assertEquals(verified.code, 0, verified.stdout + verified.stderr);
+    assertMatch(verified.stdout, /^✓ sweep\.jsonl: its SHA-256 is the one sweep\.json records$/m);
+    assertMatch(
+      verified.stdout,
+      /^sweep\.jsonl is the file sweep\.json records, .* need --dataset to be checked$/m,
+    );
+    const rows = (await Deno.readTextFile(`${out}/sweep.jsonl`)).split("\n");
+    // Line 17 (second parameter set): one fewer support kept by hybrid-v1, its difference made to agree.
+    const row = JSON.parse(rows[16]);
+    rows[16] = rows[16]
+      .replace(/"difference": -?\d+/, `"difference": ${row.difference - 1}`)
+      .replace(/"hybrid_v1_retained": \d+/, `"hybrid_v1_retained": ${row.hybrid_v1_retained - 1}`);
+    await Deno.writeTextFile(`${out}/sweep.jsonl`, rows.join("\n"));
+    const report = await runCli(["report", out, ...fixtureProtocolFlags()], CLI);
+    assertEquals(report.code, 1, report.stdout + report.stderr);
+    assertEquals(report.stdout, "");
+    assertMatch(
+      report.stderr,
+      /^✗ sweep\.jsonl: its SHA-256 is the one sweep\.json records — the file's is \w{64}, sweep\.json records \w{64}: the rows changed after sweep wrote them/m,
+    );
+    const named = await runCli(["report", out, "--dataset", FIXTURE_DATASET, ...fixtureProtocolFlags()], CLI);
+    assertEquals(named.code, 1);
+    const line = named.stderr.split("\n").filter((text) => text.includes(`${out}/sweep.jsonl: line 17`));
+    assertEquals(line, [
+      `✗ sweep.jsonl: every row's counts recomputed from the dataset (the sweep run again over its grid) — ${out}/sweep.jsonl: line 17: hybrid_v1_retained: file ${
+        row.hybrid_v1_retained - 1
+      }, recomputed ${row.hybrid_v1_retained}`,
+    ]);
+    const json = await runCli(["verify", out, "--json", ...fixtureProtocolFlags()], CLI);
+    assertEquals(json.code, 1);
+    const document = JSON.parse(json.stdout);
+    assertEquals([document.kind, document.ok, document.directory], ["sweep", false, out]);
   });
 });

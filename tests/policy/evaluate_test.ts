@@ -1,4 +1,4 @@
-import { assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
+import { assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { GOLDEN } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { PolicyModuleError } from "../../lib/base/errors.ts";
@@ -17,9 +17,9 @@ const firstCase = protocol.cases[0];
 const firstIds = buildPool(firstCase, contracts.config.evaluation_time).facts.map((fact) => fact.id);
 const FIRST_CASE = `case ${firstCase.caseId} at capacity ${contracts.config.pool.capacities[0]}`;
 
-Deno.test("the published policies are instances of the contract: evaluatePolicy writes the reference's rows", () => {
+Deno.test("the published policies are instances of the contract: evaluatePolicy writes the reference's rows", async () => {
   for (const policy of builtinPolicies(contracts.config)) {
-    const ours = evaluatePolicy(policy, protocol).map((result) => dumps(result.row));
+    const ours = (await evaluatePolicy(policy, protocol)).map((result) => dumps(result.row));
     const reference = REFERENCE_ROWS.filter((line) => JSON.parse(line).policy === policy.name);
     assertEquals(reference.length, 135);
     assertEquals(ours, reference, policy.name);
@@ -42,46 +42,51 @@ function firstFacts(change: (decision: PolicyDecision, call: number) => unknown)
   };
 }
 
-function refusal(policy: Policy): string {
-  return assertThrows(() => evaluatePolicy(policy, protocol, { origin: "mine.ts" }), PolicyModuleError)
+async function refusal(policy: Policy): Promise<string> {
+  return (await assertRejects(
+    () => evaluatePolicy(policy, protocol, { origin: "mine.ts" }),
+    PolicyModuleError,
+  ))
     .message;
 }
 
-Deno.test("evaluatePolicy accepts a well-formed policy and runs every case at every capacity", () => {
-  const results = evaluatePolicy(firstFacts((decision) => decision), protocol);
+Deno.test("evaluatePolicy accepts a well-formed policy and runs every case at every capacity", async () => {
+  const results = await evaluatePolicy(firstFacts((decision) => decision), protocol);
   assertEquals(results.length, 45 * 3);
   assertEquals(results[0].row.kept_fact_ids, firstIds.slice(0, 5));
 });
 
-Deno.test("evaluatePolicy refuses, naming the origin and the case: a policy that throws", () => {
-  const message = refusal(firstFacts(() => {
+Deno.test("evaluatePolicy refuses, naming the origin and the case: a policy that throws", async () => {
+  const message = await refusal(firstFacts(() => {
     throw new RangeError("bad pool\nwith a second line");
   }));
   assertEquals(message, `mine.ts: ${FIRST_CASE}: the policy threw RangeError: bad pool`);
 });
 
-Deno.test("evaluatePolicy refuses unknown, repeated or missing ids", () => {
+Deno.test("evaluatePolicy refuses unknown, repeated or missing ids", async () => {
   assertEquals(
-    refusal(firstFacts((decision) => ({ ...decision, kept: [...decision.kept.slice(1), "made_up"] }))),
+    await refusal(firstFacts((decision) => ({ ...decision, kept: [...decision.kept.slice(1), "made_up"] }))),
     `mine.ts: ${FIRST_CASE}: returns unknown fact id "made_up"`,
   );
   assertEquals(
-    refusal(firstFacts((decision) => ({ ...decision, scores: { ...decision.scores, made_up: 1 } }))),
+    await refusal(firstFacts((decision) => ({ ...decision, scores: { ...decision.scores, made_up: 1 } }))),
     `mine.ts: ${FIRST_CASE}: scores unknown fact id "made_up"`,
   );
   assertEquals(
-    refusal(firstFacts((decision) => ({ ...decision, evicted: [...decision.evicted, decision.kept[0]] }))),
+    await refusal(
+      firstFacts((decision) => ({ ...decision, evicted: [...decision.evicted, decision.kept[0]] })),
+    ),
     `mine.ts: ${FIRST_CASE}: returns fact id "${firstIds[0]}" twice`,
   );
   assertEquals(
-    refusal(firstFacts((decision) => ({ ...decision, evicted: decision.evicted.slice(0, -1) }))),
+    await refusal(firstFacts((decision) => ({ ...decision, evicted: decision.evicted.slice(0, -1) }))),
     `mine.ts: ${FIRST_CASE}: neither keeps nor evicts fact "${firstIds[5]}"`,
   );
 });
 
-Deno.test("evaluatePolicy refuses a policy keeping more than the capacity", () => {
+Deno.test("evaluatePolicy refuses a policy keeping more than the capacity", async () => {
   assertEquals(
-    refusal(firstFacts((decision) => ({
+    await refusal(firstFacts((decision) => ({
       ...decision,
       kept: [...decision.kept, decision.evicted.at(-1)!],
       evicted: decision.evicted.slice(0, -1),
@@ -90,9 +95,9 @@ Deno.test("evaluatePolicy refuses a policy keeping more than the capacity", () =
   );
 });
 
-Deno.test("evaluatePolicy refuses a policy that decides the same case differently twice", () => {
+Deno.test("evaluatePolicy refuses a policy that decides the same case differently twice", async () => {
   assertEquals(
-    refusal(
+    await refusal(
       firstFacts((decision, call) =>
         call === 1 ? { ...decision, kept: [...decision.kept].reverse() } : decision
       ),
@@ -101,19 +106,19 @@ Deno.test("evaluatePolicy refuses a policy that decides the same case differentl
   );
   // Scores count too: the same ids with another score are a different decision.
   assertEquals(
-    refusal(
+    await refusal(
       firstFacts((decision, call) => ({ ...decision, scores: { ...decision.scores, [firstIds[0]]: call } })),
     ),
     `mine.ts: ${FIRST_CASE}: not deterministic: two runs of the same case differ`,
   );
 });
 
-Deno.test("evaluatePolicy refuses a malformed decision and cannot be changed through its input", () => {
+Deno.test("evaluatePolicy refuses a malformed decision and cannot be changed through its input", async () => {
   assertEquals(
-    refusal(firstFacts((decision) => ({ ...decision, kept: "all" }))),
+    await refusal(firstFacts((decision) => ({ ...decision, kept: "all" }))),
     `mine.ts: ${FIRST_CASE}: malformed decision: kept: Invalid input: expected array, received string`,
   );
-  assertMatch(refusal(firstFacts(() => Promise.resolve({}))), /malformed decision/);
+  assertMatch(await refusal(firstFacts(() => Promise.resolve({}))), /malformed decision/);
   const mutating: Policy = {
     name: "mutating",
     select: (input) => {
@@ -121,5 +126,5 @@ Deno.test("evaluatePolicy refuses a malformed decision and cannot be changed thr
       return { kept: [], evicted: [], scores: {} };
     },
   };
-  assertMatch(refusal(mutating), /the policy threw TypeError: Cannot assign to read only property/);
+  assertMatch(await refusal(mutating), /the policy threw TypeError: Cannot assign to read only property/);
 });

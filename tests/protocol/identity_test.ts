@@ -33,7 +33,7 @@ Deno.test("sweep.json: artifacts and dataset are the builders' (the dataset's di
   const grid = "confirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncapacities: [5, 7, 9]\n";
   const result = runSweep(prepared, parseGrid(grid, "grid.yaml", contracts.config));
   const record = parsePyJson(
-    sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval"),
+    sweepRecord(result, contracts, prepared.dataset.sha256, "deermem-eval", "0".repeat(64)),
   ) as never;
   assertBlock(record["artifacts"], artifactHashes(contracts));
   assertBlock(record["dataset"], datasetIdentity(contracts, prepared.dataset.sha256));

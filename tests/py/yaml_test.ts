@@ -4,6 +4,7 @@
  */
 import { floatRepr } from "../../lib/py/json.ts";
 import { parsePyYaml, YamlTimestamp } from "../../lib/py/yaml.ts";
+import process from "node:process";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
 function encode(value: unknown): unknown {
@@ -99,4 +100,54 @@ Deno.test("a leading UTF-8 BOM is skipped, as PyYAML's reader skips it", () => {
     assertEquals(parsePyYaml(`\ufeff${text}`), parsePyYaml(text));
   }
   assertEquals(parsePyYaml("a: 1"), { a: 1n });
+});
+
+/** Runs `body` and returns what it printed through Node's warnings or the console. */
+function printedBy(body: () => void): string[] {
+  const printed: string[] = [];
+  const saved = {
+    emitWarning: process.emitWarning,
+    warn: console.warn,
+    error: console.error,
+    log: console.log,
+  };
+  process.emitWarning =
+    ((warning: unknown) => void printed.push(String(warning))) as typeof process.emitWarning;
+  console.warn = console.error = console.log = (...args: unknown[]) => void printed.push(args.join(" "));
+  try {
+    body();
+  } finally {
+    process.emitWarning = saved.emitWarning;
+    Object.assign(console, { warn: saved.warn, error: saved.error, log: saved.log });
+  }
+  return printed;
+}
+
+Deno.test("a tag safe_load cannot construct is refused in one line, as PyYAML's, and nothing is printed", () => {
+  const refused: [string, string][] = [
+    [
+      "a: !!python/object:os.system x",
+      "could not determine a constructor for the tag 'tag:yaml.org,2002:python/object:os.system' (line 1, column 4)",
+    ],
+    [
+      "a: !!python/name:os.system ''",
+      "could not determine a constructor for the tag 'tag:yaml.org,2002:python/name:os.system' (line 1, column 4)",
+    ],
+    [
+      "a:\n  b: !!python/tuple [1]",
+      "could not determine a constructor for the tag 'tag:yaml.org,2002:python/tuple' (line 2, column 6)",
+    ],
+    ["a: !custom {x: 1}", "could not determine a constructor for the tag '!custom' (line 1, column 4)"],
+    ["a: !!int x", "the tag 'tag:yaml.org,2002:int' does not fit its value (line 1, column 4)"],
+    ["a: !!str [1]", "the tag 'tag:yaml.org,2002:str' does not fit its value (line 1, column 4)"],
+    ["? [1, 2]\n: x", "found unhashable key (line 1, column 3)"],
+    ["a: &x: 1", "Anchor ending in : is ambiguous (line 1, column 6)"],
+  ];
+  for (const [text, message] of refused) {
+    const printed = printedBy(() => {
+      const error = assertThrows(() => parsePyYaml(text), SyntaxError);
+      assertEquals(error.message, message, text);
+    });
+    assertEquals(printed, [], text);
+  }
 });

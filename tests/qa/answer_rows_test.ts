@@ -201,3 +201,20 @@ Deno.test("parseAnswerRow: no message names an internal type (PyFloat, bigint)",
     assert(!error.message.includes("\n"), error.message);
   }
 });
+
+Deno.test("a usage key named __proto__ (or constructor, toString) is kept when a row is read and written", async () => {
+  const [{ path, text }] = await referenceRows();
+  const usage = '"usage": {\n    "__proto__": 7,\n    "constructor": 1,\n    "toString": 2\n  }';
+  const edited = text.replace(/"usage": \{[^}]*\}/, usage);
+  assert(edited !== text);
+  const row = parseAnswerRow(edited, path);
+  assertEquals(Object.keys(row.usage), ["__proto__", "constructor", "toString"]);
+  assertEquals(Object.getOwnPropertyDescriptor(row.usage, "__proto__")?.value, 7);
+  assertEquals(answerRowJson(row), edited);
+  // Its value is checked like any other count's.
+  const error = assertThrows(
+    () => parseAnswerRow(edited.replace('"__proto__": 7', '"__proto__": 7.5'), path),
+    RowIntegrityError,
+  );
+  assertEquals(error.field, "usage.__proto__");
+});

@@ -89,3 +89,14 @@ Deno.test("a network failure's cause in a few words, from Deno's nested fetch er
     ],
   );
 });
+
+Deno.test("answerFromBody keeps every integer usage key, `__proto__` and other Object.prototype names included", () => {
+  // JSON.parse, as the SDK parses the body: `__proto__` is an own key there.
+  const body = JSON.parse(
+    '{"choices":[{"message":{"content":"7"}}],"usage":{"__proto__":7,"constructor":1,"toString":2,"total_tokens":3}}',
+  );
+  const { usage } = answerFromBody(body);
+  assertEquals(Object.keys(usage), ["__proto__", "constructor", "toString", "total_tokens"]);
+  assertEquals(Object.getOwnPropertyDescriptor(usage, "__proto__")?.value, 7);
+  assertEquals(Object.getPrototypeOf(usage), Object.prototype);
+});

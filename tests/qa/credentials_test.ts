@@ -49,3 +49,33 @@ Deno.test("credentials come only from the two variables the config names; a miss
     assert(!error.message.includes(key) && !error.message.includes(url.slice(6)), error.message);
   }
 });
+
+Deno.test("an API key a header cannot carry is refused naming the variable, never the key or its characters", () => {
+  const config = contracts.config;
+  const url = "https://x/v1";
+  for (const key of ["sk-a\nb", "sk-ключ", "sk-\x7f", "sk-\r1", "sk-\0", "sk-é", "sk-x1 ", "sk-x1\t"]) {
+    const error = assertThrows(
+      () =>
+        resolveCredentials(
+          config,
+          env({ DEERMEM_EVAL_ANSWER_API_KEY: key, DEERMEM_EVAL_ANSWER_BASE_URL: url }),
+        ),
+      InputError,
+    );
+    assertMatch(
+      error.message,
+      /^environment variable DEERMEM_EVAL_ANSWER_API_KEY \(the config's qa\.api_key_env\) (holds a character an HTTP header cannot carry \(a control character or one beyond ASCII\)|ends in whitespace, which an HTTP header drops)$/,
+    );
+    assert(!error.message.includes(key.slice(3)), error.message);
+  }
+  // Spaces and tabs inside a key, and every printable ASCII character, can be sent.
+  const printable = Array.from({ length: 95 }, (_, code) => String.fromCharCode(0x20 + code)).join("") +
+    "\tz";
+  assertEquals(
+    resolveCredentials(
+      config,
+      env({ DEERMEM_EVAL_ANSWER_API_KEY: printable, DEERMEM_EVAL_ANSWER_BASE_URL: url }),
+    ).apiKey,
+    printable,
+  );
+});

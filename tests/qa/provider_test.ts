@@ -1,3 +1,4 @@
+import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from "node:zlib";
 import { AnswerFailedError, CallAbortedError, ProviderError } from "../../lib/base/errors.ts";
 import { openAiProvider, RESPONSE_BODY_LIMIT } from "../../lib/qa/provider.ts";
 import { answerWithRetries } from "../../lib/qa/retry.ts";
@@ -10,7 +11,7 @@ const KEY = "sk-test-provider-4b1d9c";
 const SETTINGS = { model: "deepseek-v4-flash", temperature: 0, maxTokens: 2048, stream: false };
 const MESSAGES: ChatMessage[] = [{ role: "system", content: "S" }, { role: "user", content: "Q?" }];
 const FAST = { backoffMs: () => 1 };
-/** Every header a request arrives with: the SDK's, and Deno's fetch's `accept-encoding` and `accept-language`. */
+/** Every header a request arrives with: the SDK's, our `accept-encoding`, and Deno's fetch's `accept-language`. */
 const WIRE_HEADERS = [
   "accept",
   "accept-encoding",
@@ -56,6 +57,7 @@ Deno.test("the client sends the pinned settings to <base>/chat/completions with 
     assertEquals(request.authorization, `Bearer ${KEY}`);
     assertEquals(request.headers.get("content-type"), "application/json");
     assertEquals(request.headers.get("accept"), "application/json");
+    assertEquals(request.headers.get("accept-encoding"), "gzip"); // not brotli: see lib/qa/_body.ts
     // The SDK's own headers, as its Python counterpart sends them for the reference; no retries of its own.
     assertEquals(request.headers.get("user-agent"), "OpenAI/JS 7.59.0");
     assertEquals(request.headers.get("x-stainless-lang"), "js");
@@ -569,6 +571,297 @@ console.log((await provider([{ role: "user", content: "Q?" }])).prediction);
     assertEquals(server.requests.length, 1);
     assertEquals(request.authorization, `Bearer ${KEY}`);
     assertEquals([...request.headers.keys()], WIRE_HEADERS);
+  } finally {
+    await server.close();
+  }
+});
+
+/** A 200 of `body` typed as JSON. */
+function jsonBody(body: string, status = 200): Response {
+  return new Response(body, { status, headers: { "content-type": "application/json" } });
+}
+
+/** A chat completion answering "7" whose `extra` field nests `depth` arrays in all. */
+function nestedCompletion(depth: number): string {
+  // The completion itself is 4 deep at its content: {choices:[{message:{...}}]}; `extra` sits at depth 1.
+  return `{"choices":[{"message":{"content":"7"}}],"extra":${"[".repeat(depth - 1)}${"]".repeat(depth - 1)}}`;
+}
+
+Deno.test("nesting is bounded before the body is parsed: 1000 deep is an answer, 1001 fails at once", async () => {
+  const answered = await provider(
+    "http://127.0.0.1:9/v1",
+    5,
+    () => Promise.resolve(jsonBody(nestedCompletion(1000))),
+  )(
+    MESSAGES,
+  );
+  assertEquals(answered.prediction, "7");
+  for (
+    const [body, status] of [[nestedCompletion(1001), 200], ["[".repeat(2e6) + "]".repeat(2e6), 200]] as const
+  ) {
+    const error = await failureOf(() =>
+      provider("http://127.0.0.1:9/v1", 5, () => Promise.resolve(jsonBody(body, status)))(MESSAGES)
+    );
+    assert(error instanceof ProviderError && !error.retryable, String(error));
+    assertEquals(error.message, "response nests deeper than 1000");
+  }
+  // Brackets inside strings are text, not nesting.
+  const text = `{"choices":[{"message":{"content":"${"[{".repeat(5000)}\\"]"}}]}`;
+  assertEquals(
+    (await provider("http://127.0.0.1:9/v1", 5, () => Promise.resolve(jsonBody(text)))(MESSAGES)).prediction,
+    `${"[{".repeat(5000)}"]`,
+  );
+});
+
+Deno.test("an error body nested too deep is reported, never parsed", async () => {
+  const body = `{"error":${"[".repeat(1e5)}${"]".repeat(1e5)}}`;
+  const error = await failureOf(() =>
+    provider("https://llm.test/v1", 5, () => Promise.resolve(jsonBody(body, 400)))(MESSAGES)
+  );
+  assert(error instanceof ProviderError && !error.retryable && error.status === 400, String(error));
+  assertEquals(error.message, "HTTP 400 from llm.test: response nests deeper than 1000");
+});
+
+Deno.test("the values in a body are bounded before it is parsed: 100000 are an answer, one more fails at once", async () => {
+  // Six values (the body, choices, its item, message, content, extra) and `extra`'s zeros.
+  const completionOf = (values: number) =>
+    jsonBody(`{"choices":[{"message":{"content":"7"}}],"extra":[${"0,".repeat(values - 7)}0]}`);
+  const answered = await provider("http://127.0.0.1:9/v1", 5, () => Promise.resolve(completionOf(100_000)))(
+    MESSAGES,
+  );
+  assertEquals(answered.prediction, "7");
+  const error = await failureOf(() =>
+    provider("http://127.0.0.1:9/v1", 5, () => Promise.resolve(completionOf(100_001)))(MESSAGES)
+  );
+  assert(error instanceof ProviderError && !error.retryable, String(error));
+  assertEquals(error.message, "response holds more than 100000 JSON values");
+});
+
+/** A fetch that counts the (decoded) body bytes the provider reads through it. */
+function countingFetch(read: { bytes: number }): typeof fetch {
+  return async (input, init) => {
+    const response = await fetch(input, init);
+    const body = response.body!.pipeThrough(
+      new TransformStream({
+        transform(chunk, controller) {
+          read.bytes += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      }),
+    );
+    return new Response(body, response);
+  };
+}
+
+Deno.test("a gzip bomb is refused at 4 MiB decoded, its decoded bytes counted as they arrive", async () => {
+  const bomb = new Uint8Array(gzipSync(new Uint8Array(32 * 1024 * 1024)));
+  assert(bomb.byteLength < 64 * 1024, "a small body");
+  const server = startAnswerServer(() =>
+    new Response(bomb, { headers: { "content-type": "application/json", "content-encoding": "gzip" } })
+  );
+  const read = { bytes: 0 };
+  try {
+    const error = await failureOf(() => provider(server.url, 5, countingFetch(read))(MESSAGES));
+    assert(error instanceof ProviderError && !error.retryable, String(error));
+    assertEquals(error.message, "response too large (over 4 MiB)");
+    assert(read.bytes <= RESPONSE_BODY_LIMIT + 64 * 1024, `${read.bytes} bytes decoded`);
+    assertEquals(server.requests[0].headers.get("accept-encoding"), "gzip");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a body in a coding not asked for (brotli, deflate) is refused unread: no decoder window is filled", async () => {
+  const zeros = new Uint8Array(32 * 1024 * 1024);
+  // A 16 MiB window: Deno's fetch would fill it before a decoded byte could be counted.
+  const brotli = brotliCompressSync(zeros, { params: { [zlib.BROTLI_PARAM_LGWIN]: 24 } });
+  const bodies = { br: new Uint8Array(brotli), deflate: new Uint8Array(deflateSync(zeros)) };
+  for (const [coding, body] of Object.entries(bodies)) {
+    const server = startAnswerServer(() =>
+      new Response(body, { headers: { "content-type": "application/json", "content-encoding": coding } })
+    );
+    const read = { bytes: 0 };
+    try {
+      const error = await failureOf(() => provider(server.url, 5, countingFetch(read))(MESSAGES));
+      assert(error instanceof ProviderError && !error.retryable, String(error));
+      assertEquals(error.message, `response is compressed as ${coding}, which was not asked for`);
+      assertEquals(read.bytes, 0);
+    } finally {
+      await server.close();
+    }
+  }
+});
+
+interface Seen {
+  method: string;
+  path: string;
+  body: string;
+  authorization: string | null;
+  contentType: string | null;
+}
+
+/** A bare server on 127.0.0.1 recording every request (any method) and answering with `respond`. */
+function bareServer(respond: (seen: Seen, index: number) => Response) {
+  const seen: Seen[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (request) => {
+    const entry = {
+      method: request.method,
+      path: new URL(request.url).pathname,
+      body: await request.text(),
+      authorization: request.headers.get("authorization"),
+      contentType: request.headers.get("content-type"),
+    };
+    seen.push(entry);
+    return respond(entry, seen.length - 1);
+  });
+  return { origin: `http://127.0.0.1:${server.addr.port}`, seen, close: () => server.shutdown() };
+}
+
+const redirect = (status: number, location: string) => new Response(null, { status, headers: { location } });
+
+Deno.test("a redirect to another origin fails the call at once, whatever its status; nothing is sent there", async () => {
+  const elsewhere = bareServer(() => completion("from elsewhere"));
+  const server = bareServer((seen) =>
+    redirect(Number(seen.path.split("/")[1]), `${elsewhere.origin}/v1/chat/completions`)
+  );
+  try {
+    for (const status of [301, 302, 303, 307, 308]) {
+      const error = await failureOf(() => provider(`${server.origin}/${status}`)(MESSAGES));
+      assert(error instanceof ProviderError && !error.retryable, String(error));
+      assertEquals(error.message, `redirected to another host (${elsewhere.origin})`);
+    }
+    assertEquals([server.seen.length, elsewhere.seen.length], [5, 0]);
+  } finally {
+    await server.close();
+    await elsewhere.close();
+  }
+});
+
+Deno.test("a same-origin redirect is followed: 307 and 308 keep the method and body, 301 to 303 become a GET", async () => {
+  const server = bareServer((seen) =>
+    seen.path.startsWith("/to/")
+      ? completion(seen.method)
+      : redirect(Number(seen.path.split("/")[1]), `/to${seen.path}`)
+  );
+  try {
+    for (
+      const [status, method] of [[307, "POST"], [308, "POST"], [301, "GET"], [302, "GET"], [
+        303,
+        "GET",
+      ]] as const
+    ) {
+      const answer = await provider(`${server.origin}/${status}/v1`)(MESSAGES);
+      assertEquals(answer.prediction, method, String(status));
+      const [sent, followed] = server.seen.splice(0);
+      assertEquals([followed.path, followed.method, followed.authorization], [
+        `/to/${status}/v1/chat/completions`,
+        method,
+        `Bearer ${KEY}`,
+      ]);
+      assertEquals(
+        [followed.body, followed.contentType],
+        method === "POST" ? [sent.body, "application/json"] : ["", null],
+      );
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("redirects are bounded: 20 are followed, the 21st fails the call", async () => {
+  const server = bareServer((seen) => {
+    const hops = Number(seen.path.split("/")[1]);
+    const left = Number(seen.path.split("/")[2]);
+    return left === 0
+      ? completion(`after ${hops}`)
+      : redirect(307, `/${hops + 1}/${left - 1}/v1/chat/completions`);
+  });
+  try {
+    assertEquals((await provider(`${server.origin}/0/20/v1`)(MESSAGES)).prediction, "after 20");
+    const error = await failureOf(() => provider(`${server.origin}/0/21/v1`)(MESSAGES));
+    assert(error instanceof ProviderError && !error.retryable, String(error));
+    assertEquals(error.message, "too many redirects (over 20)");
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a key a header cannot carry fails the call at once, sending nothing and never quoting it", async () => {
+  let sent = 0;
+  const counting: typeof fetch = () => {
+    sent++;
+    return Promise.resolve(completion("7"));
+  };
+  for (const apiKey of ["sk-a\nb", "sk-ключ", "sk-\x7f", "sk-\r", "sk-\0", "sk-é", "sk-x1 "]) {
+    const call = openAiProvider({
+      baseUrl: "https://llm.test/v1",
+      apiKey,
+      settings: SETTINGS,
+      timeoutSeconds: 5,
+      fetch: counting,
+    });
+    const error = await failureOf(() => call(MESSAGES));
+    assert(error instanceof ProviderError && !error.retryable, String(error));
+    assertMatch(
+      error.message,
+      /^the API key (holds a character an HTTP header cannot carry|ends in whitespace)/,
+    );
+    assert(!error.message.includes(apiKey.slice(3)), error.message);
+  }
+  assertEquals(sent, 0);
+});
+
+Deno.test("large bodies in flight share the provider's budget: beyond it a call waits its turn, then answers", async () => {
+  const body = new TextEncoder().encode(
+    JSON.stringify({ choices: [{ message: { content: "c".repeat(1024 * 1024) } }] }),
+  );
+  // Each body streams in 64 KiB pieces, 5 ms apart, so that the calls overlap.
+  const server = startAnswerServer(() => {
+    let sent = 0;
+    const stream = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        if (sent >= body.byteLength) return controller.close();
+        controller.enqueue(body.subarray(sent, sent += 65536));
+      },
+    }, { highWaterMark: 0 });
+    const headers = { "content-type": "application/json", "content-length": String(body.byteLength) };
+    return new Response(stream, { headers });
+  });
+  // Bodies past 512 KiB delivered hold a reservation: count how many at once.
+  let holding = 0;
+  let most = 0;
+  const tracking: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    let delivered = 0;
+    const counted = response.body!.pipeThrough(
+      new TransformStream({
+        transform(chunk, controller) {
+          if (delivered <= 512 * 1024 && delivered + chunk.byteLength > 512 * 1024) {
+            most = Math.max(most, ++holding);
+          }
+          delivered += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+        flush() {
+          if (delivered > 512 * 1024) holding--;
+        },
+      }),
+    );
+    return new Response(counted, response);
+  };
+  try {
+    const call = openAiProvider({
+      baseUrl: server.url,
+      apiKey: KEY,
+      settings: SETTINGS,
+      timeoutSeconds: 30,
+      fetch: tracking,
+      maxBytesInFlight: 2 * body.byteLength,
+    });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => call(MESSAGES)));
+    assertEquals(answers.map((answer) => answer.prediction.length), Array(6).fill(1024 * 1024));
+    assertEquals(most, 2);
   } finally {
     await server.close();
   }

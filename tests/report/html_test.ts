@@ -1,7 +1,7 @@
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { buildReport, type QaReport, reportHtml, reportSections } from "../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { findChromium, screenshot } from "../helpers/chromium.ts";
+import { CHROMIUM_MISSING, findChromium, requireChromium, screenshot } from "../helpers/chromium.ts";
 import { GOLDEN, ROOT, withTempDir } from "../helpers/cli.ts";
 import { fixtureContracts } from "../helpers/fixture.ts";
 import { countPixels, decodePng, near, pixelAt } from "../helpers/png.ts";
@@ -60,7 +60,7 @@ Deno.test("the accuracy chart draws every scenario × policy the table beside it
 
 Deno.test("the forest plot shows each suite's difference and interval, and the zero line", () => {
   const svg = svgOf(html, "chart-forest");
-  assertStringIncludes(svg, "<title>official: +0.300 [+0.150, +0.450]</title>");
+  assertStringIncludes(svg, "<title>longmemeval: +0.300 [+0.150, +0.450]</title>");
   assertStringIncludes(svg, "<title>synthetic: +0.800 [+0.400, +1.000]</title>");
   assertStringIncludes(svg, "<title>overall: +0.356 [+0.200, +0.511]</title>");
   assertMatch(svg, /<line class="zero"[^>]*\/>/);
@@ -74,14 +74,14 @@ Deno.test("the forest plot shows each suite's difference and interval, and the z
 
 Deno.test("the retention chart shows accuracy with the support retained and lost, as in its table", () => {
   const svg = svgOf(html, "chart-retention");
-  assertStringIncludes(svg, "<title>official · confidence · support retained: 23/26 correct</title>");
-  assertStringIncludes(svg, "<title>official · confidence · support lost: 0/14 correct</title>");
-  assertStringIncludes(svg, "<title>official · hybrid-v1 · support retained: 35/40 correct</title>");
+  assertStringIncludes(svg, "<title>longmemeval · confidence · support retained: 23/26 correct</title>");
+  assertStringIncludes(svg, "<title>longmemeval · confidence · support lost: 0/14 correct</title>");
+  assertStringIncludes(svg, "<title>longmemeval · hybrid-v1 · support retained: 35/40 correct</title>");
   assertStringIncludes(svg, ">n=0</text>");
   const { table } = pairOf(html, "chart-retention");
   assertMatch(
     table,
-    /<td>official<\/td><td>confidence<\/td><td class="num">26<\/td><td class="num">23<\/td>/,
+    /<td>longmemeval<\/td><td>confidence<\/td><td class="num">26<\/td><td class="num">23<\/td>/,
   );
 });
 
@@ -98,15 +98,27 @@ Deno.test("every table row of the report appears in the HTML, cell for cell", ()
   const unescape = (text: string) =>
     text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'")
       .replace(/&amp;/g, "&");
+  // A cut answer's cell shows the cut text as its summary (the whole answer expands below it).
+  const shown = (cell: string) =>
+    cell.match(/^<details class="answer"><summary>([^<]*)<\/summary>/)?.[1] ?? cell;
   const htmlRows = new Set(
     [...html.matchAll(/<tr>([\s\S]*?)<\/tr>/g)].map((match) =>
-      JSON.stringify([...match[1].matchAll(/<td[^>]*>([^<]*)<\/td>/g)].map((cell) => unescape(cell[1])))
+      JSON.stringify(
+        [...match[1].matchAll(/<td[^>]*>((?:<details[\s\S]*?<\/details>)|[^<]*)<\/td>/g)].map((cell) =>
+          unescape(shown(cell[1]))
+        ),
+      )
     ),
   );
   let count = 0;
   for (const section of reportSections(report)) {
     for (const table of section.tables) {
-      for (const row of table.rows) {
+      for (const original of table.rows) {
+        // The page names the official suite by its rows' source name, as its scenario rows do.
+        const suiteTable = section.id === "suites" || section.id === "retention";
+        const row = suiteTable && original[0] === "official"
+          ? ["longmemeval", ...original.slice(1)]
+          : original;
         assert(htmlRows.has(JSON.stringify(row)), `missing row ${JSON.stringify(row)}`);
         count++;
       }
@@ -149,12 +161,9 @@ Deno.test("a policy run's HTML has one retention chart per capacity, each with i
 
 // ---- Rendering in headless Chromium ----------------------------------------------------------------------
 
+// A missing Chromium fails these tests (requireChromium says how to install it): they never pass unrendered.
 const chromium = findChromium();
-if (chromium === undefined) {
-  console.log(
-    "report_html_test: CANNOT RUN the Chromium render test: no chromium on PATH (install it: apt-get install -y chromium; .ci/run does)",
-  );
-}
+if (chromium === undefined) console.log(`html_test: ${CHROMIUM_MISSING}`);
 
 /** Lays the three charts out at fixed places and hides everything else, so each chart's area is known. */
 const ISOLATE = `<style>
@@ -162,7 +171,7 @@ body * { visibility: hidden !important; }
 #chart-forest, #chart-forest *, #chart-accuracy, #chart-accuracy *, #chart-retention, #chart-retention * {
   visibility: visible !important; }
 #chart-forest, #chart-accuracy, #chart-retention { position: fixed !important; left: 0 !important;
-  width: 700px !important; height: auto !important; }
+  width: 360px !important; max-width: none !important; height: auto !important; }
 #chart-forest { top: 0 !important; } #chart-accuracy { top: 400px !important; } #chart-retention { top: 800px !important; }
 </style></head>`;
 
@@ -171,8 +180,8 @@ const REGIONS = { "chart-forest": 0, "chart-accuracy": 400, "chart-retention": 8
 for (const dark of [false, true]) {
   Deno.test({
     name: `Chromium draws each chart of the HTML report (${dark ? "dark" : "light"} colour scheme)`,
-    ignore: chromium === undefined,
     fn: async () => {
+      requireChromium();
       await withTempDir(async (directory) => {
         await Deno.writeTextFile(`${directory}/report.html`, html.replace("</head>", ISOLATE));
         await screenshot(chromium!, `${directory}/report.html`, `${directory}/report.png`, {
@@ -189,7 +198,7 @@ for (const dark of [false, true]) {
           ? { p0: "#f0883e", p1: "#4493f8", ok: "#3fb950" }
           : { p0: "#bc4c00", p1: "#0969da", ok: "#1a7f37" };
         const drawn = (id: keyof typeof REGIONS) => {
-          const region = { x: 0, y: REGIONS[id], width: 700, height: 390 };
+          const region = { x: 0, y: REGIONS[id], width: 380, height: 390 };
           const different = countPixels(
             image,
             region,
@@ -209,7 +218,7 @@ for (const dark of [false, true]) {
         assert(colour("chart-forest", palette.p1) > 300, "forest whiskers and points");
         // The dashed zero line is thin and antialiased: count reddish pixels in its column.
         const zeroX = Math.round(
-          (Number(svgOf(html, "chart-forest").match(/<line class="zero" x1="([\d.]+)"/)![1]) * 700) / 720,
+          (Number(svgOf(html, "chart-forest").match(/<line class="zero" x1="([\d.]+)"/)![1]) * 360) / 380,
         );
         const reddish = countPixels(
           image,
@@ -232,8 +241,8 @@ for (const dark of [false, true]) {
 
 Deno.test({
   name: "Chromium renders the whole HTML report unmodified, readable (dark text on light)",
-  ignore: chromium === undefined,
   fn: async () => {
+    requireChromium();
     await withTempDir(async (directory) => {
       await Deno.writeTextFile(`${directory}/report.html`, html);
       await screenshot(chromium!, `${directory}/report.html`, `${directory}/report.png`, {
@@ -248,4 +257,73 @@ Deno.test({
       assert(blue > 5000, `charts drawn: ${blue} hybrid-v1 pixels`);
     });
   },
+});
+
+Deno.test("the QA report opens with the claim: each suite's a/n vs b/n, exact McNemar p and interval, before verification", () => {
+  const body = html.slice(html.indexOf("<body>"));
+  const claim = body.indexOf('<section id="claim">');
+  assert(claim > 0 && claim < body.indexOf('<section id="verification">'), "the claim precedes verification");
+  assertEquals(
+    body.slice(body.indexOf("</h1>") + 5, claim).trim(),
+    "",
+    "nothing between the heading and the claim",
+  );
+  const block = body.slice(claim, body.indexOf("</section>", claim));
+  const cards = [...block.matchAll(/<div class="suite">([\s\S]*?)<\/div>/g)].map((match) =>
+    match[1].replace(/<[^>]+>/g, "")
+  );
+  assertEquals(cards.length, 3);
+  assertMatch(cards[0], /^longmemeval · 40 cases/);
+  assertStringIncludes(cards[0], "confidence 23/40 vs hybrid-v1 35/40");
+  assertStringIncludes(cards[0], "exact McNemar p = 0.0018");
+  assertStringIncludes(cards[0], "difference +0.300, 95% interval [+0.150, +0.450]");
+  assertStringIncludes(cards[1], "confidence 1/5 vs hybrid-v1 5/5");
+  assertStringIncludes(cards[1], "p = 0.1250");
+  assertStringIncludes(cards[2], "confidence 24/45 vs hybrid-v1 40/45");
+  assertStringIncludes(cards[2], "p = 0.0001");
+  assertStringIncludes(cards[2], "[+0.200, +0.511]");
+});
+
+Deno.test("one name for the official suite: every heading, label and cell says longmemeval, never official", () => {
+  const body = html.slice(html.indexOf("<body>"));
+  // The one place "official" may stay is a field's own name (official_manifest_sha256) in provenance.
+  const labels = [...body.matchAll(/>([^<>]*)</g)].map((match) => match[1])
+    .filter((text) => /\bofficial\b/.test(text) && !text.includes("official_manifest_sha256"));
+  assertEquals(labels, []);
+  assert(
+    [...body.matchAll(/>longmemeval</g)].length >= 5,
+    "the suite's name in the claim, tables and charts",
+  );
+});
+
+Deno.test("a cut answer expands to the whole answer, escaped", async () => {
+  await withTempDir(async (directory) => {
+    for (const name of ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"]) {
+      await Deno.copyFile(`${PUBLISHED}/${name}`, `${directory}/${name}`);
+    }
+    const rows = await Deno.readTextFile(`${directory}/qa.rows.jsonl`);
+    const long = "The <b>long</b> answer & more: " + "x".repeat(80) + " — the end";
+    const changed = rows.replace(
+      /("case_id": "1cea1afa"[^\n]*"policy": "confidence", "prediction": )"600"/,
+      `$1${JSON.stringify(long)}`,
+    );
+    assert(changed !== rows);
+    await Deno.writeTextFile(`${directory}/qa.rows.jsonl`, changed);
+    const page = reportHtml(await buildReport(directory, contracts));
+    const escaped = long.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+    assertMatch(
+      page,
+      new RegExp(
+        `<td><details class="answer"><summary>The &lt;b&gt;long&lt;/b&gt; answer [^<]{5,}…</summary>${
+          escaped.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
+        }</details></td>`,
+      ),
+    );
+    // The published run's one long answer expands too; short ones stay plain cells.
+    assertStringIncludes(
+      html,
+      "<summary>The Nightingale by Kristin …</summary>The Nightingale by Kristin Hannah",
+    );
+    assertStringIncludes(html, "<td>14 days.</td>");
+  });
 });

@@ -1,9 +1,9 @@
-import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
-import { parseGrid, runSweep, sweepJsonl, sweepRecord } from "../../lib/sweep/mod.ts";
-import { sweepReport } from "../../lib/report/mod.ts";
+import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
+import { readSweepReport, sweepReport } from "../../lib/report/mod.ts";
 
 const contracts = await fixtureContracts();
 const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
@@ -29,7 +29,13 @@ const published = runSweep(
   ),
 );
 const result = runSweep(protocol, grid);
-const record = sweepRecord(result, contracts, protocol.dataset.sha256, "deermem-eval test");
+const record = sweepRecord(
+  result,
+  contracts,
+  protocol.dataset.sha256,
+  "deermem-eval test",
+  await sweepJsonlSha256(result),
+);
 const rows = sweepJsonl(result);
 
 Deno.test("sweep report: best and worst grid points, totals as the rows add up", () => {
@@ -55,9 +61,15 @@ Deno.test("sweep report: best and worst grid points, totals as the rows add up",
   assert(max > min);
 });
 
-Deno.test("sweep report: the published point at capacity 7 is +18 (45 vs 27 supports, as run-policy's table says)", () => {
+Deno.test("sweep report: the published point at capacity 7 is +18 (45 vs 27 supports, as run-policy's table says)", async () => {
   const text = sweepJsonl(published);
-  const publishedRecord = sweepRecord(published, contracts, protocol.dataset.sha256, "t");
+  const publishedRecord = sweepRecord(
+    published,
+    contracts,
+    protocol.dataset.sha256,
+    "t",
+    await sweepJsonlSha256(published),
+  );
   const { lines, svg } = sweepReport(publishedRecord, text, "/tmp/s");
   assertMatch(lines.at(-1)!, /^published parameters: capacity 5 [+-]\d+, capacity 7 \+18$/);
   assertMatch(svg, /capacity 7, weights 0\.65\/0\.25\/0\.1: \+18 \(45 vs 27 of 45\)/);
@@ -72,7 +84,7 @@ Deno.test("sweep report: a self-contained SVG, one numbered cell per weight poin
   // 15 weight points × 2 capacities at the published half-lives (90/30 d) and reserve.
   assertEquals(svg.match(/<circle /g)?.length, 30);
   assertMatch(svg, /half-lives 90\/30 d, reserve 0\.1 up to 10/);
-  assertEquals(svg.match(/<text [^>]*font-size="8"[^>]*>[+-]?\d+<\/text>/g)?.length, 30);
+  assertEquals(svg.match(/<text class="cell-label" [^>]*font-size="12"[^>]*>[+-]?\d+<\/text>/g)?.length, 30);
 });
 
 Deno.test("sweep report: a row that does not add up is refused, naming the file, line and field", () => {
@@ -85,4 +97,34 @@ Deno.test("sweep report: a row that does not add up is refused, naming the file,
   const short = rows.split("\n").slice(1).join("\n");
   assertThrows(() => sweepReport(record, short, "/tmp/s"), InputError, "holds 299 rows; sweep.json says 300");
   assertThrows(() => sweepReport("{", rows, "/tmp/s"), InputError, "/tmp/s/sweep.json: not valid JSON");
+});
+
+Deno.test("readSweepReport: verified first, then the same lines, tables and heat map as the files' text gives", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${directory}/sweep.json`, record);
+    await Deno.writeTextFile(`${directory}/sweep.jsonl`, rows);
+    const fromText = sweepReport(record, rows, directory);
+    const verified = await readSweepReport(directory, contracts);
+    assertEquals(verified.lines.slice(0, -1), fromText.lines);
+    assertMatch(verified.lines.at(-1)!, /^verified: sweep\.jsonl is the file sweep\.json records/);
+    assertEquals(verified.sections.slice(1), fromText.sections);
+    assertEquals(verified.sections[0].id, "verification");
+    assertEquals(verified.svg, fromText.svg);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
+});
+
+Deno.test("readSweepReport: invalid UTF-8 in sweep.jsonl names the file, line and byte offset", async () => {
+  const directory = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${directory}/sweep.json`, "{}\n");
+    const bytes = new Uint8Array([...new TextEncoder().encode('{"a": 1}\n{"b": "'), 0xff, 0x22, 0x7d, 0x0a]);
+    await Deno.writeFile(`${directory}/sweep.jsonl`, bytes);
+    const error = await assertRejects(() => readSweepReport(directory, contracts), InputError);
+    assertEquals(error.message, `${directory}/sweep.jsonl: not valid UTF-8: line 2, byte offset 16`);
+  } finally {
+    await Deno.remove(directory, { recursive: true });
+  }
 });

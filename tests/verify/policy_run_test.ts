@@ -31,7 +31,12 @@ Deno.test("verifyPolicyRun names what differs: summary.json, run.json hashes, in
     const failed = tampered.checks.filter((check) => check.verdict === "fail");
     assertEquals(failed.length, 3);
     assertMatch(failed[0].detail!, /support_all_retained disagrees with kept_fact_ids/);
-    assertMatch(failed[1].detail!, /first difference at byte/);
+    // The figures summary.json holds and the rows now give (the file says 0.0, which JSON reads as 0).
+    assertEquals(
+      failed[1].detail,
+      "groups[longmemeval/confirmation_help/confidence/5].support_all_retained: file 0, rows 1; " +
+        "groups[longmemeval/confirmation_help/confidence/5].support_all_retained_rate: file 0, rows 0.1",
+    );
     assertEquals(failed[2].detail, "differ: artifacts.config_sha256");
   });
 });

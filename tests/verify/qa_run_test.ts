@@ -300,7 +300,7 @@ Deno.test("verify CLI: a tampered prediction in the published rows is not claime
     assertEquals(summary.code, 1);
     assertMatch(
       summary.stdout,
-      /^✗ qa\.summary\.json: re-derived from the rows byte for byte — first difference/m,
+      /^✗ qa\.summary\.json: re-derived from the rows byte for byte — groups\[longmemeval\/access_help\/confidence\]\.correct: file 4, rows 3$/m,
     );
     assertMatch(summary.stdout, /NOT verified: 1 of 9 checks failed\n$/);
   });

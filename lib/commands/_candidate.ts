@@ -1,0 +1,143 @@
+/**
+ * A candidate policy in the QA stages: the `--policy-module` and `--baseline` flags, the module loaded only
+ * through `customPolicyRun` (as run-policy loads it) and its decisions at the QA capacity through the policy
+ * layer's evaluation, so the QA stages never call a policy themselves.
+ *
+ * @module
+ */
+
+import { InputError } from "../base/errors.ts";
+import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
+import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
+import { type ExpectedCandidate, type QaCandidate, readMarker, type RunCandidate } from "../qa/mod.ts";
+import { POLICY_TIME_LIMIT_FLAG, policyTimeLimit } from "./_flags.ts";
+import { type CustomPolicyRun, customPolicyRun } from "./run_policy.ts";
+
+/** `--policy-module FILE`, shared by run-qa, grade-qa, verify, report and explain. */
+export const POLICY_MODULE_FLAG = {
+  "policy-module": {
+    type: "string",
+    value: "FILE.ts",
+    help: "a candidate policy module: the run compares it with its baseline (as run-qa made it)",
+  },
+  ...POLICY_TIME_LIMIT_FLAG,
+} as const;
+
+/** A `--policy-module` and the time it has per case (`--policy-time-limit`). */
+export interface ModuleRequest {
+  path: string;
+  timeLimitSeconds: number;
+}
+
+/** The module flags as given: none without `--policy-module` (a `--policy-time-limit` alone is refused). */
+export function moduleRequest(
+  flags: { "policy-module"?: string; "policy-time-limit"?: string },
+): ModuleRequest | undefined {
+  const path = flags["policy-module"];
+  const timeLimitSeconds = policyTimeLimit(flags["policy-time-limit"]);
+  if (path === undefined && flags["policy-time-limit"] !== undefined) {
+    throw new InputError("--policy-time-limit is for --policy-module");
+  }
+  return path === undefined ? undefined : { path, timeLimitSeconds };
+}
+
+/** A loaded candidate module and what identifies it. */
+export interface LoadedCandidate {
+  custom: CustomPolicyRun;
+  identity: ExpectedCandidate;
+}
+
+/** Loads a `--policy-module` (hashing its bytes) and refuses a name unfit for the QA rows. */
+export async function loadCandidate(request: ModuleRequest): Promise<LoadedCandidate> {
+  const { path, timeLimitSeconds } = request;
+  const custom = await customPolicyRun(path, { timeLimitSeconds });
+  const name = custom.policy.name;
+  checkCandidateName(name, path);
+  return {
+    custom,
+    identity: {
+      policy: name,
+      policy_module: String(custom.fields.policy_module),
+      policy_module_sha256: String(custom.fields.policy_module_sha256),
+    },
+  };
+}
+
+/** The candidate's decisions on every case at the QA capacity, checked as run-policy checks them. */
+export async function candidateDecisions(
+  loaded: LoadedCandidate,
+  baseline: RunCandidate["baseline"],
+  prepared: PreparedProtocol,
+): Promise<QaCandidate> {
+  const { config } = prepared.contracts;
+  // Only the QA capacity is asked: the same cases, clock and checks as run-policy, one capacity.
+  const atQa = { ...config, pool: { ...config.pool, capacities: [config.pool.qa_capacity] } };
+  const results = await evaluatePolicy(loaded.custom.policy, {
+    contracts: { config: atQa },
+    cases: prepared.cases,
+  }, {
+    origin: loaded.custom.origin,
+    rowFields: loaded.custom.fields,
+  });
+  return { ...loaded.identity, baseline, results };
+}
+
+/** The candidate's results on one case at every capacity, checked as run-policy checks them. */
+export async function candidateOnCase(
+  loaded: LoadedCandidate,
+  prepared: PreparedProtocol,
+  caseId: string,
+): Promise<PolicyResult[]> {
+  const cases = prepared.cases.filter((item) => item.caseId === caseId);
+  return await evaluatePolicy(loaded.custom.policy, { contracts: prepared.contracts, cases }, {
+    origin: loaded.custom.origin,
+    rowFields: loaded.custom.fields,
+  });
+}
+
+/** Refuses `--policy-module` where no run directory is named: the published run compares the published pair. */
+export function refuseModuleWithoutRun(module: string | undefined): void {
+  if (module === undefined) return;
+  throw new InputError(
+    "the published run compares the published policies: --policy-module needs the directory of a run made " +
+      "with it",
+  );
+}
+
+/** A loaded candidate module and the baseline it is compared with. */
+export interface StageCandidate {
+  loaded: LoadedCandidate;
+  baseline: RunCandidate["baseline"];
+}
+
+/** The preamble's hooks for a stage that reads a run: the module loaded, held to the run, its baseline read. */
+export interface CandidateHooks {
+  /** Loads the module and holds it to the run's marker (its SHA-256), before the dataset is read. */
+  beforeDataset: (contracts: Contracts) => Promise<void>;
+  /** The loaded candidate and the run's baseline, once `beforeDataset` has run (none without a module). */
+  candidate: () => StageCandidate | undefined;
+  /** The candidate as the run records it (none without a module). */
+  recorded: () => RunCandidate | undefined;
+}
+
+/**
+ * The hooks that load `--policy-module` and hold it to the run in `directory`: a run made with another module
+ * (by SHA-256), or with none, is refused in one line; the baseline is the one its `qa_run.json` records.
+ */
+export function runCandidateHooks(
+  module: ModuleRequest | undefined,
+  directory: string | undefined,
+): CandidateHooks {
+  let stage: StageCandidate | undefined;
+  return {
+    beforeDataset: async (contracts) => {
+      if (module === undefined) return;
+      if (directory === undefined) return refuseModuleWithoutRun(module.path);
+      const loaded = await loadCandidate(module);
+      const marker = await readMarker(directory, contracts, loaded.identity);
+      stage = { loaded, baseline: marker.candidate!.baseline };
+    },
+    candidate: () => stage,
+    recorded: () => stage && { ...stage.loaded.identity, baseline: stage.baseline },
+  };
+}

@@ -1,0 +1,279 @@
+/**
+ * The sandbox a policy module runs in: a child `deno run` granted nothing — no read, write, net, env, run, ffi
+ * or sys, no remote or npm code, no config — with a V8 heap limit, fed the module's bytes and one case at a
+ * time on stdin, its answers read back as data under a per-case time limit, and killed when done.
+ *
+ * A child process rather than a Worker with `permissions: "none"`: measured, a worker's heap exhaustion aborts
+ * the whole host (SIGTRAP after 4 GB, C stack trace), and such a worker may still import local files.
+ *
+ * @module
+ */
+
+import { PolicyModuleError } from "../base/errors.ts";
+import type { PolicyInput } from "./contract.ts";
+import { printable, sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";
+import { sandboxProgramUrl } from "./_sandbox_child.ts";
+
+/** The default per-case time limit, in seconds. */
+export const DEFAULT_POLICY_TIME_LIMIT_SECONDS = 5;
+/** The sandbox's V8 heap limit, in MiB. */
+export const POLICY_MEMORY_LIMIT_MIB = 512;
+/** How long the child `deno` may take to start, before the module's clock runs. */
+const START_LIMIT_MS = 60_000;
+/** The cap on one answer line: a decision over a pool is kilobytes. */
+const LINE_CAP = 16 << 20;
+
+/** The module as the sandbox takes it: the bytes that were hashed, and how to refer to it in messages. */
+export interface SandboxModule {
+  /** The module's source bytes, read once. */
+  readonly source: Uint8Array;
+  /** `application/typescript` or `application/javascript`. */
+  readonly mediaType: string;
+  /** The path as given, for messages. */
+  readonly origin: string;
+  /** The per-case time limit, in seconds. */
+  readonly timeLimitSeconds: number;
+}
+
+/** What the module's default export showed of itself, as data. */
+export interface SandboxLoaded {
+  /** Its `name` (anything: the caller checks it). */
+  readonly name: unknown;
+  /** Whether its `select` is a function. */
+  readonly select: boolean;
+}
+
+/** One call of `select`: what it returned, or the first line of what it threw. */
+export type SelectOutcome = { readonly output: unknown } | { readonly threw: string };
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let start = 0; start < bytes.length; start += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(start, start + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** The program to start: this very `deno` when it may be run, else the `deno` on PATH (`--allow-run=deno`). */
+function denoCommand(origin: string): string {
+  if (Deno.permissions.querySync({ name: "run", command: Deno.execPath() }).state === "granted") {
+    return Deno.execPath();
+  }
+  if (Deno.permissions.querySync({ name: "run", command: "deno" }).state === "granted") return "deno";
+  throw new PolicyModuleError(
+    "a policy module runs in a child deno with no permissions, which needs --allow-run=deno",
+    { path: origin },
+  );
+}
+
+/** A running sandbox holding one module; {@linkcode PolicySandbox.close} kills it. */
+export class PolicySandbox {
+  readonly #module: SandboxModule;
+  readonly #child: Deno.ChildProcess;
+  readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
+  readonly #stdout: ReadableStreamDefaultReader<Uint8Array>;
+  readonly #stderr: Promise<string>;
+  #buffer: Uint8Array = new Uint8Array(0);
+  #closed = false;
+
+  private constructor(module: SandboxModule, child: Deno.ChildProcess) {
+    this.#module = module;
+    this.#child = child;
+    this.#stdin = child.stdin.getWriter();
+    this.#stdout = child.stdout.getReader();
+    this.#stderr = readCapped(child.stderr);
+  }
+
+  /**
+   * Starts a sandbox and loads the module in it; the caller must {@linkcode PolicySandbox.close} it.
+   *
+   * @throws {PolicyModuleError} When the sandbox cannot start or the module does not load in time.
+   */
+  static async open(module: SandboxModule): Promise<{ sandbox: PolicySandbox; loaded: SandboxLoaded }> {
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(denoCommand(module.origin), {
+        args: [
+          "run",
+          "--quiet",
+          "--no-config",
+          "--no-remote",
+          "--no-npm",
+          "--no-prompt",
+          `--v8-flags=--max-old-space-size=${POLICY_MEMORY_LIMIT_MIB}`,
+          sandboxProgramUrl(),
+        ],
+        clearEnv: true,
+        env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+        stdin: "piped",
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+    } catch (error) {
+      if (error instanceof PolicyModuleError) throw error;
+      throw new PolicyModuleError(`cannot start the sandbox's deno: ${printable(String(error))}`, {
+        path: module.origin,
+      });
+    }
+    const sandbox = new PolicySandbox(module, child);
+    try {
+      const ready = await sandbox.#answer("cannot load the module", START_LIMIT_MS);
+      if (ready.ready !== Deno.version.deno) {
+        sandbox.#refuse(
+          "cannot load the module",
+          `the sandbox's deno is ${printable(String(ready.ready))}, not this program's ${Deno.version.deno}`,
+        );
+      }
+      const encoded = new TextEncoder().encode(
+        `${JSON.stringify({ source: base64(module.source), mediaType: module.mediaType })}\n`,
+      );
+      await sandbox.#send(encoded);
+      const answer = await sandbox.#answer("cannot load the module", module.timeLimitSeconds * 1000);
+      const loaded = answer.loaded as SandboxLoaded | undefined;
+      if (loaded === null || typeof loaded !== "object") {
+        sandbox.#refuse("cannot load the module", "no answer");
+      }
+      return { sandbox, loaded: { name: loaded!.name, select: loaded!.select === true } };
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+  }
+
+  /**
+   * Asks the module to decide one case, twice (the second only when the first did not throw).
+   *
+   * @throws {PolicyModuleError} When the module exceeds its limits or ends its sandbox, naming `where`.
+   */
+  async decide(input: PolicyInput, where: string): Promise<SelectOutcome[]> {
+    await this.#send(new TextEncoder().encode(`${JSON.stringify(input, sandboxReplacer)}\n`));
+    const answer = await this.#answer(where, this.#module.timeLimitSeconds * 1000);
+    const outcomes = answer.outcomes;
+    if (!Array.isArray(outcomes) || outcomes.length < 1 || outcomes.length > 2) {
+      return this.#refuse(where, "its sandbox sent a malformed answer");
+    }
+    return outcomes.map((outcome): SelectOutcome =>
+      outcome !== null && typeof outcome === "object" && typeof outcome.threw === "string"
+        ? { threw: printable(outcome.threw) }
+        : { output: outcome?.output }
+    );
+  }
+
+  /** Kills the child and waits for it: nothing of the module outlives this. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
+    await this.#child.status;
+    await this.#stdin.close().catch(() => {});
+    await this.#stdout.cancel().catch(() => {});
+    await this.#stderr;
+  }
+
+  #refuse(where: string, message: string): never {
+    const field = where.startsWith("case ") ? where : undefined;
+    const text = field === undefined ? `${where}: ${message}` : message;
+    throw new PolicyModuleError(text, { path: this.#module.origin, field });
+  }
+
+  async #send(bytes: Uint8Array): Promise<void> {
+    try {
+      await this.#stdin.write(bytes);
+    } catch {
+      // The child is gone; reading its answer says why.
+    }
+  }
+
+  /** The next answer line, as data; refused when the time runs out, the child ends, or it reports an error. */
+  async #answer(where: string, limitMs: number): Promise<Record<string, unknown>> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<"timeout">((resolve) =>
+      timer = setTimeout(() => resolve("timeout"), limitMs)
+    );
+    try {
+      const line = await Promise.race([this.#line(where), timeout]);
+      if (line === "timeout") {
+        await this.close();
+        return this.#refuse(where, `did not finish within the time limit of ${limitMs / 1000} s`);
+      }
+      if (line === undefined) return this.#refuse(where, await this.#ending());
+      let answer: unknown;
+      try {
+        answer = JSON.parse(line, sandboxReviver);
+      } catch {
+        return this.#refuse(where, "its sandbox sent a malformed answer");
+      }
+      if (answer === null || typeof answer !== "object" || Array.isArray(answer)) {
+        return this.#refuse(where, "its sandbox sent a malformed answer");
+      }
+      const record = answer as Record<string, unknown>;
+      if (typeof record.error === "string") {
+        const message = printable(record.error.replace(/data:[\w/+-]+(;base64)?,[^\s"')]*/g, "the module"));
+        return this.#refuse(where, message);
+      }
+      return record;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  /** Why the child ended without answering: its heap limit, or the module ending it. */
+  async #ending(): Promise<string> {
+    const status = await this.#child.status;
+    const stderr = await this.#stderr;
+    if (
+      /out of memory|heap limit/i.test(stderr) || status.signal === "SIGTRAP" || status.signal === "SIGABRT"
+    ) {
+      return `ran out of memory (the limit is ${POLICY_MEMORY_LIMIT_MIB} MiB)`;
+    }
+    const how = status.signal === null ? `exit code ${status.code}` : `signal ${status.signal}`;
+    return `ended its sandbox (${how}) without answering`;
+  }
+
+  /** The next line of the child's stdout, or `undefined` at its end; a line over the cap is refused. */
+  async #line(where: string): Promise<string | undefined> {
+    for (;;) {
+      const end = this.#buffer.indexOf(10);
+      if (end >= 0) {
+        const line = new TextDecoder().decode(this.#buffer.subarray(0, end));
+        this.#buffer = this.#buffer.slice(end + 1);
+        return line;
+      }
+      if (this.#buffer.length > LINE_CAP) {
+        await this.close();
+        return this.#refuse(where, `its sandbox sent an answer over ${LINE_CAP >> 20} MiB`);
+      }
+      const { value, done } = await this.#stdout.read().catch(() => ({ value: undefined, done: true }));
+      if (done || value === undefined) return undefined;
+      const joined = new Uint8Array(this.#buffer.length + value.length);
+      joined.set(this.#buffer);
+      joined.set(value, this.#buffer.length);
+      this.#buffer = joined;
+    }
+  }
+}
+
+/** The first 64 KiB of a stream as text (the rest drained), so a chatty child cannot fill the host's memory. */
+async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const kept: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of stream) {
+      if (size < 65536) kept.push(chunk.subarray(0, 65536 - size));
+      size += chunk.length;
+    }
+  } catch {
+    // Killed mid-read: what was read is enough.
+  }
+  const bytes = new Uint8Array(Math.min(size, 65536));
+  let offset = 0;
+  for (const chunk of kept) {
+    bytes.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return new TextDecoder().decode(bytes);
+}

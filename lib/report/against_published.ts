@@ -1,0 +1,238 @@
+/**
+ * `report CANDIDATE_RUN --against results/pr4789-reproduction-v1`: a candidate run beside the published run on
+ * the cases both hold — per suite the candidate's accuracy and the published `hybrid-v1`'s and `confidence`'s,
+ * and every case where the candidate's row differs from a published one in support kept, prediction or grade.
+ *
+ * @module
+ */
+
+import type { Contracts } from "../protocol/contracts.ts";
+import { InputError } from "../base/errors.ts";
+import { GRADED_ROWS_CAP } from "../base/fs.ts";
+import { compareCodePoints } from "../py/json.ts";
+import { type GradedRow, parseGradedRows, PUBLISHED_PAIR } from "../qa/mod.ts";
+import { formatSigned, fraction, shorten } from "./format.ts";
+import { type Section, table } from "./model.ts";
+import type { QaReport } from "./run_report.ts";
+import { SUITES } from "./suites.ts";
+import { readRequired } from "./_read.ts";
+
+/** One suite: the candidate's correct answers and each published policy's, on the cases both runs hold. */
+export interface PublishedSuite {
+  name: string;
+  cases: number;
+  candidate: number;
+  /** Correct answers per published policy. */
+  published: Record<string, number>;
+}
+
+/** A case where the candidate's row differs from a published one. */
+export interface PublishedDifference {
+  caseId: string;
+  scenario: string;
+  candidate: GradedRow;
+  /** The published rows, by policy. */
+  published: Record<string, GradedRow>;
+  /** Why, per published policy it differs from: `support`, `prediction`, `grade`. */
+  why: Record<string, string[]>;
+}
+
+/** The candidate run against the published run. */
+export interface PublishedComparison {
+  directory: string;
+  other: string;
+  candidate: string;
+  baseline: string;
+  suites: PublishedSuite[];
+  differences: PublishedDifference[];
+  /** Cases both runs hold. */
+  cases: number;
+  /** Of them, those whose baseline row has the published prediction and grade for that policy. */
+  baselineAsPublished: number;
+}
+
+function differences(mine: GradedRow, theirs: GradedRow): string[] {
+  const why: string[] = [];
+  if (mine.support_all_retained !== theirs.support_all_retained) why.push("support");
+  if (mine.prediction !== theirs.prediction) why.push("prediction");
+  if (mine.grade_correct !== theirs.grade_correct) why.push("grade");
+  return why;
+}
+
+/**
+ * Compares a candidate run's rows with the published run's on the cases both hold; refuses when they share none.
+ *
+ * @param candidateRun The candidate run's report (its directory and the two policies it compares).
+ * @param candidateRows Its graded rows.
+ * @param other The published run's directory, for the heading.
+ * @param publishedRows The published run's graded rows (the published pair).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { demoGradedRun } from "../qa/mod.ts";
+ * import { comparePublished } from "./against_published.ts";
+ * const { rows } = await demoGradedRun(); // the published pair on the demo protocol
+ * const candidateRows = rows.map((row) => row.policy === "confidence" ? row : { ...row, policy: "copy", row_id: `${row.case_id}__copy` });
+ * const comparison = comparePublished({ directory: "run", policies: ["confidence", "copy"] }, candidateRows, "published", rows);
+ * strictEqual(comparison.differences.filter((item) => item.why["hybrid-v1"].length > 0).length, 0); // hybrid-v1's rows, renamed
+ * strictEqual(comparison.baselineAsPublished, comparison.cases);
+ * ```
+ */
+export function comparePublished(
+  candidateRun: Pick<QaReport, "directory" | "policies">,
+  candidateRows: readonly GradedRow[],
+  other: string,
+  publishedRows: readonly GradedRow[],
+): PublishedComparison {
+  const [baseline, candidate] = candidateRun.policies;
+  const byCase = (rows: readonly GradedRow[]) => {
+    const map = new Map<string, Record<string, GradedRow>>();
+    for (const row of rows) map.set(row.case_id, { ...map.get(row.case_id), [row.policy]: row });
+    return map;
+  };
+  const mine = byCase(candidateRows);
+  const theirs = byCase(publishedRows);
+  const common = [...mine.keys()].filter((caseId) => theirs.has(caseId)).sort(compareCodePoints);
+  if (common.length === 0) {
+    throw new InputError(
+      "holds none of this run's cases: a candidate is compared with the published run on the same cases " +
+        "(run it under the published protocol)",
+      { path: other },
+    );
+  }
+  const suites = SUITES.map(([name, member]) => {
+    const cases = common.filter((caseId) => member(mine.get(caseId)![candidate]));
+    const correct = (rows: Map<string, Record<string, GradedRow>>, policy: string) =>
+      cases.filter((caseId) => rows.get(caseId)![policy].grade_correct).length;
+    return {
+      name,
+      cases: cases.length,
+      candidate: correct(mine, candidate),
+      published: Object.fromEntries(PUBLISHED_PAIR.map((policy) => [policy, correct(theirs, policy)])),
+    };
+  });
+  const found: PublishedDifference[] = [];
+  let baselineAsPublished = 0;
+  for (const caseId of common) {
+    const row = mine.get(caseId)![candidate];
+    const published = theirs.get(caseId)!;
+    const base = mine.get(caseId)![baseline];
+    const same = published[baseline];
+    if (base.prediction === same.prediction && base.grade_correct === same.grade_correct) {
+      baselineAsPublished++;
+    }
+    const why = Object.fromEntries(
+      PUBLISHED_PAIR.map((policy) => [policy, differences(row, published[policy])]),
+    );
+    if (Object.values(why).some((reasons) => reasons.length > 0)) {
+      found.push({ caseId, scenario: row.scenario, candidate: row, published, why });
+    }
+  }
+  return {
+    directory: candidateRun.directory,
+    other,
+    candidate,
+    baseline,
+    suites,
+    differences: found,
+    cases: common.length,
+    baselineAsPublished,
+  };
+}
+
+/** Reads both runs' graded rows (both already verified) and compares them. */
+export async function readPublishedComparison(
+  candidateRun: QaReport,
+  published: QaReport,
+  contracts: Contracts,
+): Promise<PublishedComparison> {
+  const rows = async (directory: string, pair: QaReport["policies"]) => {
+    const path = `${directory}/qa.rows.jsonl`;
+    return parseGradedRows(
+      await readRequired(path, "graded rows", GRADED_ROWS_CAP),
+      path,
+      contracts.config,
+      pair,
+    );
+  };
+  return comparePublished(
+    candidateRun,
+    await rows(candidateRun.directory, candidateRun.policies),
+    published.directory,
+    await rows(published.directory, PUBLISHED_PAIR),
+  );
+}
+
+/** The heading of the comparison. */
+export function publishedComparisonHeading(comparison: PublishedComparison): string {
+  return `deermem-eval report: ${comparison.directory} (candidate ${comparison.candidate}) against the published ` +
+    `run ${comparison.other}`;
+}
+
+/** The comparison as sections: the suites side by side, then the rows that differ and why. */
+export function publishedComparisonSections(comparison: PublishedComparison): Section[] {
+  const { candidate, baseline, cases } = comparison;
+  const [first, second] = PUBLISHED_PAIR;
+  const suites = comparison.suites.map((suite) => [
+    suite.name,
+    String(suite.cases),
+    fraction(suite.candidate, suite.cases),
+    fraction(suite.published[second], suite.cases),
+    fraction(suite.published[first], suite.cases),
+    formatSigned(suite.cases === 0 ? 0 : (suite.candidate - suite.published[second]) / suite.cases),
+    formatSigned(suite.cases === 0 ? 0 : (suite.candidate - suite.published[first]) / suite.cases),
+  ]);
+  const kept = (row: GradedRow) => row.support_all_retained ? "yes" : "no";
+  const grade = (row: GradedRow) => row.grade_correct ? "correct" : "wrong";
+  const why = (item: PublishedDifference) =>
+    [second, first].map((policy) => `${policy}: ${item.why[policy].join(", ") || "same"}`).join("; ");
+  const count = (policy: string) =>
+    comparison.differences.filter((item) => item.why[policy].length > 0).length;
+  return [
+    {
+      id: "published-suites",
+      title: "Suites beside the published run",
+      lines: [
+        `${cases} cases in both runs; correct answers of ${candidate} here and of the published ${second} and ` +
+        `${first} on them`,
+        `the baseline ${baseline} here has the published prediction and grade on ${comparison.baselineAsPublished} ` +
+        `of ${cases} cases`,
+      ],
+      tables: [table(
+        [
+          "suite",
+          "cases",
+          candidate,
+          `published ${second}`,
+          `published ${first}`,
+          `− ${second}`,
+          `− ${first}`,
+        ],
+        suites,
+        [false, true, true, true, true, true, true],
+      )],
+    },
+    {
+      id: "published-rows",
+      title: "Rows that differ from the published ones",
+      lines: [
+        `${candidate} differs from the published ${second} on ${count(second)} cases and from ${first} on ` +
+        `${count(first)} (support kept, prediction or grade)`,
+        `support kept and grade: ${candidate} / ${second} / ${first}`,
+      ],
+      tables: [table(
+        ["case", "scenario", "support kept", "grade", `${candidate} answer`, "differs in"],
+        comparison.differences.map((item) => [
+          item.caseId,
+          item.scenario,
+          [item.candidate, item.published[second], item.published[first]].map(kept).join(" / "),
+          [item.candidate, item.published[second], item.published[first]].map(grade).join(" / "),
+          shorten(item.candidate.prediction, 28) || "(empty)",
+          why(item),
+        ]),
+        [false, false, false, false, false, false],
+      )],
+    },
+  ];
+}

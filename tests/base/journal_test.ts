@@ -1,0 +1,160 @@
+import {
+  beginJournal,
+  fileIdentity,
+  type PublishJournal,
+  recoverInterruptedPublishes,
+} from "../../lib/base/journal.ts";
+import { OverwriteError } from "../../lib/base/errors.ts";
+import { publishFiles, writeAllOrNothing, writeFileAtomic } from "../../lib/base/fs.ts";
+import { assertEquals, assertRejects } from "../helpers/assert.ts";
+import { withTempDir } from "../helpers/cli.ts";
+
+const NAMES = ["a.json", "b.json", "c.json"];
+
+async function entries(directory: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(directory)) names.push(entry.name);
+  return names.sort();
+}
+
+interface Killed {
+  /** Every staging file written in full and recorded in the journal. */
+  staged?: boolean;
+  /** How many targets were linked into place. */
+  linked?: number;
+  /** How many staging names were removed after all were linked. */
+  unstaged?: number;
+}
+
+/** What a publish of `targets` killed at the given point leaves behind (the lock dropped, as at death). */
+async function killedPublish(targets: readonly string[], at: Killed): Promise<PublishJournal> {
+  const journal = await beginJournal(targets);
+  const identities = [];
+  for (const [index, staging] of journal.staging.entries()) {
+    // Killed while staging: the last file is only half written.
+    const whole = at.staged !== false || index < targets.length - 1;
+    await Deno.writeTextFile(staging, whole ? `old ${index}\n` : "old");
+    identities.push(fileIdentity(await Deno.stat(staging)));
+  }
+  if (at.staged !== false) await journal.recordStaged(identities);
+  for (let index = 0; index < (at.linked ?? 0); index++) {
+    await Deno.link(journal.staging[index], targets[index]);
+  }
+  for (let index = 0; index < (at.unstaged ?? 0); index++) await Deno.remove(journal.staging[index]);
+  journal.abandon();
+  return journal;
+}
+
+const targetsIn = (directory: string) => NAMES.map((name) => `${directory}/${name}`);
+
+for (const linked of [0, 1, 2]) {
+  Deno.test(`killed with every file staged and ${linked} of 3 linked: the next publish into the directory completes it`, async () => {
+    await withTempDir(async (directory) => {
+      await killedPublish(targetsIn(directory), { linked });
+      await writeFileAtomic(`${directory}/other.json`, "{}\n");
+      assertEquals(await entries(directory), [...NAMES, "other.json"]);
+      for (const [index, name] of NAMES.entries()) {
+        assertEquals(await Deno.readTextFile(`${directory}/${name}`), `old ${index}\n`);
+      }
+    });
+  });
+}
+
+Deno.test("killed after every link, while removing the staging names: completed (the names go)", async () => {
+  await withTempDir(async (directory) => {
+    await killedPublish(targetsIn(directory), { linked: 3, unstaged: 1 });
+    const recovered = await recoverInterruptedPublishes([`${directory}/other.json`]);
+    assertEquals(recovered.map((recovery) => recovery.outcome), ["completed"]);
+    assertEquals(await entries(directory), NAMES);
+  });
+});
+
+for (const at of [{ linked: 0 }, { linked: 2 }, { linked: 3, unstaged: 2 }]) {
+  Deno.test(`the same publish run again supersedes the killed one (${JSON.stringify(at)}): cleared, then written anew`, async () => {
+    await withTempDir(async (directory) => {
+      await killedPublish(targetsIn(directory), at);
+      await writeAllOrNothing(directory, { "a.json": "new a\n", "b.json": "new b\n", "c.json": "new c\n" });
+      assertEquals(await entries(directory), NAMES);
+      assertEquals(await Deno.readTextFile(`${directory}/c.json`), "new c\n");
+    });
+  });
+}
+
+Deno.test("killed while staging (not every file complete): cleared, nothing placed", async () => {
+  await withTempDir(async (directory) => {
+    await killedPublish(targetsIn(directory), { staged: false });
+    const recovered = await recoverInterruptedPublishes([`${directory}/other.json`]);
+    assertEquals(recovered.map((recovery) => recovery.outcome), ["cleared"]);
+    assertEquals(await entries(directory), []);
+  });
+});
+
+Deno.test("a journal naming a file that is not ours: that file is untouched, what was ours is cleared", async () => {
+  await withTempDir(async (directory) => {
+    await killedPublish(targetsIn(directory), { linked: 1 });
+    // Someone else wrote b.json before the dead publish's link could.
+    await Deno.writeTextFile(`${directory}/b.json`, "theirs\n");
+    const recovered = await recoverInterruptedPublishes([`${directory}/other.json`]);
+    assertEquals(recovered.map((recovery) => recovery.outcome), ["cleared"]);
+    assertEquals(await entries(directory), ["b.json"]);
+    assertEquals(await Deno.readTextFile(`${directory}/b.json`), "theirs\n");
+  });
+});
+
+Deno.test("a rerun where a target is now someone else's: ours cleared, theirs kept, the rerun refuses it", async () => {
+  await withTempDir(async (directory) => {
+    await killedPublish(targetsIn(directory), { linked: 2 });
+    await Deno.remove(`${directory}/b.json`);
+    await Deno.writeTextFile(`${directory}/b.json`, "theirs\n");
+    await assertRejects(
+      () => writeAllOrNothing(directory, { "a.json": "", "b.json": "" }),
+      OverwriteError,
+      "b.json",
+    );
+    assertEquals(await entries(directory), ["b.json"]);
+    assertEquals(await Deno.readTextFile(`${directory}/b.json`), "theirs\n");
+  });
+});
+
+Deno.test("the journal of a publish still running (its lock held) is left alone", async () => {
+  await withTempDir(async (directory) => {
+    const journal = await beginJournal(targetsIn(directory));
+    assertEquals(await recoverInterruptedPublishes([`${directory}/other.json`]), []);
+    assertEquals((await entries(directory)).length, 1);
+    journal.remove();
+    assertEquals(await entries(directory), []);
+  });
+});
+
+Deno.test("a journal torn while its first line was written is removed; a file not in our format is left", async () => {
+  await withTempDir(async (directory) => {
+    const id = crypto.randomUUID();
+    await Deno.writeTextFile(`${directory}/.publish.${id}.journal`, '{"journal":"deermem-');
+    await Deno.writeTextFile(`${directory}/.publish.${crypto.randomUUID()}.journal`, '{"someone":"else"}\n');
+    await Deno.writeTextFile(`${directory}/.publish.not-an-id.journal`, "");
+    const recovered = await recoverInterruptedPublishes([`${directory}/other.json`]);
+    assertEquals(recovered.map((recovery) => recovery.outcome), ["cleared"]);
+    assertEquals((await entries(directory)).length, 2);
+  });
+});
+
+Deno.test("a publish across directories killed half-way: its rerun finds the journal beside the first file and clears both", async () => {
+  await withTempDir(async (directory) => {
+    await Deno.mkdir(`${directory}/md`);
+    await Deno.mkdir(`${directory}/html`);
+    const targets = [`${directory}/md/r.md`, `${directory}/html/r.html`];
+    await killedPublish(targets, { linked: 1 });
+    assertEquals(await entries(`${directory}/html`), [
+      `.r.html.${(await journalIdIn(`${directory}/md`))}.staging`,
+    ]);
+    await publishFiles([[targets[0], "# new\n"], [targets[1], "<p>new</p>\n"]]);
+    assertEquals(await entries(`${directory}/md`), ["r.md"]);
+    assertEquals(await entries(`${directory}/html`), ["r.html"]);
+    assertEquals(await Deno.readTextFile(targets[1]), "<p>new</p>\n");
+  });
+});
+
+async function journalIdIn(directory: string): Promise<string> {
+  const name = (await entries(directory)).find((entry) => entry.endsWith(".journal"))!;
+  return name.slice(".publish.".length, -".journal".length);
+}

@@ -1,0 +1,240 @@
+/**
+ * Hostile policy modules: each attack is contained and named — refused in one line naming the module (and the
+ * case), exit 2, nothing written; or, where the attack can only touch the module's own sandbox, the host's rows,
+ * module name and SHA-256 exactly those of the benign module — and no file outside the output directory touched.
+ */
+
+import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
+import { fixtureProtocolFlags, ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
+import { FIXTURE_DATASET } from "../helpers/fixture.ts";
+import { sha256Hex } from "../../lib/base/hash.ts";
+
+const HOSTILE = `${ROOT}tests/fixtures/policies/hostile`;
+const OUTSIDE = ["hostile-write", "hostile-run", "hostile-late"].map((name) =>
+  `/tmp/deermem-eval-${name}.txt`
+);
+
+function runModule(output: string, module: string, extra: string[] = [], env?: Record<string, string>) {
+  return runCli(
+    [
+      "run-policy",
+      "--dataset",
+      FIXTURE_DATASET,
+      "--output-dir",
+      output,
+      "--policy-module",
+      module,
+      ...extra,
+      ...fixtureProtocolFlags(),
+    ],
+    { flags: taskFlags("cli"), env },
+  );
+}
+
+async function listDir(directory: string): Promise<string[]> {
+  const names = [];
+  for await (const entry of Deno.readDir(directory)) names.push(entry.name);
+  return names.sort();
+}
+
+async function outsideFiles(): Promise<string[]> {
+  const found = [];
+  for (const path of OUTSIDE) {
+    try {
+      await Deno.lstat(path);
+      found.push(path);
+    } catch {
+      // Absent, as it must be.
+    }
+  }
+  return found;
+}
+
+/** The benign module's rows, with its own name and SHA-256 taken out (each module's are checked apart). */
+const benign = await withTempDir(async (directory) => {
+  const result = await runModule(directory, `${HOSTILE}/keep_first.ts`);
+  assertEquals(result.code, 0, result.stderr);
+  return await readOutputs(directory);
+});
+
+async function readOutputs(directory: string) {
+  const rows = (await Deno.readTextFile(`${directory}/policy.raw.jsonl`)).trimEnd().split("\n");
+  const modules = new Set(rows.map((line) => {
+    const row = JSON.parse(line);
+    return `${row.policy_module} ${row.policy_module_sha256}`;
+  }));
+  const strip = (text: string) => text.replace(/"policy_module(_sha256)?": ?"[^"]*",? ?/g, "");
+  return {
+    rows: rows.map(strip),
+    modules: [...modules],
+    summary: await Deno.readTextFile(`${directory}/summary.json`),
+    run: strip(await Deno.readTextFile(`${directory}/run.json`)).replace(/"created_at": "[^"]*"/, ""),
+  };
+}
+
+const REFUSED: [module: string, expected: RegExp, extra?: string[]][] = [
+  [
+    "reads_file.ts",
+    /: case \w+ at capacity 5: the policy threw NotCapable: Requires read access to "\/etc\/hosts"/,
+  ],
+  ["writes_file.ts", /: case \w+ at capacity 5: the policy threw NotCapable: Requires write access to /],
+  ["fetches.ts", /: cannot load the module: NotCapable: Requires net access to "127\.0\.0\.1:8"/],
+  ["reads_env.ts", /: case \w+ at capacity 5: the policy threw NotCapable: Requires env access to "HOME"/],
+  ["runs.ts", /: case \w+ at capacity 5: the policy threw NotCapable: Requires run access to "\/bin\/sh"/],
+  [
+    "ffi.ts",
+    /: case \w+ at capacity 5: the policy threw (NotCapable: Requires ffi access|TypeError: Deno\.dlopen)/,
+  ],
+  [
+    "imports_npm.ts",
+    /: cannot load the module: TypeError: npm specifiers were requested; but --no-npm is specified$/,
+  ],
+  ["imports_https.ts", /: cannot load the module: TypeError: Requires import access to "127\.0\.0\.1:9"/],
+  ["imports_relative.ts", /: cannot load the module: .*relative URL/],
+  ["exits.ts", /: case \w+ at capacity 5: ended its sandbox \(exit code 0\) without answering$/],
+  [
+    "unhandled_rejection.ts",
+    /: cannot load the module: an unhandled promise rejection: Error: nobody awaits this$/,
+  ],
+  ["never_settles.ts", /: cannot load the module: did not finish within the time limit of 1 s$/, [
+    "--policy-time-limit",
+    "1",
+  ]],
+  ["endless_loop.ts", /: case \w+ at capacity 5: did not finish within the time limit of 1 s$/, [
+    "--policy-time-limit",
+    "1",
+  ]],
+  ["huge_allocation.ts", /: case \w+ at capacity 5: ran out of memory \(the limit is 512 MiB\)$/],
+  [
+    "name_escapes.ts",
+    /: default\.name: must be printable text without control characters: "keep-first\\u\{1b\}\[2J\\u\{a\}not a line of ours"$/,
+  ],
+];
+
+for (const [module, expected, extra] of REFUSED) {
+  Deno.test(`a hostile module is refused in one line naming it, exit 2, nothing written: ${module}`, async () => {
+    for (const path of OUTSIDE) await Deno.remove(path).catch(() => {});
+    await withTempDir(async (directory) => {
+      const result = await runModule(directory, `${HOSTILE}/${module}`, extra);
+      assertEquals(result.code, 2, result.stderr);
+      const lines = result.stderr.trimEnd().split("\n");
+      assertEquals(lines.length, 1, result.stderr);
+      assert(lines[0].startsWith(`deermem-eval run-policy: ${HOSTILE}/${module}: `), lines[0]);
+      assertMatch(lines[0], expected);
+      assert(!/\p{Cc}/u.test(lines[0]), lines[0]);
+      assertEquals(result.stdout, "");
+      assertEquals(await listDir(directory), []);
+      assertEquals(await outsideFiles(), []);
+    });
+  });
+}
+
+const CONTAINED = [
+  "mutates_input.ts",
+  "patches_object_prototype.ts",
+  "patches_text_encoder.ts",
+  "patches_json.ts",
+  "late_timer.ts",
+];
+
+for (const module of CONTAINED) {
+  Deno.test(`a hostile module touches only its sandbox: the host's rows, name and SHA-256 unchanged: ${module}`, async () => {
+    for (const path of OUTSIDE) await Deno.remove(path).catch(() => {});
+    await withTempDir(async (directory) => {
+      const output = `${directory}/out`;
+      const result = await runModule(output, `${HOSTILE}/${module}`);
+      assertEquals(result.code, 0, result.stderr);
+      assertEquals(result.stderr, "");
+      const sha256 = await sha256Hex(await Deno.readFile(`${HOSTILE}/${module}`));
+      const written = await readOutputs(output);
+      assertEquals(written.modules, [`${module} ${sha256}`]);
+      assertEquals(written.rows, benign.rows);
+      assertEquals(written.summary, benign.summary);
+      assertEquals(written.run, benign.run);
+      // Long after the command printed success, no timer of the module has written anything anywhere.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      assertEquals(await readOutputs(output), written);
+      assertEquals(await listDir(directory), ["out"]);
+      assertEquals(await outsideFiles(), []);
+    });
+  });
+}
+
+Deno.test("a module reading a side file cannot make different results under the same SHA-256: it is refused", async () => {
+  await withTempDir(async (directory) => {
+    await Deno.writeTextFile(`${directory}/side.json`, '{"keep": "all"}');
+    const module = `${directory}/side_reader.ts`;
+    await Deno.writeTextFile(
+      module,
+      `const side = JSON.parse(Deno.readTextFileSync(${JSON.stringify(`${directory}/side.json`)}));\n` +
+        `export default { name: "side", select: () => side };\n`,
+    );
+    const result = await runModule(`${directory}/out`, module);
+    assertEquals(result.code, 2, result.stderr);
+    assertEquals(
+      result.stderr,
+      `deermem-eval run-policy: ${module}: cannot load the module: NotCapable: Requires read access to "${directory}/side.json", run again with the --allow-read flag\n`,
+    );
+    await Deno.writeTextFile(
+      module,
+      `import side from "./side.json" with { type: "json" };\nexport default side;\n`,
+    );
+    const imported = await runModule(`${directory}/out`, module);
+    assertEquals(imported.code, 2, imported.stderr);
+    assertMatch(imported.stderr, /^deermem-eval run-policy: [^\n]+: cannot load the module: [^\n]+\n$/);
+  });
+});
+
+Deno.test("no offline command makes the module loader fetch: a module's npm: and https: imports reach no registry", async () => {
+  const requests: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+    requests.push(request.url);
+    return new Response("export default 1;", { headers: { "content-type": "application/javascript" } });
+  });
+  try {
+    const registry = `http://127.0.0.1:${server.addr.port}/`;
+    await withTempDir(async (directory) => {
+      for (
+        const [name, specifier] of [
+          ["npm", `"npm:exfil-" + "0123abcd"`],
+          ["https", `"https://127.0.0.1:${server.addr.port}/" + "exfil.js"`],
+          ["http", `"${registry}" + "exfil.js"`],
+        ]
+      ) {
+        const module = `${directory}/${name}.ts`;
+        await Deno.writeTextFile(
+          module,
+          `await import(${specifier});\nexport default { name: "x", select: () => ({}) };\n`,
+        );
+        const env = { NPM_CONFIG_REGISTRY: registry, DENO_NO_UPDATE_CHECK: "1" };
+        const result = await runModule(`${directory}/out`, module, [], env);
+        assertEquals(result.code, 2, result.stderr);
+        assertMatch(result.stderr, /^deermem-eval run-policy: [^\n]+: cannot load the module: [^\n]+\n$/);
+      }
+    });
+    assertEquals(requests, []);
+  } finally {
+    await server.shutdown();
+  }
+});
+
+Deno.test("--policy-time-limit takes seconds in (0, 3600] and only with --policy-module", async () => {
+  await withTempDir(async (directory) => {
+    for (const value of ["0", "-1", "1e3", "3601", "soon"]) {
+      const result = await runModule(directory, `${HOSTILE}/keep_first.ts`, [`--policy-time-limit=${value}`]);
+      assertEquals(
+        [result.code, result.stderr],
+        [2, `deermem-eval run-policy: --policy-time-limit: expected seconds in (0, 3600], got "${value}"\n`],
+      );
+    }
+    const alone = await runCli(
+      ["run-policy", "--dataset", FIXTURE_DATASET, "--output-dir", directory, "--policy-time-limit", "2"],
+      { flags: taskFlags("cli") },
+    );
+    assertEquals([alone.code, alone.stderr], [
+      2,
+      "deermem-eval run-policy: --policy-time-limit is for --policy-module\n",
+    ]);
+    assertEquals(await listDir(directory), []);
+  });
+});

@@ -1,0 +1,108 @@
+/**
+ * `report CANDIDATE_RUN --against results/pr4789-reproduction-v1`: a candidate run under the published protocol
+ * (made here from the published rows: hybrid-v1's renamed as the candidate, one case changed) beside the
+ * published run, from the repository's copy and from the one embedded in the program.
+ */
+
+import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
+import { PUBLISHED_FILES, PUBLISHED_RUN } from "../../lib/protocol/published.ts";
+import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "../../lib/qa/mod.ts";
+import { compareCodePoints } from "../../lib/py/json.ts";
+import { assertEquals, assertMatch, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
+import { InputError } from "../../lib/base/errors.ts";
+import { comparePublished } from "../../lib/report/mod.ts";
+import { runCli, withTempDir } from "../helpers/cli.ts";
+
+const SHA = "ab".repeat(32);
+
+async function candidateRun(directory: string): Promise<{ rows: GradedRow[]; changed: string }> {
+  const { config } = await loadContracts(embeddedSources());
+  const published = parseGradedRows(PUBLISHED_FILES["qa.rows.jsonl"], "qa.rows.jsonl", config);
+  // A case both policies answered correctly: the candidate's answer there is made wrong.
+  const changed =
+    published.find((row) => row.policy === "hybrid-v1" && row.grade_correct && row.source === "longmemeval")!
+      .case_id;
+  const rows = published.map((row): GradedRow => {
+    if (row.policy !== "hybrid-v1") return row;
+    const renamed: GradedRow = {
+      ...row,
+      policy: "recency",
+      policy_module: "recency.ts",
+      policy_module_sha256: SHA,
+      row_id: `${row.case_id}__recency`,
+    };
+    return row.case_id === changed
+      ? { ...renamed, prediction: "INSUFFICIENT", grade_correct: false, grade_rule: "insufficient" }
+      : renamed;
+  }).sort((a, b) => compareCodePoints(a.row_id, b.row_id));
+  const pair = ["confidence", "recency"] as const;
+  const marker = JSON.parse(PUBLISHED_FILES["qa_run.json"]);
+  const candidate = {
+    baseline: "confidence",
+    policy: "recency",
+    policy_module: "recency.ts",
+    policy_module_sha256: SHA,
+  };
+  await Deno.writeTextFile(
+    `${directory}/qa_run.json`,
+    JSON.stringify({ ...marker, candidate }, null, 2) + "\n",
+  );
+  await Deno.writeTextFile(`${directory}/qa.rows.jsonl`, gradedRowsJsonl(rows));
+  await Deno.writeTextFile(`${directory}/qa.summary.json`, qaSummary(rows, config));
+  await Deno.writeTextFile(`${directory}/qa.stats.json`, qaStats(rows, config, pair));
+  return { rows: published, changed };
+}
+
+for (const where of ["the repository's copy", "the embedded copy"]) {
+  Deno.test(`report CANDIDATE_RUN --against ${PUBLISHED_RUN} (${where}): suites beside the published policies, differing rows and why`, async () => {
+    await withTempDir(async (directory) => {
+      await Deno.mkdir(`${directory}/run`);
+      const { rows, changed } = await candidateRun(`${directory}/run`);
+      const cwd = where === "the embedded copy" ? directory : undefined;
+      const result = await runCli(["report", `${directory}/run`, "--against", PUBLISHED_RUN], { cwd });
+      assertEquals(result.code, 0, result.stderr);
+      const out = result.stdout;
+      assertStringIncludes(out, `(candidate recency) against the published run ${PUBLISHED_RUN}`);
+      const official = rows.filter((row) => row.source === "longmemeval");
+      const correct = (policy: string) =>
+        official.filter((row) => row.policy === policy && row.grade_correct).length;
+      const cases = official.length / 2;
+      const line = out.split("\n").find((text) => /^\s+official\s/.test(text))!;
+      const cells = line.trim().split(/\s{2,}/);
+      assertEquals(cells.slice(0, 5), [
+        "official",
+        String(cases),
+        `${correct("hybrid-v1") - 1}/${cases}`,
+        `${correct("hybrid-v1")}/${cases}`,
+        `${correct("confidence")}/${cases}`,
+      ]);
+      assertMatch(out, /recency differs from the published hybrid-v1 on 1 cases and from confidence on \d+/);
+      const row = out.split("\n").find((text) => text.trimStart().startsWith(changed))!;
+      assertStringIncludes(row, "hybrid-v1: prediction, grade");
+      assertStringIncludes(row, "correct / correct");
+      assertStringIncludes(
+        out,
+        `the baseline confidence here has the published prediction and grade on ${cases + 5} of ${
+          cases + 5
+        } cases`,
+      );
+    });
+  });
+}
+
+Deno.test("comparePublished refuses a candidate run that shares none of the published run's cases", async () => {
+  const { config } = await loadContracts(embeddedSources());
+  const published = parseGradedRows(PUBLISHED_FILES["qa.rows.jsonl"], "qa.rows.jsonl", config);
+  const elsewhere = published.map((row) => ({ ...row, case_id: `x${row.case_id}` }));
+  assertThrows(
+    () =>
+      comparePublished(
+        { directory: "run", policies: ["confidence", "hybrid-v1"] },
+        elsewhere,
+        "published",
+        published,
+      ),
+    InputError,
+    "published: holds none of this run's cases",
+  );
+});

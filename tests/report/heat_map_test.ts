@@ -1,0 +1,93 @@
+import { heatColour, heatMapModel } from "../../lib/report/_heat_map.ts";
+import { prepareProtocol } from "../../lib/protocol/prepare.ts";
+import { sweepHtml, sweepReport } from "../../lib/report/mod.ts";
+import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
+import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
+
+const contracts = await fixtureContracts();
+const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
+
+async function sweepAt(step: string) {
+  const grid = parseGrid(
+    `weights_step: ${step}\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\ncorrection_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n`,
+    "grid.yaml",
+    contracts.config,
+  );
+  const result = runSweep(protocol, grid);
+  const record = sweepRecord(result, contracts, protocol.dataset.sha256, "t", await sweepJsonlSha256(result));
+  return sweepReport(record, sweepJsonl(result), "/home/someone/runs/sweep-0.05/");
+}
+
+const rgb = (css: string) => css.match(/\d+/g)!.map(Number);
+const distance = (a: string, b: string) => Math.hypot(...rgb(a).map((value, index) => value - rgb(b)[index]));
+
+Deno.test("heat map colours: sequential by rank — the sweep's +5, +8 and +11 cells look different, dark to light", async () => {
+  const heat = (await sweepAt("0.05")).heat!;
+  const fillOf = (value: number) =>
+    heat.panels.flatMap((panel) => panel.cells).find((cell) => cell.value === value)!.fill;
+  const [five, eight, eleven] = [5, 8, 11].map(fillOf);
+  for (const [a, b] of [[five, eight], [eight, eleven], [five, eleven]]) {
+    assert(distance(a, b) >= 40, `${a} and ${b} are ${distance(a, b).toFixed(0)} apart`);
+  }
+  // Sequential: lightness rises with the value, end to end, on the legend and the cells alike.
+  const lightness = (css: string) => rgb(css).reduce((sum, value) => sum + value, 0);
+  const ramp = heat.legend.map((step) => lightness(step.fill));
+  assertEquals([...ramp].sort((a, b) => a - b), ramp);
+  assertEquals(
+    heat.legend.map((step) => step.value),
+    [...heat.legend.map((step) => step.value)].sort((a, b) => a - b),
+  );
+  const levels = [-3, 0, 5, 8, 11, 30];
+  assertEquals(heatColour(5, levels), heatColour(5, [...levels]));
+  assert(distance(heatColour(8, levels), heatColour(11, levels)) >= 40);
+});
+
+Deno.test("heat map page: a legend of the scale, the published point ringed, the directory's name as heading", async () => {
+  const report = await sweepAt("0.05");
+  const page = sweepHtml("/home/someone/runs/sweep-0.05/", report);
+  assertStringIncludes(page, "<h1>Sweep sweep-0.05</h1>");
+  assert(!page.includes("/home/someone"), "no absolute path on the page");
+  const legend = page.match(/<div class="legend"[^>]*>([\s\S]*?)<\/div>/)![1];
+  const steps = [
+    ...legend.matchAll(
+      /<span style="background:(rgb\([\d,]+\));color:#(?:000000|ffffff)">([+-]?\d+)<\/span>/g,
+    ),
+  ];
+  assert(steps.length >= 5, legend);
+  assertEquals(steps[0][2], String(report.heat!.min).replace(/^(\d)/, "+$1"));
+  assertEquals(Number(steps.at(-1)![2]), report.heat!.max);
+  // One ring per capacity, around the published weights' cell, its value still in it.
+  const rings = [...page.matchAll(/<g class="cell published"><title>([^<]+)<\/title>[^]*?<\/g>/g)];
+  assertEquals(rings.length, 2);
+  assertMatch(rings[1][1], /^capacity 7, weights 0\.65\/0\.25\/0\.1: \+18 /);
+  assertMatch(rings[1][0], /<circle class="ring"[^>]*\/><text class="cell-label"[^>]*>\+18<\/text>/);
+  // The grid points as text that wraps rather than runs off the page.
+  assertStringIncludes(
+    page,
+    '<section id="grid-points"><h2>Best and worst grid points</h2>\n<pre>sweep of deermem-fixture-v1 by t: 462 grid points',
+  );
+  assertMatch(page, /#grid-points pre \{ white-space: pre-wrap;/);
+});
+
+Deno.test("heat map: a grid too fine for 12 px numbers draws smaller cells without them, the values in the tooltips", async () => {
+  const points = (await sweepAt("0.05")).heat!;
+  assertEquals(points.labelSize, 12);
+  const fine = heatMapModel(
+    points.panels.flatMap(() => []),
+    { ...sweepParameters() },
+    0.01,
+  );
+  assertEquals(fine.labelSize, undefined);
+  assert(fine.cell * 100 <= 1000, `${fine.cell} units a cell`);
+});
+
+function sweepParameters() {
+  return {
+    weights: { confidence: 0.65, confirmation: 0.25, access: 0.1 },
+    confirmation_half_life_days: 90,
+    access_half_life_days: 30,
+    correction_reserved_fraction: 0.1,
+    correction_reserved_max: 10,
+  };
+}
