@@ -5,7 +5,7 @@
  */
 
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
+import { fixtureProtocolFlags, GOLDEN, runCli, taskFlags, unwrap, withTempDir } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, REFERENCE_QA, runOnFixture } from "../helpers/fixture.ts";
 
 async function entries(directory: string): Promise<string[]> {
@@ -126,7 +126,7 @@ Deno.test("every command's help lists exactly the flags it takes", async () => {
     "--synthetic-manifest",
   ]);
   assertMatch(
-    help.stdout,
+    unwrap(help.stdout),
     /^Usage: deermem-eval grade-qa \[--dataset PATH\] --output-dir DIR \[--policy-module FILE\.ts\] \[--policy-time-limit SECONDS\] \[protocol flags\]$/m,
   );
 });

@@ -300,7 +300,12 @@ Deno.test("report on a sweep directory: best and worst grid points, Markdown wit
     const html = await Deno.readTextFile(`${directory}/s.html`);
     assertStringIncludes(html, "<pre>sweep of ");
     assertStringIncludes(html, '<svg xmlns="http://www.w3.org/2000/svg"');
-    for (const flag of [["--against", out], ["--price-output", "1"], ["--policy-module", "m.ts"]]) {
+    for (
+      const flag of [["--against", out], ["--price-input", "1", "--price-output", "1"], [
+        "--policy-module",
+        "m.ts",
+      ]]
+    ) {
       const refused = await runCli(["report", out, ...flag], CLI);
       assertEquals(refused.code, 2, flag[0]);
       assertMatch(
@@ -345,9 +350,9 @@ Deno.test("report and verify on a sweep with one row's number edited (the row ke
     assertEquals(made.code, 0, made.stderr);
     const verified = await runCli(["verify", out, ...fixtureProtocolFlags()], CLI);
     assertEquals(verified.code, 0, verified.stdout + verified.stderr);
-    assertMatch(verified.stdout, /^✓ sweep\.jsonl: its SHA-256 is the one sweep\.json records$/m);
+    assertMatch(unwrap(verified.stdout), /^✓ sweep\.jsonl: its SHA-256 is the one sweep\.json records$/m);
     assertMatch(
-      verified.stdout,
+      unwrap(verified.stdout),
       /^sweep\.jsonl is the file sweep\.json records, .* need --dataset to be checked$/m,
     );
     const rows = (await Deno.readTextFile(`${out}/sweep.jsonl`)).split("\n");
