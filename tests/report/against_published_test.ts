@@ -8,10 +8,10 @@ import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts"
 import { PUBLISHED_FILES, PUBLISHED_RUN } from "../../lib/protocol/published.ts";
 import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } from "../../lib/qa/mod.ts";
 import { compareCodePoints } from "../../lib/py/json.ts";
-import { assertEquals, assertMatch, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
 import { InputError } from "../../lib/base/errors.ts";
 import { comparePublished } from "../../lib/report/mod.ts";
-import { runCli, withTempDir } from "../helpers/cli.ts";
+import { runCli, unwrap, withTempDir } from "../helpers/cli.ts";
 
 const SHA = "ab".repeat(32);
 
@@ -61,7 +61,7 @@ for (const where of ["the repository's copy", "the embedded copy"]) {
       const cwd = where === "the embedded copy" ? directory : undefined;
       const result = await runCli(["report", `${directory}/run`, "--against", PUBLISHED_RUN], { cwd });
       assertEquals(result.code, 0, result.stderr);
-      const out = result.stdout;
+      const out = unwrap(result.stdout);
       assertStringIncludes(out, `(candidate recency) against the published run ${PUBLISHED_RUN}`);
       const official = rows.filter((row) => row.source === "longmemeval");
       const correct = (policy: string) =>
@@ -77,9 +77,19 @@ for (const where of ["the repository's copy", "the embedded copy"]) {
         `${correct("confidence")}/${cases}`,
       ]);
       assertMatch(out, /recency differs from the published hybrid-v1 on 1 cases and from confidence on \d+/);
-      const row = out.split("\n").find((text) => text.trimStart().startsWith(changed))!;
-      assertStringIncludes(row, "hybrid-v1: prediction, grade");
-      assertStringIncludes(row, "correct / correct");
+      // The table is fitted to 100 columns: its "differs in" column is a group of its own, and a cell may
+      // continue on the lines below its row (read by the header's column offsets).
+      const lines = result.stdout.split("\n");
+      const rowsOfCase = lines.filter((text) => text.trimStart().startsWith(changed));
+      assert(rowsOfCase.some((text) => text.includes("hybrid-v1: prediction, grade")), rowsOfCase.join("\n"));
+      const header = lines.find((text) => /\bsupport kept\s+grade\b/.test(text))!;
+      const [from, to] = [header.indexOf("grade"), header.indexOf("recency answer")];
+      const first = lines.findIndex((text) => text.trimStart().startsWith(changed));
+      let grade = lines[first].slice(from, to).trim();
+      for (let next = first + 1; /^\s{20}/.test(lines[next]); next++) {
+        grade += ` ${lines[next].slice(from, to).trim()}`;
+      }
+      assertEquals(grade.replace(/\s+/g, " ").trim(), "wrong / correct / correct");
       assertStringIncludes(
         out,
         `the baseline confidence here has the published prediction and grade on ${cases + 5} of ${

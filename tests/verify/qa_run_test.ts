@@ -299,7 +299,7 @@ Deno.test("verify CLI: a tampered prediction in the published rows is not claime
     const summary = await runCli(["verify", directory]);
     assertEquals(summary.code, 1);
     assertMatch(
-      summary.stdout,
+      unwrap(summary.stdout),
       /^✗ qa\.summary\.json: re-derived from the rows byte for byte — groups\[longmemeval\/access_help\/confidence\]\.correct: file 4, rows 3$/m,
     );
     assertMatch(summary.stdout, /NOT verified: 1 of 9 checks failed\n$/);
