@@ -16,6 +16,7 @@ import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { RUN_FILES } from "./run_kind.ts";
 import { capacitiesOf, supportKept } from "./_groups.ts";
 import { readRequired } from "./_read.ts";
+import { suiteName } from "./_names.ts";
 import { GRADED_ROWS_CAP } from "../base/fs.ts";
 
 /** The aggregate layer: one row per measure (this run, the other, their difference), and whether all agree. */
@@ -45,7 +46,7 @@ export function qaAggregate(mine: QaReport, theirs: QaReport): AggregateLayer {
     const other = theirs.suites.find((item) => item.name === suite.name)!;
     const metric = (name: string, a: number, b: number, format: (value: number) => string, delta: string) => {
       if (a !== b) identical = false;
-      rows.push([suite.name, name, format(a), format(b), a === b ? "same" : delta]);
+      rows.push([suiteName(suite.name), name, format(a), format(b), a === b ? "same" : delta]);
     };
     for (const policy of POLICIES) {
       const a = suite.correct[policy];
@@ -62,7 +63,7 @@ export function qaAggregate(mine: QaReport, theirs: QaReport): AggregateLayer {
     const interval = (value: typeof ba) => `[${formatSigned(value.lower)}, ${formatSigned(value.upper)}]`;
     const same = ba.lower === bb.lower && ba.upper === bb.upper;
     if (!same) identical = false;
-    rows.push([suite.name, "interval", interval(ba), interval(bb), same ? "same" : "differs"]);
+    rows.push([suiteName(suite.name), "interval", interval(ba), interval(bb), same ? "same" : "differs"]);
   }
   return { rows, identical };
 }

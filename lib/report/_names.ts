@@ -1,5 +1,5 @@
 /**
- * The one name the HTML pages give each suite and source: the rows' and summaries' source name
+ * The one name every report (text, Markdown, HTML) gives each suite and source: the rows' and summaries' source name
  * (`longmemeval`) for the suite `qa.stats.json` calls `official`, so a heading, a chart and a table never name
  * the same cases two ways.
  *
@@ -9,7 +9,7 @@
 /** The name of the official suite's source, as `qa.rows.jsonl` and `qa.summary.json` write it. */
 export const OFFICIAL_SOURCE = "longmemeval";
 
-/** A suite of `qa.stats.json` (official, synthetic, overall) by the name the pages use. */
+/** A suite of `qa.stats.json` (official, synthetic, overall) by the name the reports use. */
 export function suiteName(suite: string): string {
   return suite === "official" ? OFFICIAL_SOURCE : suite;
 }

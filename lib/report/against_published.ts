@@ -16,6 +16,7 @@ import { type Section, table } from "./model.ts";
 import type { QaReport } from "./run_report.ts";
 import { SUITES } from "./suites.ts";
 import { readRequired } from "./_read.ts";
+import { suiteName } from "./_names.ts";
 
 /** One suite: the candidate's correct answers and each published policy's, on the cases both runs hold. */
 export interface PublishedSuite {
@@ -175,7 +176,7 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
   const { candidate, baseline, cases } = comparison;
   const [first, second] = PUBLISHED_PAIR;
   const suites = comparison.suites.map((suite) => [
-    suite.name,
+    suiteName(suite.name),
     String(suite.cases),
     fraction(suite.candidate, suite.cases),
     fraction(suite.published[second], suite.cases),

@@ -13,7 +13,6 @@ import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "
 import { claimHtml } from "./_claim_html.ts";
 import { capacitiesOf } from "./_groups.ts";
 import { type CellHtml, page, tableHtml } from "./_html_page.ts";
-import { suiteName } from "./_names.ts";
 import { sweepBody } from "./_sweep_html.ts";
 import { escapeHtml } from "./html_escape.ts";
 import type { Section, Table } from "./model.ts";
@@ -98,21 +97,6 @@ function policyCharts(report: PolicyReport, sections: Section[]): Map<string, st
       )
     ).join("\n"),
   ]]);
-}
-
-/** The suites' and retention tables name each suite as the rest of the page does. */
-function renamed(sections: readonly Section[]): Section[] {
-  return sections.map((section) =>
-    section.id === "suites" || section.id === "retention"
-      ? {
-        ...section,
-        tables: section.tables.map((table) => ({
-          ...table,
-          rows: table.rows.map(([suite, ...rest]) => [suiteName(suite), ...rest]),
-        })),
-      }
-      : section
-  );
 }
 
 /** The discordant table's answer cells: a cut answer expands to the whole one. */
@@ -209,7 +193,7 @@ export function reportHtml(report: RunReport): string {
     const sections = reportSections(report);
     return sectionsHtml(reportHeading(report), sections, policyCharts(report, sections));
   }
-  const sections = renamed(reportSections(report));
+  const sections = reportSections(report);
   return sectionsHtml(reportHeading(report), sections, qaCharts(report, sections), {
     lead: claimHtml(report),
     cells: new Map([["discordant", fullAnswers(report)]]),

@@ -15,6 +15,7 @@ import type { RunReport } from "./run_report.ts";
 import { scenariosSection } from "./scenarios.ts";
 import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
+import { suiteName } from "./_names.ts";
 import type { Verification } from "./verification.ts";
 
 /** What `verify` proved, as the report's first section. */
@@ -58,7 +59,7 @@ export function reportSections(report: RunReport): Section[] {
       provenanceSection(report.provenance),
     ];
   }
-  return [
+  return renamed([
     verificationSection(report.verification),
     suitesSection(report),
     scenariosSection(report.scenarios, report.policies),
@@ -66,7 +67,22 @@ export function reportSections(report: RunReport): Section[] {
     discordantSection(report.discordant, report.policies),
     billSection(report.bill),
     provenanceSection(report.provenance),
-  ];
+  ]);
+}
+
+/** The suites' and retention tables name each suite as the scenarios and the rows do (one name per thing). */
+function renamed(sections: readonly Section[]): Section[] {
+  return sections.map((section) =>
+    section.id === "suites" || section.id === "retention"
+      ? {
+        ...section,
+        tables: section.tables.map((table) => ({
+          ...table,
+          rows: table.rows.map(([suite, ...rest]) => [suiteName(suite), ...rest]),
+        })),
+      }
+      : section
+  );
 }
 
 /** The report's heading line. */

@@ -93,7 +93,7 @@ Deno.test("the bundle runs alone in an empty directory as ./deermem-eval.js COMM
     const report = await runBundle(directory, ["report"]);
     assertEquals(report.code, 0, report.stderr);
     assertMatch(report.stdout, /^deermem-eval report: results\/pr4789-reproduction-v1 \(QA results\)$/m);
-    assertMatch(report.stdout, /^ {2}official +40 +23\/40 +35\/40 .* 0\.0018 /m);
+    assertMatch(report.stdout, /^ {2}longmemeval +40 +23\/40 +35\/40 .* 0\.0018$/m);
 
     const badFlag = await runBundle(directory, ["validate", "--nope"]);
     assertEquals(badFlag.code, 2);

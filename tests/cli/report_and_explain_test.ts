@@ -30,8 +30,8 @@ Deno.test("report on the published run: verification, suites, discordant cases, 
   assertMatch(out, /\n {2}– every task has its row and every row is a task: .* — needs --dataset\n/);
   assertEquals(out.includes("✓ every task has its row"), false);
   // At 100 columns the suites' interval is a second group of columns, each row led by its suite.
-  assertMatch(out, /\n {2}official\s+40\s+23\/40\s+35\/40\s+14\s+1\s+13\s+0\.0018\s+\+0\.300\n/);
-  assertMatch(out, /\n {2}official {3}\[\+0\.150, \+0\.450\]\n/);
+  assertMatch(out, /\n {2}longmemeval\s+40\s+23\/40\s+35\/40\s+14\s+1\s+13\s+0\.0018\n/);
+  assertMatch(out, /\n {2}longmemeval +\+0\.300 +\[\+0\.150, \+0\.450\]\n/);
   assertMatch(out, /synthetic\s+5\s+1\/5\s+5\/5\s+4\s+0\s+4\s+0\.1250/);
   assertMatch(out, /overall\s+45\s+24\/45\s+40\/45\s+18\s+1\s+17\s+0\.0001/);
   assertStringIncludes(out, "18 cases graded differently: 17 won by hybrid-v1, 1 won by confidence");
@@ -69,7 +69,7 @@ Deno.test("report --markdown and --html write both files, atomically, and never 
     assertEquals(await listing(directory), ["r.html", "r.md"]);
     const markdown = await Deno.readTextFile(`${directory}/r.md`);
     assertMatch(markdown, /^# deermem-eval report: .*\n/);
-    assertStringIncludes(markdown, "| official | 40 | 23/40 | 35/40 |");
+    assertStringIncludes(markdown, "| longmemeval | 40 | 23/40 | 35/40 |");
     const html = await Deno.readTextFile(`${directory}/r.html`);
     assertMatch(html, /^<!DOCTYPE html>/);
     for (const id of ["chart-forest", "chart-accuracy", "chart-retention"]) {
@@ -180,7 +180,7 @@ Deno.test("report --dataset on the reference's fixture run re-derives every row"
     unwrap(result.stdout),
     /proved: every derivable field re-derived from the dataset; prediction \(as the model's text\), usage, attempts, response_model are recorded, not re-derivable/,
   );
-  assertMatch(result.stdout, /official\s+40\s+20\/40\s+30\/40/);
+  assertMatch(result.stdout, /longmemeval\s+40\s+20\/40\s+30\/40/);
 });
 
 Deno.test("report on a policy run: run-policy's retention table and the cases where supports differ", async () => {

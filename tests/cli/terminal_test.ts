@@ -103,8 +103,8 @@ Deno.test("a report's table too wide for the terminal keeps its columns aligned,
   const result = await runInTerminal(["report"], { columns: 80, env: { NO_COLOR: "1" } });
   assertEquals(result.code, 0, result.stderr);
   // The suites: every figure still on the row of its suite.
-  assertMatch(result.screen, /\n {2}official +40 +23\/40 +35\/40 +14 +1 +13/);
-  assertMatch(result.screen, /\n {2}official +0\.0018 +\+0\.300 +\[\+0\.150, \+0\.450\]/);
+  assertMatch(result.screen, /\n {2}longmemeval +40 +23\/40 +35\/40 +14 +1 +13/);
+  assertMatch(result.screen, /\n {2}longmemeval +0\.0018 +\+0\.300 +\[\+0\.150, \+0\.450\]/);
 });
 
 Deno.test("explain --show-text refuses when standard output is not a terminal, and shows the text on one", async () => {

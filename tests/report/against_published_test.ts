@@ -67,10 +67,10 @@ for (const where of ["the repository's copy", "the embedded copy"]) {
       const correct = (policy: string) =>
         official.filter((row) => row.policy === policy && row.grade_correct).length;
       const cases = official.length / 2;
-      const line = out.split("\n").find((text) => /^\s+official\s/.test(text))!;
+      const line = out.split("\n").find((text) => /^\s+longmemeval\s/.test(text))!;
       const cells = line.trim().split(/\s{2,}/);
       assertEquals(cells.slice(0, 5), [
-        "official",
+        "longmemeval",
         String(cases),
         `${correct("hybrid-v1") - 1}/${cases}`,
         `${correct("hybrid-v1")}/${cases}`,

@@ -74,9 +74,9 @@ Deno.test("against a run with a different grade: the aggregate layer shows both 
     const other = await buildReport(directory, fixture);
     const comparison = await compareRuns(published, other, contracts);
     assertEquals(comparison.verdicts[0].identical, false);
-    const official = comparison.aggregate.rows.filter((row) => row[0] === "official");
-    assertEquals(official[0], ["official", "confidence correct", "23", "20", "-3"]);
-    assertEquals(official[1], ["official", "hybrid-v1 correct", "35", "30", "-5"]);
+    const official = comparison.aggregate.rows.filter((row) => row[0] === "longmemeval");
+    assertEquals(official[0], ["longmemeval", "confidence correct", "23", "20", "-3"]);
+    assertEquals(official[1], ["longmemeval", "hybrid-v1 correct", "35", "30", "-5"]);
     assertEquals(comparison.files.every((file) => file.status === "differs"), true);
   });
 });

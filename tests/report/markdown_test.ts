@@ -33,7 +33,7 @@ Deno.test("the Markdown report carries the same tables as GFM", async () => {
   assertStringIncludes(markdown, "## Discordant cases");
   assertStringIncludes(
     markdown,
-    "| official | 40 | 23/40 | 35/40 | 14 | 1 | 13 | 0.0018 | +0.300 | \\[+0.150, +0.450\\] |",
+    "| longmemeval | 40 | 23/40 | 35/40 | 14 | 1 | 13 | 0.0018 | +0.300 | \\[+0.150, +0.450\\] |",
   );
   assertStringIncludes(markdown, "| --- | ---: |");
   assertStringIncludes(markdown, "| total | 90 | 90 | 86,342 | 12,340 |");

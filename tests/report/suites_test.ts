@@ -25,7 +25,7 @@ Deno.test("the published run's suites: 23/40 vs 35/40 (p 0.0018, +0.300 [+0.150,
   const text = reportText(report);
   assertMatch(
     text,
-    /official\s+40\s+23\/40\s+35\/40\s+14\s+1\s+13\s+0\.0018\s+\+0\.300\s+\[\+0\.150, \+0\.450\]/,
+    /longmemeval\s+40\s+23\/40\s+35\/40\s+14\s+1\s+13\s+0\.0018\s+\+0\.300\s+\[\+0\.150, \+0\.450\]/,
   );
   assertMatch(text, /synthetic\s+5\s+1\/5\s+5\/5\s+4\s+0\s+4\s+0\.1250\s+\+0\.800/);
   assertMatch(text, /overall\s+45\s+24\/45\s+40\/45\s+18\s+1\s+17\s+0\.0001\s+\+0\.356/);
