@@ -1,6 +1,7 @@
 /**
  * The deermem-eval command line: finds the command, parses its own flags, revokes the network unless the
- * command is `run-qa`, runs it, and hands any failure to the one error mapper.
+ * command is `run-qa` (and starting processes unless a policy module is given), runs it, and hands any failure
+ * to the one error mapper.
  *
  * @module
  */
@@ -73,6 +74,10 @@ async function dispatch(name: string | undefined, rest: readonly string[], io: I
   }
   // Offline commands give up the network before any work, so not even a bug can reach it.
   if (!command.network) await Deno.permissions.revoke({ name: "net" });
+  // Only a policy module's sandbox starts a process: without a module, no command keeps that power.
+  if ((flags as Record<string, unknown>)["policy-module"] === undefined) {
+    await Deno.permissions.revoke({ name: "run" });
+  }
   await command.run({ flags, positionals, io });
   return 0;
 }
