@@ -77,7 +77,15 @@ let policy;
 try {
   policy = (await import("data:" + mediaType + ";base64," + source)).default;
 } catch (error) {
-  fail(describe(error));
+  // The loader's refusals of an import, said as the rule they break (its own words kept after it).
+  const refusedImport = /import access|--no-npm|--no-remote|relative URL|Module not found|Unsupported scheme/;
+  const text = describe(error);
+  fail(
+    refusedImport.test(text)
+      ? "it imports code, and a policy module may import types only (" +
+        String(error?.message ?? error).split("\n")[0] + ")"
+      : text,
+  );
 }
 await new Promise((resolve) => setTimeout(resolve, 0));
 const select = policy?.select;

@@ -87,10 +87,16 @@ const REFUSED: [module: string, expected: RegExp, extra?: string[]][] = [
   ],
   [
     "imports_npm.ts",
-    /: cannot load the module: TypeError: npm specifiers were requested; but --no-npm is specified$/,
+    /: cannot load the module: it imports code, and a policy module may import types only \(npm specifiers were requested; but --no-npm is specified\)$/,
   ],
-  ["imports_https.ts", /: cannot load the module: TypeError: Requires import access to "127\.0\.0\.1:9"/],
-  ["imports_relative.ts", /: cannot load the module: .*relative URL/],
+  [
+    "imports_https.ts",
+    /: cannot load the module: it imports code, and a policy module may import types only \(Requires import access to "127\.0\.0\.1:9"/,
+  ],
+  [
+    "imports_relative.ts",
+    /: cannot load the module: it imports code, and a policy module may import types only \(.*relative URL/,
+  ],
   ["exits.ts", /: case \w+ at capacity 5: ended its sandbox \(exit code 0\) without answering$/],
   [
     "unhandled_rejection.ts",
