@@ -40,7 +40,11 @@ function panelHtml(map: HeatMap, panel: HeatMap["panels"][number]): string {
 }
 
 /** The sweep page's body and its own style rules. */
-export function sweepBody(lines: readonly string[], map: HeatMap): { body: string; style: string } {
+export function sweepBody(
+  lines: readonly string[],
+  map: HeatMap,
+  gridPoints?: string,
+): { body: string; style: string } {
   const published = lines.find((line) => line.startsWith("published parameters: "));
   const lead = [lines[0], published].filter((line) => line !== undefined)
     .map((line) => `<p>${escapeHtml(line!)}</p>`).join("\n");
@@ -51,8 +55,10 @@ ${legendHtml(map)}
 <div class="heat-panels">${map.panels.map((panel) => panelHtml(map, panel)).join("\n")}</div>
 <p class="muted">Hover over or tap a cell for its weights and its counts per scenario; where a triangle is too narrow for its numbers to be read, the colours and the tooltips carry them.</p>
 </section>
-<section id="grid-points"><h2>Best and worst grid points</h2>
+${
+    gridPoints ?? `<section id="grid-points"><h2>Best and worst grid points</h2>
 <pre>${escapeHtml(lines.join("\n"))}</pre>
-</section>`;
+</section>`
+  }`;
   return { body, style: heatStyle(map) };
 }

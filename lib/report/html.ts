@@ -166,7 +166,11 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
       `<section id="grid-points"><pre>${escapeHtml(sweep.lines.join("\n"))}</pre></section>`,
     );
   }
-  const { body, style } = sweepBody(sweep.lines, sweep.heat);
+  // The grid points as the Markdown shows them: a table per section (the count is the page's lead line).
+  const tables = sweep.sections?.filter((section) => section.id !== "sweep").map((section) =>
+    sectionHtml(section)
+  );
+  const { body, style } = sweepBody(sweep.lines, sweep.heat, tables?.join("\n"));
   return page(heading, body, style);
 }
 

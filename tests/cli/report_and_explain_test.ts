@@ -298,7 +298,8 @@ Deno.test("report on a sweep directory: best and worst grid points, Markdown wit
     assertStringIncludes(markdown, "\n| difference | hybrid-v1 | confidence | capacity |");
     assert(!markdown.includes("```"));
     const html = await Deno.readTextFile(`${directory}/s.html`);
-    assertStringIncludes(html, "<pre>sweep of ");
+    assertStringIncludes(html, '<section id="best"><h2>Best 5 grid points</h2>');
+    assert(!html.includes("<pre>"));
     assertStringIncludes(html, '<svg xmlns="http://www.w3.org/2000/svg"');
     for (
       const flag of [["--against", out], ["--price-input", "1", "--price-output", "1"], [

@@ -62,12 +62,12 @@ Deno.test("heat map page: a legend of the scale, the published point ringed, the
   assertEquals(rings.length, 2);
   assertMatch(rings[1][1], /^capacity 7, weights 0\.65\/0\.25\/0\.1: \+18 /);
   assertMatch(rings[1][0], /<circle class="ring"[^>]*\/><text class="cell-label"[^>]*>\+18<\/text>/);
-  // The grid points as text that wraps rather than runs off the page.
-  assertStringIncludes(
-    page,
-    '<section id="grid-points"><h2>Best and worst grid points</h2>\n<pre>sweep of deermem-fixture-v1 by t: 462 grid points',
-  );
-  assertMatch(page, /#grid-points pre \{ white-space: pre-wrap;/);
+  // The grid points as tables (the Markdown's), not preformatted text.
+  assert(!page.includes("<pre>"), "no preformatted block");
+  for (const title of ["Best 5 grid points", "Worst 5 grid points", "Published parameters"]) {
+    assertStringIncludes(page, `<h2>${title}</h2>`);
+  }
+  assertMatch(page, /<section id="best"><h2>Best 5 grid points<\/h2>[^]*?<table>[^]*?<th[^>]*>difference<\/th>/);
 });
 
 Deno.test("heat map: a grid too fine for 12 px numbers draws smaller cells without them, the values in the tooltips", async () => {
