@@ -126,8 +126,10 @@ async function runKind(name: string, respond: () => Response, server: { url: str
   running = false;
   await sampling;
   const seconds = (performance.now() - started) / 1000;
+  // No reading at all means /proc was not readable (Deno needs --allow-all for it), not a process of 0 MB.
+  const memory = peak === 0 ? "peak RSS not measured (/proc unreadable)" : `peak RSS ${peak.toFixed(0)} MB`;
   console.log(
-    `\n${name}: exit ${output.code}, ${seconds.toFixed(1)} s, peak RSS ${peak.toFixed(0)} MB${
+    `\n${name}: exit ${output.code}, ${seconds.toFixed(1)} s, ${memory}${
       peak >= 1000 ? "  (over the 1 GB goal)" : ""
     }`,
   );
