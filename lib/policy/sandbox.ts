@@ -239,9 +239,14 @@ export class PolicySandbox {
     for (;;) {
       const end = this.#buffer.indexOf(10);
       if (end >= 0) {
-        const line = new TextDecoder().decode(this.#buffer.subarray(0, end));
+        const bytes = this.#buffer.subarray(0, end);
         this.#buffer = this.#buffer.slice(end + 1);
-        return line;
+        try {
+          return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+        } catch {
+          await this.close();
+          return this.#refuse(where, "its sandbox sent an answer that is not UTF-8");
+        }
       }
       if (this.#buffer.length > LINE_CAP) {
         await this.close();
@@ -275,5 +280,6 @@ async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
     bytes.set(chunk, offset);
     offset += chunk.length;
   }
-  return new TextDecoder().decode(bytes);
+  // Only searched for the reason the child ended, never printed: a broken sequence may stay broken.
+  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
 }

@@ -90,7 +90,8 @@ export function figureDetail(bytes: Uint8Array, derived: string, from = "rows"):
   if (at === undefined) return undefined;
   let differences: FigureDifference[];
   try {
-    differences = figureDifferences(JSON.parse(new TextDecoder().decode(bytes)), JSON.parse(derived));
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    differences = figureDifferences(JSON.parse(text), JSON.parse(derived));
   } catch {
     differences = []; // not JSON: the bytes are all there is to name
   }

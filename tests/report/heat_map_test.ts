@@ -67,7 +67,10 @@ Deno.test("heat map page: a legend of the scale, the published point ringed, the
   for (const title of ["Best 5 grid points", "Worst 5 grid points", "Published parameters"]) {
     assertStringIncludes(page, `<h2>${title}</h2>`);
   }
-  assertMatch(page, /<section id="best"><h2>Best 5 grid points<\/h2>[^]*?<table>[^]*?<th[^>]*>difference<\/th>/);
+  assertMatch(
+    page,
+    /<section id="best"><h2>Best 5 grid points<\/h2>[^]*?<table>[^]*?<th[^>]*>difference<\/th>/,
+  );
 });
 
 Deno.test("heat map: a grid too fine for 12 px numbers draws smaller cells without them, the values in the tooltips", async () => {

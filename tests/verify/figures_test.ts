@@ -91,3 +91,13 @@ Deno.test("figureDetail: several figures, a reordered list, and bytes that diffe
   assertEquals(figureDetail(utf8('{"a": -0.0}'), '{"a": 0.0}'), "a: file -0.0, rows 0");
   assertEquals(figureDetail(utf8("{"), "{}"), "first difference at byte 1");
 });
+
+Deno.test("figureDetail: a file that is not UTF-8 is named by its first differing byte, never a replacement character", () => {
+  const bytes = new Uint8Array([
+    ...new TextEncoder().encode('{"a": "x'),
+    0xff,
+    ...new TextEncoder().encode('"}\n'),
+  ]);
+  const detail = figureDetail(bytes, '{"a": "xy"}\n');
+  assertEquals(detail, "first difference at byte 8");
+});
