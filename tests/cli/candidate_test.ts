@@ -156,30 +156,25 @@ Deno.test("a candidate run refuses another module or baseline, on resume and in 
       }
       const caseId =
         JSON.parse((await Deno.readTextFile(`${directory}/run/qa.rows.jsonl`)).split("\n")[0]).case_id;
-      const explained = await runCli([
-        "explain",
-        caseId,
-        "--dataset",
-        FIXTURE_DATASET,
-        "--output-dir",
-        `${directory}/run`,
-        "--policy-module",
-        RECENCY,
-        ...fixtureProtocolFlags(),
-      ], { flags: taskFlags("cli") });
+      const explain = (module: string) =>
+        runCli(
+          [
+            "explain",
+            caseId,
+            "--dataset",
+            FIXTURE_DATASET,
+            "--output-dir",
+            `${directory}/run`,
+            "--policy-module",
+            module,
+          ]
+            .concat(fixtureProtocolFlags()),
+          { flags: taskFlags("cli") },
+        );
+      const explained = await explain(RECENCY);
       assertEquals(explained.code, 0, explained.stderr);
       assertStringIncludes(explained.stdout, "recency");
-      const wrongExplain = await runCli([
-        "explain",
-        caseId,
-        "--dataset",
-        FIXTURE_DATASET,
-        "--output-dir",
-        `${directory}/run`,
-        "--policy-module",
-        changed,
-        ...fixtureProtocolFlags(),
-      ], { flags: taskFlags("cli") });
+      const wrongExplain = await explain(changed);
       assertEquals(wrongExplain.code, 2, wrongExplain.stderr);
     });
   } finally {
