@@ -175,6 +175,20 @@ async function bigDataset(directory: string, size: number): Promise<{ dataset: s
   return { dataset, config };
 }
 
+/** `sweep` of the fixture into D/out over the grid in D/grid.yaml. */
+function sweepWithGrid(d: string): string[] {
+  return [
+    "sweep",
+    "--dataset",
+    DATASET,
+    "--output-dir",
+    `${d}/out`,
+    "--grid",
+    `${d}/grid.yaml`,
+    ...PROTOCOL_FLAGS,
+  ];
+}
+
 function manifestFlags(config: string): string[] {
   return [
     "--config",
@@ -346,18 +360,7 @@ const INPUTS: Input[] = [
         `weights_step: 0.01\nconfirmation_half_life_days: ${days}\naccess_half_life_days: ${days}\n`,
       );
     },
-    args: (
-      d,
-    ) => [
-      "sweep",
-      "--dataset",
-      DATASET,
-      "--output-dir",
-      `${d}/out`,
-      "--grid",
-      `${d}/grid.yaml`,
-      ...PROTOCOL_FLAGS,
-    ],
+    args: sweepWithGrid,
   },
   {
     name: "a --grid at the bound (92,400 points) — sweep",
@@ -367,18 +370,7 @@ const INPUTS: Input[] = [
         `${d}/grid.yaml`,
         "confirmation_half_life_days: [1, 2, 3, 4]\naccess_half_life_days: [1, 2, 3, 4, 5]\n",
       ),
-    args: (
-      d,
-    ) => [
-      "sweep",
-      "--dataset",
-      DATASET,
-      "--output-dir",
-      `${d}/out`,
-      "--grid",
-      `${d}/grid.yaml`,
-      ...PROTOCOL_FLAGS,
-    ],
+    args: sweepWithGrid,
   },
   {
     name: "… and report on its sweep",

@@ -268,20 +268,26 @@ Deno.test("demo ends with the policy report of its run, every row recomputed", a
   });
 });
 
+/** Sweeps the fixture over a small grid (six weight points × capacities 5 and 7) into DIRECTORY/sweep. */
+async function smallSweep(directory: string): Promise<string> {
+  const grid = `${directory}/grid.yaml`;
+  await Deno.writeTextFile(
+    grid,
+    "weights_step: 0.5\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
+      "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
+  );
+  const out = `${directory}/sweep`;
+  const sweep = await runCli(
+    ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out, "--grid", grid],
+    CLI,
+  );
+  assertEquals(sweep.code, 0, sweep.stderr);
+  return out;
+}
+
 Deno.test("report on a sweep directory: best and worst grid points, Markdown with the table, HTML with the heat map", async () => {
   await withTempDir(async (directory) => {
-    const grid = `${directory}/grid.yaml`;
-    await Deno.writeTextFile(
-      grid,
-      "weights_step: 0.5\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
-        "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
-    );
-    const out = `${directory}/sweep`;
-    const sweep = await runCli(
-      ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out, "--grid", grid],
-      CLI,
-    );
-    assertEquals(sweep.code, 0, sweep.stderr);
+    const out = await smallSweep(directory);
     const result = await runCli(
       ["report", out, "--markdown", `${directory}/s.md`, "--html", `${directory}/s.html`],
       CLI,
@@ -337,18 +343,7 @@ Deno.test("report reads the default grid's sweep (tens of megabytes, past the 16
 
 Deno.test("report and verify on a sweep with one row's number edited (the row kept valid): refused, the file and row named", async () => {
   await withTempDir(async (directory) => {
-    const grid = `${directory}/grid.yaml`;
-    await Deno.writeTextFile(
-      grid,
-      "weights_step: 0.5\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
-        "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
-    );
-    const out = `${directory}/sweep`;
-    const made = await runCli(
-      ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out, "--grid", grid],
-      CLI,
-    );
-    assertEquals(made.code, 0, made.stderr);
+    const out = await smallSweep(directory);
     const verified = await runCli(["verify", out, ...fixtureProtocolFlags()], CLI);
     assertEquals(verified.code, 0, verified.stdout + verified.stderr);
     assertMatch(unwrap(verified.stdout), /^✓ sweep\.jsonl: its SHA-256 is the one sweep\.json records$/m);
