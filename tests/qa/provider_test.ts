@@ -44,6 +44,25 @@ async function failureOf(call: () => Promise<unknown>): Promise<unknown> {
   throw new Error("the call answered");
 }
 
+/** The call's failure, which must be a ProviderError that is not retried (a final answer for its row). */
+async function finalFailureOf(call: () => Promise<unknown>): Promise<ProviderError> {
+  const error = await failureOf(call);
+  assert(error instanceof ProviderError && !error.retryable, String(error));
+  return error;
+}
+
+/** A fetch that answers "7" and counts its calls (a test asserts none was made). */
+function answerCounting(): { fetch: typeof fetch; calls: () => number } {
+  let calls = 0;
+  return {
+    fetch: () => {
+      calls++;
+      return Promise.resolve(completion("7"));
+    },
+    calls: () => calls,
+  };
+}
+
 Deno.test("the client sends the pinned settings to <base>/chat/completions with the key as a bearer token", async () => {
   const server = startAnswerServer(() => completion("7", { model: "served-0731" }));
   try {
@@ -290,8 +309,7 @@ Deno.test("the cap is exact: a body of 4 MiB is an answer, one of 4 MiB + 1 byte
   try {
     const answer = await provider(server.url)(MESSAGES);
     assertEquals(answer.prediction.length, RESPONSE_BODY_LIMIT - SHELL.length);
-    const error = await failureOf(() => provider(server.url)(MESSAGES));
-    assert(error instanceof ProviderError && !error.retryable, String(error));
+    const error = await finalFailureOf(() => provider(server.url)(MESSAGES));
     assertEquals(error.message, "response too large (over 4 MiB)");
   } finally {
     await server.close();
@@ -299,13 +317,8 @@ Deno.test("the cap is exact: a body of 4 MiB is an answer, one of 4 MiB + 1 byte
 });
 
 Deno.test("a base URL that is no URL, or an empty key, fails the call at once, sending nothing", async () => {
-  let sent = 0;
-  const counting: typeof fetch = () => {
-    sent++;
-    return Promise.resolve(completion("7"));
-  };
-  const error = await failureOf(() => provider("llm.test/v1", 5, counting)(MESSAGES));
-  assert(error instanceof ProviderError && !error.retryable, String(error));
+  const { fetch: counting, calls } = answerCounting();
+  const error = await finalFailureOf(() => provider("llm.test/v1", 5, counting)(MESSAGES));
   assertMatch(error.message, /^invalid base URL: llm\.test\/v1$/);
   const keyless = openAiProvider({
     baseUrl: "https://llm.test/v1",
@@ -314,10 +327,9 @@ Deno.test("a base URL that is no URL, or an empty key, fails the call at once, s
     timeoutSeconds: 5,
     fetch: counting,
   });
-  const refused = await failureOf(() => keyless(MESSAGES));
-  assert(refused instanceof ProviderError && !refused.retryable, String(refused));
+  const refused = await finalFailureOf(() => keyless(MESSAGES));
   assertEquals(refused.message, "no API key");
-  assertEquals(sent, 0);
+  assertEquals(calls(), 0);
 });
 
 Deno.test("a base URL with a trailing slash or a query reaches the same path, the query kept", async () => {
@@ -367,11 +379,9 @@ Deno.test("a body that is not UTF-8 is refused, never decoded with replacement c
     new Response(bytes, { status: index === 0 ? 200 : 400, headers: { "content-type": "application/json" } })
   );
   try {
-    const answered = await failureOf(() => provider(server.url)(MESSAGES));
-    assert(answered instanceof ProviderError && !answered.retryable, String(answered));
+    const answered = await finalFailureOf(() => provider(server.url)(MESSAGES));
     assertEquals(answered.message, "response is not valid UTF-8");
-    const rejected = await failureOf(() => provider(server.url)(MESSAGES));
-    assert(rejected instanceof ProviderError && !rejected.retryable, String(rejected));
+    const rejected = await finalFailureOf(() => provider(server.url)(MESSAGES));
     assertEquals(rejected.message, `HTTP 400 from ${new URL(server.url).host}: response is not valid UTF-8`);
   } finally {
     await server.close();
@@ -599,10 +609,9 @@ Deno.test("nesting is bounded before the body is parsed: 1000 deep is an answer,
   for (
     const [body, status] of [[nestedCompletion(1001), 200], ["[".repeat(2e6) + "]".repeat(2e6), 200]] as const
   ) {
-    const error = await failureOf(() =>
+    const error = await finalFailureOf(() =>
       provider("http://127.0.0.1:9/v1", 5, () => Promise.resolve(jsonBody(body, status)))(MESSAGES)
     );
-    assert(error instanceof ProviderError && !error.retryable, String(error));
     assertEquals(error.message, "response nests deeper than 1000");
   }
   // Brackets inside strings are text, not nesting.
@@ -630,10 +639,9 @@ Deno.test("the values in a body are bounded before it is parsed: 100000 are an a
     MESSAGES,
   );
   assertEquals(answered.prediction, "7");
-  const error = await failureOf(() =>
+  const error = await finalFailureOf(() =>
     provider("http://127.0.0.1:9/v1", 5, () => Promise.resolve(completionOf(100_001)))(MESSAGES)
   );
-  assert(error instanceof ProviderError && !error.retryable, String(error));
   assertEquals(error.message, "response holds more than 100000 JSON values");
 });
 
@@ -661,8 +669,7 @@ Deno.test("a gzip bomb is refused at 4 MiB decoded, its decoded bytes counted as
   );
   const read = { bytes: 0 };
   try {
-    const error = await failureOf(() => provider(server.url, 5, countingFetch(read))(MESSAGES));
-    assert(error instanceof ProviderError && !error.retryable, String(error));
+    const error = await finalFailureOf(() => provider(server.url, 5, countingFetch(read))(MESSAGES));
     assertEquals(error.message, "response too large (over 4 MiB)");
     assert(read.bytes <= RESPONSE_BODY_LIMIT + 64 * 1024, `${read.bytes} bytes decoded`);
     assertEquals(server.requests[0].headers.get("accept-encoding"), "gzip");
@@ -682,8 +689,7 @@ Deno.test("a body in a coding not asked for (brotli, deflate) is refused unread:
     );
     const read = { bytes: 0 };
     try {
-      const error = await failureOf(() => provider(server.url, 5, countingFetch(read))(MESSAGES));
-      assert(error instanceof ProviderError && !error.retryable, String(error));
+      const error = await finalFailureOf(() => provider(server.url, 5, countingFetch(read))(MESSAGES));
       assertEquals(error.message, `response is compressed as ${coding}, which was not asked for`);
       assertEquals(read.bytes, 0);
     } finally {
@@ -726,8 +732,7 @@ Deno.test("a redirect to another origin fails the call at once, whatever its sta
   );
   try {
     for (const status of [301, 302, 303, 307, 308]) {
-      const error = await failureOf(() => provider(`${server.origin}/${status}`)(MESSAGES));
-      assert(error instanceof ProviderError && !error.retryable, String(error));
+      const error = await finalFailureOf(() => provider(`${server.origin}/${status}`)(MESSAGES));
       assertEquals(error.message, `redirected to another host (${elsewhere.origin})`);
     }
     assertEquals([server.seen.length, elsewhere.seen.length], [5, 0]);
@@ -778,8 +783,7 @@ Deno.test("redirects are bounded: 20 are followed, the 21st fails the call", asy
   });
   try {
     assertEquals((await provider(`${server.origin}/0/20/v1`)(MESSAGES)).prediction, "after 20");
-    const error = await failureOf(() => provider(`${server.origin}/0/21/v1`)(MESSAGES));
-    assert(error instanceof ProviderError && !error.retryable, String(error));
+    const error = await finalFailureOf(() => provider(`${server.origin}/0/21/v1`)(MESSAGES));
     assertEquals(error.message, "too many redirects (over 20)");
   } finally {
     await server.close();
@@ -787,11 +791,7 @@ Deno.test("redirects are bounded: 20 are followed, the 21st fails the call", asy
 });
 
 Deno.test("a key a header cannot carry fails the call at once, sending nothing and never quoting it", async () => {
-  let sent = 0;
-  const counting: typeof fetch = () => {
-    sent++;
-    return Promise.resolve(completion("7"));
-  };
+  const { fetch: counting, calls } = answerCounting();
   for (const apiKey of ["sk-a\nb", "sk-ключ", "sk-\x7f", "sk-\r", "sk-\0", "sk-é", "sk-x1 "]) {
     const call = openAiProvider({
       baseUrl: "https://llm.test/v1",
@@ -800,15 +800,14 @@ Deno.test("a key a header cannot carry fails the call at once, sending nothing a
       timeoutSeconds: 5,
       fetch: counting,
     });
-    const error = await failureOf(() => call(MESSAGES));
-    assert(error instanceof ProviderError && !error.retryable, String(error));
+    const error = await finalFailureOf(() => call(MESSAGES));
     assertMatch(
       error.message,
       /^the API key (holds a character an HTTP header cannot carry|ends in whitespace)/,
     );
     assert(!error.message.includes(apiKey.slice(3)), error.message);
   }
-  assertEquals(sent, 0);
+  assertEquals(calls(), 0);
 });
 
 Deno.test("large bodies in flight share the provider's budget: beyond it a call waits its turn, then answers", async () => {
