@@ -339,3 +339,28 @@ Deno.test("a module learns neither the working directory nor the executable's pa
     assertEquals(JSON.parse(written.rows[0]).policy, "paths - - - - - - /");
   });
 });
+
+Deno.test("without prlimit to bound its memory, no module runs: one line saying what to grant, exit 2", async () => {
+  await withTempDir(async (directory) => {
+    const flags = taskFlags("cli").map((flag) => flag.startsWith("--allow-run=") ? "--allow-run=deno" : flag);
+    const result = await runCli(
+      [
+        "run-policy",
+        "--dataset",
+        FIXTURE_DATASET,
+        "--output-dir",
+        `${directory}/out`,
+        "--policy-module",
+        `${HOSTILE}/keep_first.ts`,
+        ...fixtureProtocolFlags(),
+      ],
+      { flags },
+    );
+    assertEquals([result.code, result.stderr], [
+      2,
+      `deermem-eval run-policy: ${HOSTILE}/keep_first.ts: a policy module runs in a child deno with no ` +
+      "permissions under prlimit (util-linux), which needs --allow-run=deno,prlimit\n",
+    ]);
+    assertEquals(await listDir(directory), []);
+  });
+});
