@@ -50,10 +50,10 @@ function denoOnPath(origin: string): Promise<string> {
 }
 
 /**
- * The program and arguments starting `script` in the sandbox: this very `deno` when it may be run, else the
- * `deno` on PATH, under `prlimit`.
+ * The program and arguments starting `script` in the sandbox: `prlimit` running this very `deno` (so only
+ * `prlimit` need be granted), or, in a compiled program, the `deno` on PATH (granted too, to find it).
  *
- * @throws {PolicyModuleError} When not on Linux, or without `--allow-run=deno,prlimit`.
+ * @throws {PolicyModuleError} When not on Linux, or without `--allow-run=prlimit` (and `deno`, compiled).
  */
 export async function sandboxCommand(script: string, origin: string): Promise<[string, string[]]> {
   if (Deno.build.os !== "linux") {
@@ -62,17 +62,15 @@ export async function sandboxCommand(script: string, origin: string): Promise<[s
       { path: origin },
     );
   }
-  const denoGranted = granted(Deno.execPath()) || granted("deno");
-  if (!denoGranted || !granted("prlimit")) {
+  const needed = Deno.build.standalone ? ["prlimit", "deno"] : ["prlimit"];
+  if (!needed.every(granted)) {
     throw new PolicyModuleError(
       "a policy module runs in a child deno with no permissions under prlimit (util-linux), which needs " +
-        "--allow-run=deno,prlimit",
+        `--allow-run=${needed.join(",")}`,
       { path: origin },
     );
   }
-  const deno = granted(Deno.execPath()) && !Deno.build.standalone
-    ? Deno.execPath()
-    : await denoOnPath(origin);
+  const deno = Deno.build.standalone ? await denoOnPath(origin) : Deno.execPath();
   const bytes = POLICY_MEMORY_LIMIT_MIB * 1024 * 1024;
   return ["prlimit", [
     `--data=${bytes}:${bytes}`,
