@@ -14,7 +14,7 @@ import { printable } from "./_sandbox_codec.ts";
 export const POLICY_HEAP_LIMIT_MIB = 512;
 /**
  * The sandbox's whole writable memory, in MiB: an idle `deno` maps about 545 MiB of it (mostly reserved, some
- * 30 MB resident), so a module has the heap and little more; a peak of the child stays near 1 GB.
+ * 30 MB resident), so a module has about 480 MiB, heap and buffers together; the child stays within ~1.1 GB.
  */
 export const POLICY_MEMORY_LIMIT_MIB = 1024;
 

@@ -102,7 +102,7 @@ export class PolicySandbox {
       }).spawn();
     } catch (error) {
       await Deno.remove(directory, { recursive: true }).catch(() => {});
-      throw new PolicyModuleError(`cannot start the sandbox's deno: ${printable(String(error))}`, {
+      throw new PolicyModuleError(`cannot start the sandbox (${program}): ${printable(String(error))}`, {
         path: module.origin,
       });
     }
