@@ -12,7 +12,7 @@ import {
   evaluatePolicy,
   loadPolicyModule,
   type ModulePolicy,
-  POLICY_MEMORY_LIMIT_MIB,
+  POLICY_MEMORY_BOUND,
   type PolicyModuleOptions,
 } from "../policy/mod.ts";
 import type { PyJson } from "../py/mod.ts";
@@ -128,10 +128,10 @@ Refuses a DIR that already holds any of them; the three appear together or not a
 With --policy-module, the module's default export (a policy: { name, select }, see the README) runs in place
 of the two published policies, under the same cases, capacities and row format; each row also carries
 policy_module (the file name) and policy_module_sha256 (of its source). The module (one self-contained file;
-only type imports) runs in a child deno with no permission at all, ${POLICY_MEMORY_LIMIT_MIB} MiB of heap and
---policy-time-limit per case; it needs --allow-run=deno. A module that throws, returns unknown ids, keeps more
-than the capacity, decides a case differently when asked twice or exceeds a limit is refused, naming the
-module and the case.`,
+only type imports) runs in a child deno with no permission at all, ${POLICY_MEMORY_BOUND} of memory and
+--policy-time-limit per case; it needs Linux and --allow-run=prlimit. A module that throws, returns unknown
+ids, keeps more than the capacity, decides a case differently when asked twice or exceeds a limit is refused,
+naming the module and the case.`,
   flags: {
     ...DATASET_FLAG,
     "output-dir": { type: "string", value: "DIR", help: "where to write", required: true },

@@ -9,7 +9,10 @@
 /**
  * The program. It takes what it needs before the module runs (a module may patch any global), tags the values
  * JSON cannot hold as `_sandbox_codec.ts` does, sends the module's console nowhere (stdout carries the
- * answers), keeps its event loop alive (a never-settling await meets the host's time limit, not an exit), and
+ * answers), withholds what would hold memory off the V8 heap (WebAssembly, workers, shared buffers; a use is
+ * refused by name), store data across runs (web storage and caches) or tell the host's paths and process (the
+ * working directory, the executable, the pid; the runtime's internals, a way around all of it), keeps its
+ * event loop alive (a never-settling await meets the host's time limit, not an exit), and
  * reports a rejection or exception left by the module as its error.
  */
 const PROGRAM = String.raw`
@@ -48,6 +51,19 @@ globalThis.addEventListener("error", (event) => {
   fail("an uncaught exception: " + describe(event.error));
 });
 for (const name of ["log", "info", "debug", "warn", "error", "trace", "dir", "table"]) console[name] = () => {};
+const NotCapable = Deno.errors.NotCapable, defineProperty = Object.defineProperty;
+const withhold = (object, key, what) => {
+  const refuse = () => {
+    throw new NotCapable(what + " is not available to a policy module");
+  };
+  defineProperty(object, key, { get: refuse, set: refuse, enumerable: false, configurable: false });
+};
+for (const name of ["WebAssembly", "Worker", "SharedArrayBuffer"]) withhold(globalThis, name, name);
+for (const name of ["localStorage", "sessionStorage", "caches", "indexedDB"]) delete globalThis[name];
+// process first: reaching it sets it up, which reads Deno.execPath (its own execPath and pid cannot be redefined).
+for (const name of ["cwd", "chdir", "argv"]) withhold(process, name, "process." + name);
+for (const name of ["cwd", "execPath", "pid", "ppid"]) withhold(Deno, name, "Deno." + name);
+delete Deno[Deno.internal];
 setInterval(() => {}, 1 << 30);
 const reader = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
 let buffered = "";

@@ -50,8 +50,13 @@ function mediaType(path: string): string {
   throw new PolicyModuleError("must be a .ts, .mts, .js or .mjs file", { path });
 }
 
+/** Characters that look like nothing or like a space, the plain space aside (refused apart). */
+const INVISIBLE = /(?! )[\p{White_Space}\p{Default_Ignorable_Code_Point}]/u;
+
 /**
- * Refuses a policy name that is not printable text of 1 to 128 characters, or is a published policy's.
+ * Refuses a policy name that is not printable text of 1 to 128 characters (no control, format, invisible or
+ * space-like character but single inner spaces), or is a published policy's once NFKC-normalised and
+ * lower-cased (`ｈｙｂｒｉｄ-v1` and `Hybrid-V1` would pass for it wherever a reader only sees the name).
  *
  * @example
  * ```ts
@@ -60,6 +65,8 @@ function mediaType(path: string): string {
  * checkPolicyName("recency", "recency.ts");
  * throws(() => checkPolicyName("a\x1b[2J\nb", "p.ts"), /p\.ts: default\.name: must be printable text/);
  * throws(() => checkPolicyName("hybrid-v1", "p.ts"), /must not take a published policy's name/);
+ * throws(() => checkPolicyName("hybrid-v1\u00a0", "p.ts"), /invisible or space-like/);
+ * throws(() => checkPolicyName("\uff48\uff59\uff42\uff52\uff49\uff44-v1", "p.ts"), /published policy's name/);
  * ```
  */
 export function checkPolicyName(name: string, path: string): void {
@@ -69,10 +76,19 @@ export function checkPolicyName(name: string, path: string): void {
   if (/\p{C}/u.test(name)) {
     refuse(`must be printable text without control characters: "${printable(name)}"`);
   }
+  if (INVISIBLE.test(name)) {
+    const shown = name.replace(
+      new RegExp(INVISIBLE.source, "gu"),
+      (char) => `\\u{${char.codePointAt(0)!.toString(16)}}`,
+    );
+    refuse(`must not hold invisible or space-like characters: "${printable(shown)}"`);
+  }
+  if (/^ | $| {2}/.test(name)) refuse("must not start or end with a space, or hold two in a row");
   if (name.length > NAME_MAX) refuse(`must be at most ${NAME_MAX} characters, got ${name.length}`);
-  if (name === EVICTION_POLICY_CONFIDENCE || name === EVICTION_POLICY_HYBRID_V1) {
+  const comparable = name.normalize("NFKC").toLowerCase();
+  for (const published of [EVICTION_POLICY_CONFIDENCE, EVICTION_POLICY_HYBRID_V1]) {
     // Its rows would pass for the published policy's wherever only the name is read.
-    refuse(`must not take a published policy's name (${name})`);
+    if (comparable === published) refuse(`must not take a published policy's name (${published})`);
   }
 }
 
@@ -81,7 +97,7 @@ export function checkPolicyName(name: string, path: string): void {
  * permission, to see that the default export is a {@linkcode Policy} (`{ name, select }`) with a proper name;
  * the sandbox is then killed. A module that fails to load or exports something else is a
  * {@linkcode PolicyModuleError} naming it; a file that cannot be read is refused as any input is. Starting the
- * sandbox needs run permission for `deno` (`--allow-run=deno`).
+ * sandbox needs Linux and run permission for `prlimit` (`--allow-run=prlimit`).
  *
  * @example
  * ```ts

@@ -1,7 +1,8 @@
 /**
  * The sandbox a policy module runs in: a child `deno run` granted nothing — no read, write, net, env, run, ffi
- * or sys, no remote or npm code, no config — with a V8 heap limit, fed the module's bytes and one case at a
- * time on stdin, its answers read back as data under a per-case time limit, and killed when done.
+ * or sys, no remote or npm code, no config — with a V8 heap limit and a bound on its whole writable memory, in
+ * `/` with a fresh Deno dir removed after, fed the module's bytes and one case at a time on stdin, its answers
+ * read back as data (their nesting checked before they are parsed) under a per-case time limit, and killed.
  *
  * A child process rather than a Worker with `permissions: "none"`: measured, a worker's heap exhaustion aborts
  * the whole host (SIGTRAP after 4 GB, C stack trace), and such a worker may still import local files.
@@ -9,15 +10,17 @@
  * @module
  */
 
-import { PolicyModuleError } from "../base/errors.ts";
+import { IoError, PolicyModuleError } from "../base/errors.ts";
+import { checkJsonLimits, JSON_LIMITS } from "../py/json_parse.ts";
 import type { PolicyInput } from "./contract.ts";
 import { printable, sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";
 import { sandboxProgramUrl } from "./_sandbox_child.ts";
+import { POLICY_MEMORY_BOUND, sandboxCommand } from "./_sandbox_command.ts";
+
+export { POLICY_HEAP_LIMIT_MIB, POLICY_MEMORY_BOUND, POLICY_MEMORY_LIMIT_MIB } from "./_sandbox_command.ts";
 
 /** The default per-case time limit, in seconds. */
 export const DEFAULT_POLICY_TIME_LIMIT_SECONDS = 5;
-/** The sandbox's V8 heap limit, in MiB. */
-export const POLICY_MEMORY_LIMIT_MIB = 512;
 /** How long the child `deno` may take to start, before the module's clock runs. */
 const START_LIMIT_MS = 60_000;
 /** The cap on one answer line: a decision over a pool is kilobytes. */
@@ -54,18 +57,6 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** The program to start: this very `deno` when it may be run, else the `deno` on PATH (`--allow-run=deno`). */
-function denoCommand(origin: string): string {
-  if (Deno.permissions.querySync({ name: "run", command: Deno.execPath() }).state === "granted") {
-    return Deno.execPath();
-  }
-  if (Deno.permissions.querySync({ name: "run", command: "deno" }).state === "granted") return "deno";
-  throw new PolicyModuleError(
-    "a policy module runs in a child deno with no permissions, which needs --allow-run=deno",
-    { path: origin },
-  );
-}
-
 /** A running sandbox holding one module; {@linkcode PolicySandbox.close} kills it. */
 export class PolicySandbox {
   readonly #module: SandboxModule;
@@ -73,12 +64,16 @@ export class PolicySandbox {
   readonly #stdin: WritableStreamDefaultWriter<Uint8Array>;
   readonly #stdout: ReadableStreamDefaultReader<Uint8Array>;
   readonly #stderr: Promise<string>;
-  #buffer: Uint8Array = new Uint8Array(0);
+  readonly #directory: string;
+  /** What was read after the last line taken; only the last piece may hold a newline. */
+  #pieces: Uint8Array[] = [];
+  #piecesSize = 0;
   #closed = false;
 
-  private constructor(module: SandboxModule, child: Deno.ChildProcess) {
+  private constructor(module: SandboxModule, child: Deno.ChildProcess, directory: string) {
     this.#module = module;
     this.#child = child;
+    this.#directory = directory;
     this.#stdin = child.stdin.getWriter();
     this.#stdout = child.stdout.getReader();
     this.#stderr = readCapped(child.stderr);
@@ -90,32 +85,28 @@ export class PolicySandbox {
    * @throws {PolicyModuleError} When the sandbox cannot start or the module does not load in time.
    */
   static async open(module: SandboxModule): Promise<{ sandbox: PolicySandbox; loaded: SandboxLoaded }> {
+    const [program, args] = await sandboxCommand(sandboxProgramUrl(), module.origin);
+    const directory = await Deno.makeTempDir({ prefix: "deermem-eval-sandbox-" }).catch((error) => {
+      throw new IoError("create a temporary directory", "the system's temporary directory", error);
+    });
     let child: Deno.ChildProcess;
     try {
-      child = new Deno.Command(denoCommand(module.origin), {
-        args: [
-          "run",
-          "--quiet",
-          "--no-config",
-          "--no-remote",
-          "--no-npm",
-          "--no-prompt",
-          `--v8-flags=--max-old-space-size=${POLICY_MEMORY_LIMIT_MIB}`,
-          sandboxProgramUrl(),
-        ],
+      child = new Deno.Command(program, {
+        args,
+        cwd: "/",
         clearEnv: true,
-        env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+        env: { DENO_DIR: directory, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
         stdin: "piped",
         stdout: "piped",
         stderr: "piped",
       }).spawn();
     } catch (error) {
-      if (error instanceof PolicyModuleError) throw error;
-      throw new PolicyModuleError(`cannot start the sandbox's deno: ${printable(String(error))}`, {
+      await Deno.remove(directory, { recursive: true }).catch(() => {});
+      throw new PolicyModuleError(`cannot start the sandbox (${program}): ${printable(String(error))}`, {
         path: module.origin,
       });
     }
-    const sandbox = new PolicySandbox(module, child);
+    const sandbox = new PolicySandbox(module, child, directory);
     try {
       const ready = await sandbox.#answer("cannot load the module", START_LIMIT_MS);
       if (ready.ready !== Deno.version.deno) {
@@ -152,14 +143,18 @@ export class PolicySandbox {
     if (!Array.isArray(outcomes) || outcomes.length < 1 || outcomes.length > 2) {
       return this.#refuse(where, "its sandbox sent a malformed answer");
     }
-    return outcomes.map((outcome): SelectOutcome =>
-      outcome !== null && typeof outcome === "object" && typeof outcome.threw === "string"
-        ? { threw: printable(outcome.threw) }
-        : { output: outcome?.output }
-    );
+    return outcomes.map((outcome): SelectOutcome => {
+      if (outcome === null || typeof outcome !== "object" || typeof outcome.threw !== "string") {
+        return { output: outcome?.output };
+      }
+      if (outOfMemory(outcome.threw)) {
+        this.#refuse(where, `ran out of memory (the limit is ${POLICY_MEMORY_BOUND})`);
+      }
+      return { threw: printable(outcome.threw) };
+    });
   }
 
-  /** Kills the child and waits for it: nothing of the module outlives this. */
+  /** Kills the child, waits for it and removes its directory: nothing of the module outlives this. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
@@ -172,6 +167,7 @@ export class PolicySandbox {
     await this.#stdin.close().catch(() => {});
     await this.#stdout.cancel().catch(() => {});
     await this.#stderr;
+    await Deno.remove(this.#directory, { recursive: true }).catch(() => {});
   }
 
   #refuse(where: string, message: string): never {
@@ -212,6 +208,9 @@ export class PolicySandbox {
       }
       const record = answer as Record<string, unknown>;
       if (typeof record.error === "string") {
+        if (outOfMemory(record.error)) {
+          return this.#refuse(where, `ran out of memory (the limit is ${POLICY_MEMORY_BOUND})`);
+        }
         const message = printable(record.error.replace(/data:[\w/+-]+(;base64)?,[^\s"')]*/g, "the module"));
         return this.#refuse(where, message);
       }
@@ -228,7 +227,7 @@ export class PolicySandbox {
     if (
       /out of memory|heap limit/i.test(stderr) || status.signal === "SIGTRAP" || status.signal === "SIGABRT"
     ) {
-      return `ran out of memory (the limit is ${POLICY_MEMORY_LIMIT_MIB} MiB)`;
+      return `ran out of memory (the limit is ${POLICY_MEMORY_BOUND})`;
     }
     const how = status.signal === null ? `exit code ${status.code}` : `signal ${status.signal}`;
     return `ended its sandbox (${how}) without answering`;
@@ -237,29 +236,60 @@ export class PolicySandbox {
   /** The next line of the child's stdout, or `undefined` at its end; a line over the cap is refused. */
   async #line(where: string): Promise<string | undefined> {
     for (;;) {
-      const end = this.#buffer.indexOf(10);
+      const last = this.#pieces.at(-1);
+      const end = last === undefined ? -1 : last.indexOf(10);
       if (end >= 0) {
-        const bytes = this.#buffer.subarray(0, end);
-        this.#buffer = this.#buffer.slice(end + 1);
-        try {
-          return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-        } catch {
-          await this.close();
-          return this.#refuse(where, "its sandbox sent an answer that is not UTF-8");
-        }
+        const bytes = concatenate([...this.#pieces.slice(0, -1), last!.subarray(0, end)]);
+        const rest = last!.subarray(end + 1);
+        this.#pieces = rest.length > 0 ? [rest] : [];
+        this.#piecesSize = rest.length;
+        return await this.#decode(bytes, where);
       }
-      if (this.#buffer.length > LINE_CAP) {
+      if (this.#piecesSize > LINE_CAP) {
         await this.close();
         return this.#refuse(where, `its sandbox sent an answer over ${LINE_CAP >> 20} MiB`);
       }
       const { value, done } = await this.#stdout.read().catch(() => ({ value: undefined, done: true }));
       if (done || value === undefined) return undefined;
-      const joined = new Uint8Array(this.#buffer.length + value.length);
-      joined.set(this.#buffer);
-      joined.set(value, this.#buffer.length);
-      this.#buffer = joined;
+      this.#pieces.push(value);
+      this.#piecesSize += value.length;
     }
   }
+
+  /** One answer line as text: refused when nested or numerous past the JSON limits, or not UTF-8. */
+  async #decode(bytes: Uint8Array, where: string): Promise<string> {
+    try {
+      checkJsonLimits(bytes, JSON_LIMITS);
+    } catch (error) {
+      await this.close();
+      const limit = (error as Error).message.replace(/: at byte offset \d+$/, "");
+      return this.#refuse(where, `its sandbox sent an answer ${limit}`);
+    }
+    try {
+      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      await this.close();
+      return this.#refuse(where, "its sandbox sent an answer that is not UTF-8");
+    }
+  }
+}
+
+/** The pieces as one array, copied once. */
+function concatenate(pieces: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(pieces.reduce((size, piece) => size + piece.length, 0));
+  let offset = 0;
+  for (const piece of pieces) {
+    joined.set(piece, offset);
+    offset += piece.length;
+  }
+  return joined;
+}
+
+/** Whether a module's error is the memory bound refusing an allocation off the V8 heap. */
+function outOfMemory(text: string): boolean {
+  return /^RangeError: (Array buffer allocation failed|.*\b(Out of memory|could not allocate memory))/i.test(
+    text,
+  );
 }
 
 /** The first 64 KiB of a stream as text (the rest drained), so a chatty child cannot fill the host's memory. */

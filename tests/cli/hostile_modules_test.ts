@@ -110,8 +110,41 @@ const REFUSED: [module: string, expected: RegExp, extra?: string[]][] = [
     "--policy-time-limit",
     "1",
   ]],
-  ["huge_allocation.ts", /: case \w+ at capacity 5: ran out of memory \(the limit is 512 MiB\)$/],
+  [
+    "huge_allocation.ts",
+    /: case \w+ at capacity 5: ran out of memory \(the limit is 1024 MiB in all, 512 MiB of it heap\)$/,
+  ],
   ["writes_stdout.ts", /: case \w+ at capacity 5: its sandbox sent an answer that is not UTF-8$/],
+  [
+    "nested_answer.ts",
+    /: case \w+ at capacity 5: its sandbox sent an answer nested more than 900 levels deep$/,
+  ],
+  // The memory attacks get a long time limit: the memory bound, not the clock, must stop them.
+  [
+    "wasm_memory.ts",
+    /: case \w+ at capacity 5: the policy threw NotCapable: WebAssembly is not available to a policy module$/,
+    ["--policy-time-limit", "60"],
+  ],
+  [
+    "workers.ts",
+    /: cannot load the module: NotCapable: Worker is not available to a policy module$/,
+    ["--policy-time-limit", "60"],
+  ],
+  [
+    "node_workers.ts",
+    /: cannot load the module: (NotCapable: process\.cwd is not available to a policy module|ran out of memory \(.*\))$/,
+    ["--policy-time-limit", "60"],
+  ],
+  [
+    "wasm_import.ts",
+    /: cannot load the module: ran out of memory \(the limit is 1024 MiB in all, 512 MiB of it heap\)$/,
+    ["--policy-time-limit", "60"],
+  ],
+  [
+    "array_buffers.ts",
+    /: case \w+ at capacity 5: ran out of memory \(the limit is 1024 MiB in all, 512 MiB of it heap\)$/,
+    ["--policy-time-limit", "60"],
+  ],
   [
     "name_escapes.ts",
     /: default\.name: must be printable text without control characters: "keep-first\\u\{1b\}\[2J\\u\{a\}not a line of ours"$/,
@@ -241,6 +274,93 @@ Deno.test("--policy-time-limit takes seconds in (0, 3600] and only with --policy
     assertEquals([alone.code, alone.stderr], [
       2,
       "deermem-eval run-policy: --policy-time-limit is for --policy-module\n",
+    ]);
+    assertEquals(await listDir(directory), []);
+  });
+});
+
+/** Every file under `directory` with its size and modification time, or [] when it does not exist. */
+async function tree(directory: string): Promise<string[]> {
+  const found: string[] = [];
+  const walk = async (path: string) => {
+    for await (const entry of Deno.readDir(path)) {
+      const child = `${path}/${entry.name}`;
+      const info = await Deno.lstat(child);
+      found.push(`${child} ${info.size} ${info.mtime?.getTime()}`);
+      if (info.isDirectory) await walk(child);
+    }
+  };
+  await walk(directory).catch((error) => {
+    if (!(error instanceof Deno.errors.NotFound)) throw error;
+  });
+  return found.sort();
+}
+
+Deno.test("a module's localStorage and caches keep nothing: a second run finds nothing, no Deno dir grows", async () => {
+  // The Deno dir a child with an empty environment would use (its location_data holds web storage).
+  const info = await new Deno.Command(Deno.execPath(), { args: ["info", "--json"], clearEnv: true }).output();
+  const locationData = `${JSON.parse(new TextDecoder().decode(info.stdout)).denoDir}/location_data`;
+  const before = await tree(locationData);
+  await withTempDir(async (directory) => {
+    for (const run of ["first", "second"]) {
+      const output = `${directory}/${run}`;
+      const result = await runModule(output, `${HOSTILE}/stores.ts`);
+      assertEquals([result.code, result.stderr], [0, ""]);
+      assertEquals((await readOutputs(output)).rows, benign.rows, run);
+    }
+    assertEquals(await listDir(directory), ["first", "second"]);
+  });
+  assertEquals(await tree(locationData), before);
+});
+
+Deno.test("a module learns neither the working directory nor the executable's path nor the host's pid", async () => {
+  await withTempDir(async (directory) => {
+    const cwd = await Deno.makeTempDir({ dir: directory, prefix: "user-cwd-" });
+    const result = await runCli(
+      [
+        "run-policy",
+        "--dataset",
+        FIXTURE_DATASET,
+        "--output-dir",
+        `${cwd}/out`,
+        "--policy-module",
+        `${HOSTILE}/leaks_paths.ts`,
+        ...fixtureProtocolFlags(),
+      ],
+      { flags: taskFlags("cli"), cwd },
+    );
+    assertEquals([result.code, result.stderr], [0, ""]);
+    const written = await readOutputs(`${cwd}/out`);
+    assertEquals(
+      written.rows.map((row) => row.replace(/"policy": ?"[^"]*"/, "")),
+      benign.rows.map((row) => row.replace(/"policy": ?"[^"]*"/, "")),
+    );
+    // Each way is withheld, but node:process's own cwd, which answers the sandbox's: "/".
+    assertEquals(JSON.parse(written.rows[0]).policy, "paths - - - - - - /");
+  });
+});
+
+Deno.test("without prlimit to bound its memory, no module runs, even with deno granted: one line saying what to grant, exit 2", async () => {
+  await withTempDir(async (directory) => {
+    // deno alone is granted, as the tasks did before the sandbox's memory was bounded.
+    const flags = taskFlags("cli").map((flag) => flag.startsWith("--allow-run=") ? "--allow-run=deno" : flag);
+    const result = await runCli(
+      [
+        "run-policy",
+        "--dataset",
+        FIXTURE_DATASET,
+        "--output-dir",
+        `${directory}/out`,
+        "--policy-module",
+        `${HOSTILE}/keep_first.ts`,
+        ...fixtureProtocolFlags(),
+      ],
+      { flags },
+    );
+    assertEquals([result.code, result.stderr], [
+      2,
+      `deermem-eval run-policy: ${HOSTILE}/keep_first.ts: a policy module runs in a child deno with no ` +
+      "permissions under prlimit (util-linux), which needs --allow-run=prlimit\n",
     ]);
     assertEquals(await listDir(directory), []);
   });

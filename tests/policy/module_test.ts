@@ -3,7 +3,7 @@ import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "../help
 import { FIXTURE_DATASET } from "../helpers/fixture.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
 import { PolicyModuleError } from "../../lib/base/errors.ts";
-import { loadPolicyModule } from "../../lib/policy/module.ts";
+import { checkPolicyName, loadPolicyModule } from "../../lib/policy/module.ts";
 
 const POLICIES_DIR = `${ROOT}tests/fixtures/policies`;
 const REFERENCE_ROWS = (await Deno.readTextFile(`${GOLDEN}/fixture-run/policy/policy.raw.jsonl`))
@@ -58,7 +58,7 @@ function runPolicyModule(directory: string, module: string, env?: Record<string,
         "--no-prompt",
         "--allow-read",
         "--allow-write",
-        "--allow-run=deno",
+        "--allow-run=prlimit",
         "--cached-only",
         "--allow-env=LONGMEMEVAL_ORACLE_PATH",
         "--ignore-env",
@@ -163,3 +163,35 @@ for (
     });
   });
 }
+
+Deno.test("checkPolicyName compares names after NFKC and refuses invisible and space-like characters", () => {
+  const refusals: [string, RegExp][] = [
+    [
+      "hybrid-v1\u00a0",
+      /^p\.ts: default\.name: must not hold invisible or space-like characters: "hybrid-v1\\u\{a0\}"$/,
+    ],
+    ["confidence\u200b", /^p\.ts: default\.name: must be printable text without control characters/],
+    [
+      "\uff48\uff59\uff42\uff52\uff49\uff44-v1",
+      /^p\.ts: default\.name: must not take a published policy's name \(hybrid-v1\)$/,
+    ],
+    ["confidence\u2028", /^p\.ts: default\.name: must (be printable|not hold invisible)/],
+    ["keep\u3000first", /^p\.ts: default\.name: must not hold invisible or space-like characters/],
+    ["keep\u115ffirst", /^p\.ts: default\.name: must not hold invisible or space-like characters/],
+    ["hybrid-v1 ", /^p\.ts: default\.name: must not start or end with a space, or hold two in a row$/],
+    [" recency", /must not start or end with a space/],
+    ["Hybrid-V1", /^p\.ts: default\.name: must not take a published policy's name \(hybrid-v1\)$/],
+  ];
+  for (const [name, expected] of refusals) {
+    let thrown: unknown;
+    try {
+      checkPolicyName(name, "p.ts");
+    } catch (error) {
+      thrown = error;
+    }
+    assert(thrown instanceof PolicyModuleError, JSON.stringify(name));
+    assertMatch(thrown.message, expected);
+  }
+  checkPolicyName("recency v2", "p.ts");
+  checkPolicyName("récence", "p.ts");
+});

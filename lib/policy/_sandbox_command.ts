@@ -1,0 +1,88 @@
+/**
+ * How the sandbox's child is started: `prlimit` bounding its writable memory (RLIMIT_DATA, which counts every
+ * private writable mapping: V8's heap, ArrayBuffers, Wasm memory, workers; not V8's PROT_NONE reservations, which
+ * break RLIMIT_AS), then `deno run` granted nothing (sandbox.ts runs it in `/`, telling nothing of the user's
+ * directory, with a fresh Deno dir removed after, so web storage, were it reached, keeps nothing).
+ *
+ * @module
+ */
+
+import { PolicyModuleError } from "../base/errors.ts";
+import { printable } from "./_sandbox_codec.ts";
+
+/** The sandbox's V8 heap limit, in MiB. */
+export const POLICY_HEAP_LIMIT_MIB = 512;
+/**
+ * The sandbox's whole writable memory, in MiB: an idle `deno` maps about 545 MiB of it (mostly reserved, some
+ * 30 MB resident), so a module has about 480 MiB, heap and buffers together; the child stays within ~1.1 GB.
+ */
+export const POLICY_MEMORY_LIMIT_MIB = 1024;
+
+/** The one-line statement of the bounds, for messages and help. */
+export const POLICY_MEMORY_BOUND =
+  `${POLICY_MEMORY_LIMIT_MIB} MiB in all, ${POLICY_HEAP_LIMIT_MIB} MiB of it heap`;
+
+const granted = (command: string): boolean =>
+  Deno.permissions.querySync({ name: "run", command }).state === "granted";
+
+let resolvedDeno: Promise<string> | undefined;
+
+/** The `deno` on PATH, as an absolute path (prlimit runs it with an empty environment, so without PATH). */
+function denoOnPath(origin: string): Promise<string> {
+  resolvedDeno ??= new Deno.Command("deno", {
+    args: ["eval", "--quiet", "--no-config", "console.log(Deno.execPath())"],
+    clearEnv: true,
+    env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output().then((output) => {
+    const path = new TextDecoder("utf-8", { fatal: true }).decode(output.stdout).trim();
+    if (!output.success || !path.startsWith("/")) throw new Error(`deno eval exited ${output.code}`);
+    return path;
+  });
+  return resolvedDeno.catch((error) => {
+    resolvedDeno = undefined;
+    throw new PolicyModuleError(`cannot find the sandbox's deno: ${printable(String(error))}`, {
+      path: origin,
+    });
+  });
+}
+
+/**
+ * The program and arguments starting `script` in the sandbox: `prlimit` running this very `deno` (so only
+ * `prlimit` need be granted), or, in a compiled program, the `deno` on PATH (granted too, to find it).
+ *
+ * @throws {PolicyModuleError} When not on Linux, or without `--allow-run=prlimit` (and `deno`, compiled).
+ */
+export async function sandboxCommand(script: string, origin: string): Promise<[string, string[]]> {
+  if (Deno.build.os !== "linux") {
+    throw new PolicyModuleError(
+      "a policy module's memory is bounded with Linux's RLIMIT_DATA (prlimit), so running one needs Linux",
+      { path: origin },
+    );
+  }
+  const needed = Deno.build.standalone ? ["prlimit", "deno"] : ["prlimit"];
+  if (!needed.every(granted)) {
+    throw new PolicyModuleError(
+      "a policy module runs in a child deno with no permissions under prlimit (util-linux), which needs " +
+        `--allow-run=${needed.join(",")}`,
+      { path: origin },
+    );
+  }
+  const deno = Deno.build.standalone ? await denoOnPath(origin) : Deno.execPath();
+  const bytes = POLICY_MEMORY_LIMIT_MIB * 1024 * 1024;
+  return ["prlimit", [
+    `--data=${bytes}:${bytes}`,
+    "--",
+    deno,
+    "run",
+    "--quiet",
+    "--no-config",
+    "--no-remote",
+    "--no-npm",
+    "--no-prompt",
+    `--v8-flags=--max-old-space-size=${POLICY_HEAP_LIMIT_MIB}`,
+    script,
+  ]];
+}
