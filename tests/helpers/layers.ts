@@ -68,3 +68,44 @@ export function layerViolations(edges: readonly ImportEdge[]): string[] {
   }
   return problems;
 }
+
+/** Every import circle between files, each as its files in order (a file that imports itself included). */
+export function importCycles(edges: readonly ImportEdge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const { from, to } of edges) next.set(from, [...(next.get(from) ?? []), to]);
+  // Tarjan's strongly connected components: each component of two or more files holds a circle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of next.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (next.get(file) ?? []).includes(file)) cycles.push(component.sort());
+  };
+  for (const file of [...next.keys()].sort()) if (!index.has(file)) visit(file);
+  return cycles.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+}
+
+/** The edges into another folder that do not go through that folder's `mod.ts`. */
+export function surfaceBypasses(edges: readonly ImportEdge[]): string[] {
+  return edges.filter(({ from, to }) => folderOf(from) !== folderOf(to) && to !== `${folderOf(to)}/mod.ts`)
+    .map(({ from, to }) => `${from} -> ${to}: import it through ${folderOf(to)}/mod.ts`);
+}
