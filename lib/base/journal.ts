@@ -2,53 +2,41 @@
  * The journal of a publish in progress, and the one rule for what the next run does with a journal a killed
  * publish left behind.
  *
- * A publish writes `.publish.ID.journal` beside its first target before anything else (the targets),
+ * A publish writes `.publish.ID.journal` in each directory it writes into before anything else (ID a random
+ * UUID; the journal names that directory's targets by name only, and the directory by its device and inode),
  * holds an exclusive `flock` on it while it runs (the kernel drops it the moment the process dies, which is how
- * a journal left by a dead publish is told from a live one), appends the identity (inode, size, mtime) of every
- * staging file once all are written in full and fsync'd, fsyncs it — before the first link — and removes it when
- * it has finished or been undone. Its staging files are `.NAME.ID.staging` beside each target.
+ * a journal left by a dead publish is told from a live one), appends what each staging file `.NAME.ID.staging`
+ * holds (device, inode, size, content digest) once all are written in full and fsync'd, fsyncs it — before the
+ * first link — and removes it when it has finished or been undone.
  *
- * The next publish into any of those directories recovers a dead journal: a publish of any of the same targets
- * (the same command run again) supersedes it, so the dead one is cleared; otherwise it is completed (the
- * missing links made) when every staging file was complete, else cleared. Clearing removes the staging files
- * and only those targets that are still the very file it staged (same inode, size and mtime): a file at a
- * target that this publish did not create is never touched. Then the journal goes.
+ * The next publish into that directory settles a dead journal, but only one it can prove is its own: a regular
+ * file of this user, of this version, written in this very directory, naming plain file names, whose staging
+ * files are regular files of this user holding exactly what it recorded. Anything else is refused — left as
+ * it is, nothing it names touched, said in one line. A proven journal is superseded by a publish of any of the
+ * same targets (the same command run again: cleared), else completed (the missing links made) when every file
+ * was staged, else cleared. Clearing removes the staging files and only those targets that are still a link
+ * of their staging file (same device and inode, so the content just hashed): a file at a target that this
+ * publish did not create is never touched. Nothing is ever followed through a symbolic link. Then the journal
+ * goes.
  *
  * @module
  */
 
-import { IoError, isOsError } from "./errors.ts";
+import { InputError, IoError, isOsError } from "./errors.ts";
+import { ContentDigest } from "./hash.ts";
+import {
+  type DirectoryIdentity,
+  intentLine,
+  JOURNAL_NAME,
+  journalName,
+  type JournalRecord,
+  parseJournal,
+  type StagedFile,
+  stagedLine,
+  stagingName,
+} from "./_journal_format.ts";
 
-/** What tells a file this publish staged from one someone else put at the same name. */
-export interface FileIdentity {
-  /** The inode number; `null` where the platform gives none (such a file is never taken for ours). */
-  readonly ino: number | null;
-  /** The size in bytes. */
-  readonly size: number;
-  /** The modification time, milliseconds since the epoch (`null` when unknown). */
-  readonly mtime: number | null;
-}
-
-/**
- * A file's identity as the journal records it.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { fileIdentity } from "./journal.ts";
- * const path = await Deno.makeTempFile();
- * await Deno.writeTextFile(path, "abc");
- * strictEqual(fileIdentity(await Deno.stat(path)).size, 3);
- * ```
- */
-export function fileIdentity(info: Deno.FileInfo): FileIdentity {
-  return { ino: info.ino, size: info.size, mtime: info.mtime?.getTime() ?? null };
-}
-
-function sameIdentity(seen: FileIdentity | null, recorded: FileIdentity | undefined): boolean {
-  return seen !== null && recorded !== undefined && seen.ino !== null && seen.ino === recorded.ino &&
-    seen.size === recorded.size && seen.mtime === recorded.mtime;
-}
+export type { StagedFile };
 
 /**
  * Splits a path at its last slash into its directory (`.` when none) and its name.
@@ -80,32 +68,57 @@ export function splitPath(path: string): { directory: string; name: string } {
  */
 export function stagingPath(target: string, id: string): string {
   const { directory, name } = splitPath(target);
-  return `${directory}/.${name}.${id}.staging`;
+  return `${directory}/${stagingName(name, id)}`;
 }
 
-const JOURNAL_NAME = /^\.publish\.([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.journal$/;
-const MARK = "deermem-eval publish";
+/**
+ * Refuses (an {@linkcode InputError} naming it, exit 2) a directory the program would write into that is a
+ * symbolic link: output goes only into real directories. A missing one is left for the write to report.
+ *
+ * @example
+ * ```ts
+ * import { rejects } from "node:assert/strict";
+ * import { InputError } from "./errors.ts";
+ * import { refuseLinkedDirectory } from "./journal.ts";
+ * const directory = await Deno.makeTempDir();
+ * await Deno.symlink(directory, `${directory}/link`);
+ * await refuseLinkedDirectory(directory); // a real directory: fine
+ * await rejects(refuseLinkedDirectory(`${directory}/link`), InputError);
+ * ```
+ */
+export async function refuseLinkedDirectory(path: string): Promise<void> {
+  const info = await lstatOrNull(path);
+  if (info?.isSymlink) {
+    throw new InputError(
+      "is a symbolic link, not a directory: output is written only into real directories",
+      {
+        path,
+      },
+    );
+  }
+}
+
 /** Far above any journal this tool writes (a line per target): anything larger is not one of ours. */
 const JOURNAL_CAP = 1 << 20;
 /** New journals taken for dead ones by a concurrent recovery before giving up (each race takes microseconds). */
 const ATTEMPTS = 8;
 
-/** The journal of one publish in progress; only the process that began it holds its lock. */
+/** The journal of one publish in progress; only the process that began it holds its locks. */
 export interface PublishJournal {
-  /** The publish's id, in its journal's and its staging files' names. */
+  /** The publish's id, in its journals' and its staging files' names. */
   readonly id: string;
-  /** The journal file. */
-  readonly path: string;
+  /** Its journal files, one per directory it writes into. */
+  readonly paths: readonly string[];
   /** The staging path of each target, in the targets' order. */
   readonly staging: readonly string[];
-  /** Records (fsync'd) that every staging file is written in full, with their identities: call before linking. */
-  recordStaged(identities: readonly FileIdentity[]): Promise<void>;
+  /** Records (fsync'd) that every staging file is written in full, and what each holds: call before linking. */
+  recordStaged(files: readonly StagedFile[]): Promise<void>;
   /**
-   * Removes the journal: the publish has finished or been undone. Synchronous, so that nothing runs between a
+   * Removes the journals: the publish has finished or been undone. Synchronous, so that nothing runs between a
    * publish's last look for a signal and the end of its hold on signals.
    */
   remove(): void;
-  /** Drops the lock and leaves the journal for the next run to settle, as a killed process does. */
+  /** Drops the locks and leaves the journals for the next run to settle, as a killed process does. */
   abandon(): void;
 }
 
@@ -115,24 +128,22 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
   for (let offset = 0; offset < bytes.length;) offset += await file.write(bytes.subarray(offset));
 }
 
-/** The directory with symbolic links resolved, so two spellings of one file compare equal. */
-async function canonicalDirectory(directory: string): Promise<string> {
+async function lstatOrNull(path: string): Promise<Deno.FileInfo | null> {
   try {
-    return await Deno.realPath(directory);
-  } catch {
-    return directory;
+    return await Deno.lstat(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null;
+    throw new IoError("inspect", path, error);
   }
 }
 
-async function canonicalPath(path: string): Promise<string> {
-  const { directory, name } = splitPath(path);
-  return `${await canonicalDirectory(directory)}/${name}`;
-}
+const sameFile = (a: Deno.FileInfo, b: { dev: number; ino: number | null }) =>
+  a.ino !== null && a.dev === b.dev && a.ino === b.ino;
 
 /** Whether `path` still names the file open as `file` (a recovery may have removed it meanwhile). */
 async function stillAt(file: Deno.FsFile, path: string): Promise<boolean> {
   try {
-    return (await file.stat()).ino === (await Deno.lstat(path)).ino;
+    return sameFile(await Deno.lstat(path), await file.stat());
   } catch {
     return false;
   }
@@ -147,8 +158,64 @@ async function tryLock(file: Deno.FsFile): Promise<boolean | undefined> {
   }
 }
 
+/** A directory's device and inode, read without following a link (a link is refused before any publish). */
+async function directoryIdentity(directory: string): Promise<DirectoryIdentity | null> {
+  const info = await lstatOrNull(directory);
+  return info !== null && info.isDirectory && info.ino !== null ? { dev: info.dev, ino: info.ino } : null;
+}
+
+/** The targets of one directory of a publish: their indexes among all targets, and their names. */
+interface Part {
+  directory: string;
+  indexes: number[];
+  names: string[];
+}
+
+function partsOf(targets: readonly string[]): Part[] {
+  const parts = new Map<string, Part>();
+  for (const [index, target] of targets.entries()) {
+    const { directory, name } = splitPath(target);
+    const part = parts.get(directory) ?? { directory, indexes: [], names: [] };
+    part.indexes.push(index);
+    part.names.push(name);
+    parts.set(directory, part);
+  }
+  return [...parts.values()];
+}
+
+/** One journal file per part, created under `id` and locked; `undefined` when a recovery took one meanwhile. */
+async function createJournals(parts: readonly Part[], id: string): Promise<Deno.FsFile[] | undefined> {
+  const files: Deno.FsFile[] = [];
+  const giveUp = async () => {
+    for (const [index, file] of files.entries()) {
+      const path = `${parts[index].directory}/${journalName(id)}`;
+      if (await stillAt(file, path)) await Deno.remove(path).catch(() => {});
+      file.close();
+    }
+    return undefined;
+  };
+  for (const part of parts) {
+    const identity = await directoryIdentity(part.directory);
+    if (identity === null) {
+      throw new IoError(
+        "write",
+        `${part.directory}/${part.names[0]}`,
+        new Deno.errors.NotFound("not a directory"),
+      );
+    }
+    const path = `${part.directory}/${journalName(id)}`;
+    const file = await Deno.open(path, { createNew: true, read: true, write: true });
+    files.push(file);
+    // A recovery that found it before the lock took it for a dead one: begin again under another id.
+    if (await tryLock(file) === false || !await stillAt(file, path)) return await giveUp();
+    // Not fsync'd yet: recordStaged's fsync makes both lines durable before the first link.
+    await writeAll(file, encoder.encode(intentLine(id, identity, part.names)));
+  }
+  return files;
+}
+
 /**
- * Begins the journal of a publish of `targets` (written before any staging file); an OS failure is
+ * Begins the journals of a publish of `targets` (written before any staging file); an OS failure is
  * an {@linkcode IoError} named by the first target, the file the user asked for.
  *
  * @example
@@ -162,25 +229,12 @@ async function tryLock(file: Deno.FsFile): Promise<boolean | undefined> {
  * ```
  */
 export async function beginJournal(targets: readonly string[]): Promise<PublishJournal> {
-  const { directory } = splitPath(targets[0]);
+  const parts = partsOf(targets);
   try {
-    // A target beside the journal is named by its name (the directory may move); any other by its full path.
-    const entries = await Promise.all(targets.map((target) => {
-      const split = splitPath(target);
-      return split.directory === directory ? split.name : canonicalPath(target);
-    }));
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const id = crypto.randomUUID();
-      const path = `${directory}/.publish.${id}.journal`;
-      const file = await Deno.open(path, { createNew: true, read: true, write: true });
-      // A recovery that found it before the lock took it for a dead one: begin again under another id.
-      if (await tryLock(file) === false || !await stillAt(file, path)) {
-        file.close();
-        continue;
-      }
-      // Not fsync'd yet: recordStaged's fsync makes both lines durable before the first link.
-      await writeAll(file, encoder.encode(`${JSON.stringify({ journal: MARK, id, targets: entries })}\n`));
-      return openJournal(file, path, id, targets);
+      const files = await createJournals(parts, id);
+      if (files !== undefined) return openJournal(files, parts, id, targets);
     }
     throw new IoError(
       "write",
@@ -194,24 +248,27 @@ export async function beginJournal(targets: readonly string[]): Promise<PublishJ
 }
 
 function openJournal(
-  file: Deno.FsFile,
-  path: string,
+  files: readonly Deno.FsFile[],
+  parts: readonly Part[],
   id: string,
   targets: readonly string[],
 ): PublishJournal {
+  const paths = parts.map((part) => `${part.directory}/${journalName(id)}`);
   let open = true;
   const close = () => {
-    if (open) file.close();
+    if (open) { for (const file of files) file.close(); }
     open = false;
   };
   return {
     id,
-    path,
+    paths,
     staging: targets.map((target) => stagingPath(target, id)),
-    recordStaged: async (identities) => {
+    recordStaged: async (staged) => {
       try {
-        await writeAll(file, encoder.encode(`${JSON.stringify({ staged: identities })}\n`));
-        await file.sync();
+        for (const [index, part] of parts.entries()) {
+          await writeAll(files[index], encoder.encode(stagedLine(part.indexes.map((at) => staged[at]))));
+          await files[index].sync();
+        }
       } catch (error) {
         if (!isOsError(error)) throw error;
         throw new IoError("write", targets[0], error);
@@ -219,10 +276,10 @@ function openJournal(
     },
     remove: () => {
       try {
-        Deno.removeSync(path);
+        for (const path of paths) Deno.removeSync(path);
       } catch (error) {
         if (!isOsError(error)) throw error;
-        throw new IoError("remove", path, error);
+        throw new IoError("remove", paths[0], error);
       } finally {
         close();
       }
@@ -233,71 +290,19 @@ function openJournal(
 
 /** What the next run did with a journal a dead publish left. */
 export interface Recovery {
-  /** The journal file (now removed). */
+  /** The journal file (removed, unless refused). */
   journal: string;
-  /** `completed`: every file linked into place; `cleared`: everything it staged and placed removed. */
-  outcome: "completed" | "cleared";
+  /**
+   * `completed`: every file linked into place; `cleared`: everything it staged and placed removed; `refused`:
+   * not provably a journal of this user's publish here, so left as it is with everything it names.
+   */
+  outcome: "completed" | "cleared" | "refused";
+  /** Why it was refused. */
+  reason?: string;
 }
 
-/** A dead publish as its journal records it: `staged` is `null` when it died before every file was staged. */
-interface JournalRecord {
-  targets: string[];
-  staged: FileIdentity[] | null;
-}
-
-function isIdentity(value: unknown): value is FileIdentity {
-  const item = value as FileIdentity | null;
-  return typeof item === "object" && item !== null && Number.isSafeInteger(item.size) &&
-    (item.ino === null || Number.isSafeInteger(item.ino)) &&
-    (item.mtime === null || Number.isFinite(item.mtime));
-}
-
-function isTarget(entry: unknown): entry is string {
-  if (typeof entry !== "string" || entry === "") return false;
-  const { name } = splitPath(entry);
-  return name !== "" && name !== "." && name !== ".." && (!entry.includes("/") || entry.startsWith("/"));
-}
-
-/** Reads a journal's text; `undefined` when it is not one this tool wrote (then it is left alone). */
-function parseJournal(text: string, id: string, directory: string): JournalRecord | null | undefined {
-  const lines = text.split("\n");
-  // No complete first line: the publish died writing it, before any staging file existed.
-  if (lines.length < 2) return null;
-  let intent;
-  try {
-    intent = JSON.parse(lines[0]);
-  } catch {
-    return undefined;
-  }
-  if (intent?.journal !== MARK || intent.id !== id || !Array.isArray(intent.targets)) return undefined;
-  if (intent.targets.length === 0 || !intent.targets.every(isTarget)) return undefined;
-  const targets = (intent.targets as string[]).map((entry) =>
-    entry.includes("/") ? entry : `${directory}/${entry}`
-  );
-  let staged: FileIdentity[] | null = null;
-  if (lines.length >= 3) {
-    try {
-      const record = JSON.parse(lines[1]);
-      const identities = record?.staged;
-      if (Array.isArray(identities) && identities.length === targets.length && identities.every(isIdentity)) {
-        staged = identities;
-      }
-    } catch {
-      // Torn while being appended: not every file is known to be staged.
-    }
-  }
-  return { targets, staged };
-}
-
-async function identityAt(path: string): Promise<FileIdentity | null> {
-  try {
-    const info = await Deno.lstat(path);
-    return info.isFile ? fileIdentity(info) : { ino: null, size: -1, mtime: null };
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return null;
-    throw new IoError("inspect", path, error);
-  }
-}
+/** A settled journal's outcome, or why it cannot be proved one's own. */
+type Settled = Recovery["outcome"] | { refused: string };
 
 async function removeIfPresent(path: string): Promise<void> {
   try {
@@ -308,49 +313,115 @@ async function removeIfPresent(path: string): Promise<void> {
   }
 }
 
-/** Settles one dead publish: completes or clears it as the module's rule says. */
+/** The content digest of the file at `path`, read only if it is still the file `expected` names. */
+async function digestOf(path: string, expected: Deno.FileInfo): Promise<string | undefined> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch {
+    return undefined;
+  }
+  try {
+    if (!sameFile(await file.stat(), expected)) return undefined;
+    const digest = new ContentDigest();
+    const buffer = new Uint8Array(1 << 20);
+    for (let read = await file.read(buffer); read !== null; read = await file.read(buffer)) {
+      await digest.update(buffer.subarray(0, read));
+    }
+    return await digest.hex();
+  } finally {
+    file.close();
+  }
+}
+
+/** One target of a journal with its staging file, as the journal records it and as found now. */
+interface Entry {
+  name: string;
+  target: string;
+  staging: string;
+  staged?: StagedFile;
+  found: Deno.FileInfo | null;
+}
+
+/** Why the staging files found are not what the journal says the publish wrote, if they are not. */
+async function disowned(
+  entries: readonly Entry[],
+  staged: boolean,
+  uid: number,
+): Promise<string | undefined> {
+  for (const entry of entries) {
+    const found = entry.found;
+    if (found === null) continue;
+    const name = stagingName(entry.name, "…");
+    if (!found.isFile) return `its staging file for ${entry.name} is not a regular file`;
+    if (found.uid !== uid) return `its staging file for ${entry.name} belongs to uid ${found.uid}`;
+    if (!staged) {
+      if (found.nlink !== null && found.nlink > 1) {
+        return `${name} has another name: it is not one being staged`;
+      }
+      continue;
+    }
+    const record = entry.staged!;
+    if (!sameFile(found, record) || found.size !== record.size) {
+      return `its staging file for ${entry.name} is not the file it recorded`;
+    }
+    if (await digestOf(entry.staging, found) !== record.digest) {
+      return `its staging file for ${entry.name} does not hold what it recorded`;
+    }
+  }
+  return undefined;
+}
+
+/** Settles one proven journal's files: completes or clears them as the module's rule says. */
 async function settle(
+  directory: string,
   record: JournalRecord,
   id: string,
-  superseding: ReadonlySet<string>,
-): Promise<Recovery["outcome"]> {
-  const files = record.targets.map((target, index) => ({
-    target,
-    staging: stagingPath(target, id),
-    staged: record.staged?.[index],
+  superseded: boolean,
+  uid: number,
+): Promise<Settled> {
+  const entries: Entry[] = await Promise.all(record.targets.map(async (name, index) => {
+    const staging = `${directory}/${stagingName(name, id)}`;
+    return {
+      name,
+      target: `${directory}/${name}`,
+      staging,
+      staged: record.staged?.[index],
+      found: await lstatOrNull(staging),
+    };
   }));
-  const look = () =>
-    Promise.all(files.map(async (file) => ({
-      target: await identityAt(file.target),
-      staging: await identityAt(file.staging),
-    })));
-  let seen = await look();
-  const ours = (index: number) => sameIdentity(seen[index].target, files[index].staged);
-  const completable = record.staged !== null &&
-    files.every((file, index) =>
-      ours(index) || (seen[index].target === null && sameIdentity(seen[index].staging, file.staged))
-    );
-  const superseded = (await Promise.all(files.map((file) => canonicalPath(file.target))))
-    .some((path) => superseding.has(path));
-  if (completable && !superseded) {
-    if (await linkMissing(files.filter((_, index) => seen[index].target === null))) {
-      for (const file of files) await removeIfPresent(file.staging);
+  const reason = await disowned(entries, record.staged !== null, uid);
+  if (reason !== undefined) return { refused: reason };
+  const removeStaging = async () => {
+    for (const entry of entries) if (entry.found !== null) await removeIfPresent(entry.staging);
+  };
+  // Not every file staged: nothing was linked. A staging name gone: the publish had made every link.
+  if (record.staged === null || entries.some((entry) => entry.found === null)) {
+    await removeStaging();
+    return record.staged === null ? "cleared" : "completed";
+  }
+  const ours = (entry: Entry, info: Deno.FileInfo | null) =>
+    info !== null && info.isFile && sameFile(info, entry.staged!);
+  const targets = await Promise.all(entries.map((entry) => lstatOrNull(entry.target)));
+  if (!superseded && targets.every((info, index) => info === null || ours(entries[index], info))) {
+    if (await linkMissing(entries.filter((_, index) => targets[index] === null))) {
+      await removeStaging();
       return "completed";
     }
-    seen = await look(); // a target appeared meanwhile: clear what is ours, including links just made
   }
-  for (const [index, file] of files.entries()) {
-    if (ours(index)) await removeIfPresent(file.target);
-    await removeIfPresent(file.staging);
+  // Cleared: a target is removed only while it is still a link of the staging file just verified.
+  for (const entry of entries) {
+    if (ours(entry, await lstatOrNull(entry.target))) await removeIfPresent(entry.target);
   }
+  await removeStaging();
   return "cleared";
 }
 
 /** Links each staged file into its target; `false` when one could not be. */
-async function linkMissing(files: readonly { target: string; staging: string }[]): Promise<boolean> {
-  for (const file of files) {
+async function linkMissing(entries: readonly Entry[]): Promise<boolean> {
+  for (const entry of entries) {
     try {
-      await Deno.link(file.staging, file.target);
+      await Deno.link(entry.staging, entry.target);
     } catch {
       return false;
     }
@@ -358,42 +429,85 @@ async function linkMissing(files: readonly { target: string; staging: string }[]
   return true;
 }
 
-async function readJournal(file: Deno.FsFile): Promise<string | undefined> {
-  const size = (await file.stat()).size;
+async function readJournal(file: Deno.FsFile, size: number): Promise<string | undefined> {
   if (size > JOURNAL_CAP) return undefined;
   const bytes = new Uint8Array(size);
-  for (let offset = 0; offset < size;) {
+  let offset = 0;
+  while (offset < size) {
     const read = await file.read(bytes.subarray(offset));
     if (read === null) break;
     offset += read;
   }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, offset));
   } catch {
-    return undefined; // not UTF-8: not a journal this tool wrote
+    return undefined;
   }
+}
+
+/** Why a journal's file itself is not one this user's publish wrote, if it is not. */
+function foreignFile(info: Deno.FileInfo, uid: number): string | undefined {
+  if (!info.isFile) return "it is not a regular file";
+  if (info.uid !== uid) return `it belongs to uid ${info.uid}, not to this user`;
+  return undefined;
+}
+
+let knownUid: number | undefined;
+
+/**
+ * This process's user id, as the owner of a file it creates (`Deno.uid()` needs a permission the commands are
+ * not given): learnt once, from an empty journal made and removed in `directory`; `undefined` when it cannot
+ * create one there (then nothing there could be removed either).
+ */
+async function ownUid(directory: string): Promise<number | undefined> {
+  if (knownUid !== undefined) return knownUid;
+  const path = `${directory}/${journalName(crypto.randomUUID())}`;
+  try {
+    const file = await Deno.open(path, { createNew: true, write: true });
+    try {
+      knownUid = (await file.stat()).uid ?? undefined;
+    } finally {
+      file.close();
+      await Deno.remove(path).catch(() => {});
+    }
+  } catch {
+    return undefined;
+  }
+  return knownUid;
 }
 
 async function recoverJournal(
   directory: string,
+  identity: DirectoryIdentity,
   name: string,
   id: string,
   superseding: ReadonlySet<string>,
+  uid: number,
 ): Promise<Recovery | undefined> {
   const path = `${directory}/${name}`;
+  const refused = (reason: string): Recovery => ({ journal: path, outcome: "refused", reason });
+  const info = await lstatOrNull(path);
+  if (info === null) return undefined;
+  const foreign = foreignFile(info, uid);
+  if (foreign !== undefined) return refused(foreign);
   let file: Deno.FsFile;
   try {
     file = await Deno.open(path, { read: true });
   } catch {
-    return undefined; // gone meanwhile, or not ours to open
+    return undefined; // gone meanwhile
   }
   try {
     // Locked: its publish is still running (here or in another process). Unlockable here: it cannot be told.
     if (await tryLock(file) !== true || !await stillAt(file, path)) return undefined;
-    const text = await readJournal(file);
-    const record = text === undefined ? undefined : parseJournal(text, id, directory);
-    if (record === undefined) return undefined;
-    const outcome = record === null ? "cleared" : await settle(record, id, superseding);
+    const text = await readJournal(file, (await file.stat()).size);
+    const record = text === undefined
+      ? { refused: "it is not UTF-8 text within 1 MiB" }
+      : parseJournal(text, id, identity);
+    if (typeof record === "object" && "refused" in record) return refused(record.refused);
+    const superseded = record !== "empty" &&
+      record.targets.some((target) => superseding.has(fileKey(identity, target)));
+    const outcome = record === "empty" ? "cleared" : await settle(directory, record, id, superseded, uid);
+    if (typeof outcome === "object") return refused(outcome.refused);
     await removeIfPresent(path);
     return { journal: path, outcome };
   } finally {
@@ -401,12 +515,14 @@ async function recoverJournal(
   }
 }
 
+const fileKey = (directory: DirectoryIdentity, name: string) => `${directory.dev}:${directory.ino}/${name}`;
+
 async function journalsIn(directory: string): Promise<{ name: string; id: string }[]> {
   const found: { name: string; id: string }[] = [];
   try {
     for await (const entry of Deno.readDir(directory)) {
       const match = JOURNAL_NAME.exec(entry.name);
-      if (match !== null && entry.isFile) found.push({ name: entry.name, id: match[1] });
+      if (match !== null && !entry.isDirectory) found.push({ name: entry.name, id: match[1] });
     }
   } catch {
     // An unlistable directory holds no journal we can settle; the publish itself reports what is wrong.
@@ -416,9 +532,10 @@ async function journalsIn(directory: string): Promise<{ name: string; id: string
 
 /**
  * Settles every journal a dead publish left in the directories of `paths` (the targets of the publish about to
- * run): superseded by this publish when it names any of the same targets (cleared), otherwise completed when
- * every file was staged, else cleared. A journal of a publish still running is left alone. A failure to remove
- * something is an {@linkcode IoError} naming it (the journal stays for the next run).
+ * run), each only if it proves to be this user's publish's, written there: superseded by this publish when it
+ * names any of the same targets (cleared), otherwise completed when every file was staged, else cleared. A
+ * journal of a publish still running is left alone; one that is not provably ours is left as it is, reported
+ * as `refused`. A failure to remove something is an {@linkcode IoError} naming it (the journal stays).
  *
  * @example
  * ```ts
@@ -434,11 +551,25 @@ async function journalsIn(directory: string): Promise<{ name: string; id: string
  * ```
  */
 export async function recoverInterruptedPublishes(paths: readonly string[]): Promise<Recovery[]> {
-  const superseding = new Set(await Promise.all(paths.map(canonicalPath)));
+  const directories = new Map<string, DirectoryIdentity | null>();
+  for (const path of paths) {
+    const { directory } = splitPath(path);
+    if (!directories.has(directory)) directories.set(directory, await directoryIdentity(directory));
+  }
+  const superseding = new Set<string>();
+  for (const path of paths) {
+    const { directory, name } = splitPath(path);
+    const identity = directories.get(directory);
+    if (identity) superseding.add(fileKey(identity, name));
+  }
   const recovered: Recovery[] = [];
-  for (const directory of new Set(paths.map((path) => splitPath(path).directory))) {
-    for (const { name, id } of await journalsIn(directory)) {
-      const recovery = await recoverJournal(directory, name, id, superseding);
+  for (const [directory, identity] of directories) {
+    if (identity === null) continue;
+    const journals = await journalsIn(directory);
+    const uid = journals.length === 0 ? undefined : await ownUid(directory);
+    if (uid === undefined) continue;
+    for (const { name, id } of journals) {
+      const recovery = await recoverJournal(directory, identity, name, id, superseding, uid);
       if (recovery !== undefined) recovered.push(recovery);
     }
   }
