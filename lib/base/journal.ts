@@ -532,7 +532,7 @@ async function journalsIn(directory: string): Promise<{ name: string; id: string
 
 /**
  * Settles every journal a dead publish left in the directories of `paths` (the targets of the publish about to
- * run), each only if it proves to be this user's publish's, written there: superseded by this publish when it
+ * run) and in the directories `alsoIn` (where no publish supersedes any), each only if it proves to be this user's publish's, written there: superseded by this publish when it
  * names any of the same targets (cleared), otherwise completed when every file was staged, else cleared. A
  * journal of a publish still running is left alone; one that is not provably ours is left as it is, reported
  * as `refused`. A failure to remove something is an {@linkcode IoError} naming it (the journal stays).
@@ -550,10 +550,12 @@ async function journalsIn(directory: string): Promise<{ name: string; id: string
  * deepStrictEqual([...Deno.readDirSync(directory)], []);
  * ```
  */
-export async function recoverInterruptedPublishes(paths: readonly string[]): Promise<Recovery[]> {
+export async function recoverInterruptedPublishes(
+  paths: readonly string[],
+  alsoIn: readonly string[] = [],
+): Promise<Recovery[]> {
   const directories = new Map<string, DirectoryIdentity | null>();
-  for (const path of paths) {
-    const { directory } = splitPath(path);
+  for (const directory of [...paths.map((path) => splitPath(path).directory), ...alsoIn]) {
     if (!directories.has(directory)) directories.set(directory, await directoryIdentity(directory));
   }
   const superseding = new Set<string>();

@@ -50,8 +50,9 @@ export async function refuseExisting(paths: readonly string[], options: PublishO
 }
 
 /**
- * Settles what killed publishes left in the directories of `paths` (see `journal.ts`); a journal refused is
- * named through `options.warn`.
+ * Settles what killed publishes left in the directories of `paths`, superseded by a publish of those paths, and
+ * in the directories `alsoIn`, which no publish supersedes (see `journal.ts`); a journal refused is named
+ * through `options.warn`.
  *
  * @example
  * ```ts
@@ -64,8 +65,12 @@ export async function refuseExisting(paths: readonly string[], options: PublishO
  * deepStrictEqual(warnings.length, 1);
  * ```
  */
-export async function settleJournals(paths: readonly string[], options: PublishOptions = {}): Promise<void> {
-  for (const recovery of await recoverInterruptedPublishes(paths)) {
+export async function settleJournals(
+  paths: readonly string[],
+  options: PublishOptions = {},
+  alsoIn: readonly string[] = [],
+): Promise<void> {
+  for (const recovery of await recoverInterruptedPublishes(paths, alsoIn)) {
     if (recovery.outcome === "refused") {
       options.warn?.(
         `${recovery.journal}: a publish journal left as it is, nothing it names touched: ${recovery.reason}`,
