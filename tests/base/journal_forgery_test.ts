@@ -199,3 +199,31 @@ Deno.test("a dead publish whose target is now a symbolic link: the link is not f
     assertEquals(await entries(out), ["a.json"]);
   });
 });
+
+Deno.test("run-policy beside a journal it cannot prove its own: exit 0, one warning line naming it, the journal and its files kept", async () => {
+  await withTempDir(async (scratch) => {
+    const out = `${scratch}/out`;
+    await Deno.mkdir(out);
+    await Deno.writeTextFile(`${out}/victim.txt`, "mine\n");
+    const { path } = await forgeJournal(out, {
+      targets: ["victim.txt", "gone.txt"],
+      staged: [await identityOf(`${out}/victim.txt`), BOGUS],
+    });
+    await Deno.chown(path, 65534, 65534);
+    const result = await runCli([
+      "run-policy",
+      "--dataset",
+      FIXTURE_DATASET,
+      "--output-dir",
+      out,
+      ...fixtureProtocolFlags(),
+    ]);
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals(
+      result.stderr,
+      `warning: ${path}: a publish journal left as it is, nothing it names touched: it belongs to uid 65534, not to this user\n`,
+    );
+    assertEquals(await Deno.readTextFile(`${out}/victim.txt`), "mine\n");
+    assert((await entries(out)).includes(path.slice(out.length + 1)));
+  });
+});
