@@ -195,17 +195,21 @@ async function createJournals(parts: readonly Part[], id: string): Promise<Deno.
     return undefined;
   };
   for (const part of parts) {
+    const path = `${part.directory}/${journalName(id)}`;
+    let file: Deno.FsFile;
+    try {
+      // Opened first: a missing directory fails here with the system's own reason.
+      file = await Deno.open(path, { createNew: true, read: true, write: true });
+    } catch (error) {
+      await giveUp(); // the journals already made in the other directories go too
+      throw error;
+    }
+    files.push(file);
     const identity = await directoryIdentity(part.directory);
     if (identity === null) {
-      throw new IoError(
-        "write",
-        `${part.directory}/${part.names[0]}`,
-        new Deno.errors.NotFound("not a directory"),
-      );
+      await giveUp();
+      throw new IoError("write", `${part.directory}/${part.names[0]}`, new Error("not a real directory"));
     }
-    const path = `${part.directory}/${journalName(id)}`;
-    const file = await Deno.open(path, { createNew: true, read: true, write: true });
-    files.push(file);
     // A recovery that found it before the lock took it for a dead one: begin again under another id.
     if (await tryLock(file) === false || !await stillAt(file, path)) return await giveUp();
     // Not fsync'd yet: recordStaged's fsync makes both lines durable before the first link.

@@ -5,7 +5,7 @@ import {
   type StagedFile,
 } from "../../lib/base/journal.ts";
 import { ContentDigest } from "../../lib/base/hash.ts";
-import { OverwriteError } from "../../lib/base/errors.ts";
+import { IoError, OverwriteError } from "../../lib/base/errors.ts";
 import { publishFiles, writeAllOrNothing, writeFileAtomic } from "../../lib/base/fs.ts";
 import { assertEquals, assertRejects } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
@@ -198,3 +198,15 @@ async function journalIdIn(directory: string): Promise<string> {
   const name = (await entries(directory)).find((entry) => entry.endsWith(".journal"))!;
   return name.slice(".publish.".length, -".journal".length);
 }
+
+Deno.test("a publish across directories, one of them missing: fails naming it, and leaves no journal in the other", async () => {
+  await withTempDir(async (directory) => {
+    await Deno.mkdir(`${directory}/md`);
+    await assertRejects(
+      () => publishFiles([[`${directory}/md/r.md`, "# r\n"], [`${directory}/missing/r.html`, "<p>r</p>\n"]]),
+      IoError,
+      "No such file or directory",
+    );
+    assertEquals(await entries(`${directory}/md`), []);
+  });
+});
