@@ -85,12 +85,11 @@ async function disowned(
   for (const entry of entries) {
     const found = entry.found;
     if (found === null) continue;
-    const name = stagingName(entry.name, "…");
     if (!found.isFile) return `its staging file for ${entry.name} is not a regular file`;
     if (found.uid !== uid) return `its staging file for ${entry.name} belongs to uid ${found.uid}`;
     if (!staged) {
       if (found.nlink !== null && found.nlink > 1) {
-        return `${name} has another name: it is not one being staged`;
+        return `its staging file for ${entry.name} has another name: it is not one being written`;
       }
       continue;
     }
@@ -128,7 +127,8 @@ async function settle(
   const removeStaging = async () => {
     for (const entry of entries) if (entry.found !== null) await removeIfPresent(entry.staging);
   };
-  // Not every file staged: nothing was linked. A staging name gone: the publish had made every link.
+  // Not every file staged: nothing was linked. A staging name gone: the publish had made every link (or its undo
+  // had removed every target it placed); either way no target is touched.
   if (record.staged === null || entries.some((entry) => entry.found === null)) {
     await removeStaging();
     return record.staged === null ? "cleared" : "completed";

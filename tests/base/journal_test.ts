@@ -210,3 +210,17 @@ Deno.test("a publish across directories, one of them missing: fails naming it, a
     assertEquals(await entries(`${directory}/md`), []);
   });
 });
+
+Deno.test("a staging file changed in place after it was recorded (same inode, same size): the journal is refused, its linked target kept", async () => {
+  await withTempDir(async (directory) => {
+    const journal = await killedPublish(targetsIn(directory), { linked: 1 });
+    await Deno.writeTextFile(journal.staging[0], "new 0\n"); // a.json is the same file: it changes too
+    const recovered = await recoverInterruptedPublishes([`${directory}/a.json`]);
+    assertEquals(recovered.map((recovery) => [recovery.outcome, recovery.reason]), [[
+      "refused",
+      "its staging file for a.json does not hold what it recorded",
+    ]]);
+    assertEquals(await Deno.readTextFile(`${directory}/a.json`), "new 0\n");
+    assertEquals((await entries(directory)).length, 5); // the journal, a.json and three staging files
+  });
+});
