@@ -29,7 +29,6 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { sha256Bytes } from "./hash.ts";
  * deepStrictEqual([...(await sha256Bytes("abc")).subarray(0, 4)], [0xba, 0x78, 0x16, 0xbf]);
  * ```
  */
@@ -71,4 +70,53 @@ export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let at = 0; at < text.length; at++) hash = Math.imul(hash ^ text.charCodeAt(at), 0x01000193);
   return hash >>> 0;
+}
+
+/** The block a content digest hashes at a time: a file of any size is hashed in this much memory. */
+const DIGEST_BLOCK = 1 << 20;
+
+/**
+ * A file's content digest, fed in pieces of any size: the SHA-256 of the SHA-256 of each successive MiB (the
+ * publish journal's binding of a file to what was written; WebCrypto hashes one buffer at a time).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { ContentDigest, sha256Bytes, sha256Hex } from "./hash.ts";
+ * const whole = new ContentDigest();
+ * await whole.update(new TextEncoder().encode("abc"));
+ * const pieces = new ContentDigest();
+ * for (const piece of ["a", "bc"]) await pieces.update(new TextEncoder().encode(piece));
+ * strictEqual(await whole.hex(), await pieces.hex());
+ * strictEqual(await whole.hex(), await sha256Hex(await sha256Bytes("abc")));
+ * ```
+ */
+export class ContentDigest {
+  #block = new Uint8Array(DIGEST_BLOCK);
+  #filled = 0;
+  #digests: Uint8Array[] = [];
+
+  /** Takes the next bytes of the content. */
+  async update(bytes: Uint8Array): Promise<void> {
+    for (let at = 0; at < bytes.length;) {
+      const taken = Math.min(bytes.length - at, DIGEST_BLOCK - this.#filled);
+      this.#block.set(bytes.subarray(at, at + taken), this.#filled);
+      this.#filled += taken;
+      at += taken;
+      if (this.#filled === DIGEST_BLOCK) await this.#flush();
+    }
+  }
+
+  async #flush(): Promise<void> {
+    this.#digests.push(await sha256Bytes(this.#block.subarray(0, this.#filled)));
+    this.#filled = 0;
+  }
+
+  /** The digest of everything taken, as 64 lowercase hex digits. */
+  async hex(): Promise<string> {
+    if (this.#filled > 0) await this.#flush();
+    const joined = new Uint8Array(this.#digests.length * 32);
+    this.#digests.forEach((digest, index) => joined.set(digest, index * 32));
+    return await sha256Hex(joined);
+  }
 }

@@ -8,22 +8,25 @@
  */
 
 import { InterruptedError, OverwriteError } from "./errors.ts";
+import { ContentDigest } from "./hash.ts";
 import { exists } from "./read.ts";
 import { type FileOperationHook, osCall } from "./_os_call.ts";
 import {
   beginJournal,
-  type FileIdentity,
-  fileIdentity,
   recoverInterruptedPublishes,
+  refuseLinkedDirectory,
   splitPath,
+  type StagedFile,
 } from "./journal.ts";
 import { holdSignals, type PublishSignal, type SignalGuard } from "./_signal_guard.ts";
 
 export type { PublishSignal };
 
 /**
- * Refuses when any of the paths exists, naming the first one. What a killed publish left in their directories
- * is settled first (a rerun of the same command clears it), so a leftover of a dead run is never in the way.
+ * Refuses when any of the paths exists, naming the first one, or when a directory of theirs is a symbolic link.
+ * What a killed publish left in their directories is settled first (a rerun of the same command clears it), so
+ * a leftover of a dead run is never in the way; a journal that cannot be proved this user's publish's is left
+ * as it is, said once through `options.warn`.
  *
  * @example
  * ```ts
@@ -36,10 +39,43 @@ export type { PublishSignal };
  * await Deno.remove(path);
  * ```
  */
-export async function refuseExisting(paths: readonly string[]): Promise<void> {
-  await recoverInterruptedPublishes(paths);
+export async function refuseExisting(paths: readonly string[], options: PublishOptions = {}): Promise<void> {
+  for (const directory of new Set(paths.map((path) => splitPath(path).directory))) {
+    await refuseLinkedDirectory(directory);
+  }
+  await settleJournals(paths, options);
   for (const path of paths) {
     if (await exists(path)) throw new OverwriteError("refusing to overwrite an existing file", { path });
+  }
+}
+
+/**
+ * Settles what killed publishes left in the directories of `paths`, superseded by a publish of those paths, and
+ * in the directories `alsoIn`, which no publish supersedes (see `journal.ts`); a journal refused is named
+ * through `options.warn`.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { settleJournals } from "./publish.ts";
+ * const directory = await Deno.makeTempDir();
+ * await Deno.writeTextFile(`${directory}/.publish.${crypto.randomUUID()}.journal`, "not one of ours\n");
+ * const warnings: string[] = [];
+ * await settleJournals([`${directory}/a.json`], { warn: (line) => warnings.push(line) });
+ * deepStrictEqual(warnings.length, 1);
+ * ```
+ */
+export async function settleJournals(
+  paths: readonly string[],
+  options: PublishOptions = {},
+  alsoIn: readonly string[] = [],
+): Promise<void> {
+  for (const recovery of await recoverInterruptedPublishes(paths, alsoIn)) {
+    if (recovery.outcome === "refused") {
+      options.warn?.(
+        `${recovery.journal}: a publish journal left as it is, nothing it names touched: ${recovery.reason}`,
+      );
+    }
   }
 }
 
@@ -52,6 +88,8 @@ export interface PublishOptions {
    * SIGTERM); default both. A caller with its own handler for one (run-qa's Ctrl-C) leaves it out.
    */
   readonly signals?: readonly PublishSignal[];
+  /** Told (one line each) of a journal found that is not provably this user's publish's, left as it is. */
+  readonly warn?: (line: string) => void;
 }
 
 /** What a file is written from: text, bytes, or text chunks streamed to the file in order. */
@@ -116,7 +154,7 @@ export async function publishFiles(
   options: PublishOptions = {},
 ): Promise<void> {
   const targets = files.map(([path]) => path);
-  await refuseExisting(targets);
+  await refuseExisting(targets, options);
   if (files.length === 0) return;
   const progress: Progress = { staged: [], placed: [] };
   const guard = holdSignals(options.signals ?? ["SIGINT", "SIGTERM"], targets, () => undoSync(progress));
@@ -139,7 +177,7 @@ async function publishSteps(
   hook: FileOperationHook | undefined,
 ): Promise<void> {
   const journal = progress.journal = await beginJournal(files.map(([path]) => path));
-  const identities: FileIdentity[] = [];
+  const identities: StagedFile[] = [];
   for (const [index, [target, content]] of files.entries()) {
     guard.check();
     const staging = journal.staging[index];
@@ -225,15 +263,18 @@ function* pieces(content: FileContent): Iterable<Uint8Array> {
 }
 
 /** Writes a staging file in full and fsyncs it (the journal then calls it staged); a signal stops it. */
-async function writeStaging(path: string, content: FileContent, guard: SignalGuard): Promise<FileIdentity> {
+async function writeStaging(path: string, content: FileContent, guard: SignalGuard): Promise<StagedFile> {
   const file = await Deno.open(path, { createNew: true, write: true });
   try {
+    const digest = new ContentDigest();
     for (const bytes of pieces(content)) {
       guard.check();
       for (let offset = 0; offset < bytes.length;) offset += await file.write(bytes.subarray(offset));
+      await digest.update(bytes);
     }
     await file.sync();
-    return fileIdentity(await file.stat());
+    const { dev, ino, size } = await file.stat();
+    return { dev, ino: ino ?? -1, size, digest: await digest.hex() };
   } finally {
     file.close();
   }
@@ -298,7 +339,8 @@ export async function moveAside(
 }
 
 /**
- * Creates a directory (and its parents) if missing; an OS failure is an {@linkcode IoError}.
+ * Creates a directory (and its parents) if missing; a symbolic link there is an `InputError` (output
+ * goes only into real directories), an OS failure an {@linkcode IoError}.
  *
  * @example
  * ```ts
@@ -313,5 +355,6 @@ export async function moveAside(
  */
 export async function ensureDir(path: string, options: PublishOptions = {}): Promise<void> {
   const mkdir = () => Deno.mkdir(path, { recursive: true });
+  await refuseLinkedDirectory(path);
   await osCall("mkdir", "create directory", path, mkdir, options.beforeOperation);
 }

@@ -32,9 +32,14 @@ export function writeDocument(io: Io, text: string): void {
   (io.document ?? io.out)(text);
 }
 
-/** How the command's files are published: through `io`'s hook, if it has one. */
+/** How the command's files are published: through `io`'s hook, if it has one; each warning said once. */
 export function publishOptions(io: Io): PublishOptions {
-  return { beforeOperation: io.beforeFileOperation };
+  const said = new Set<string>();
+  const warn = (line: string) => {
+    if (!said.has(line)) io.err(`warning: ${line}`);
+    said.add(line);
+  };
+  return { beforeOperation: io.beforeFileOperation, warn };
 }
 
 /** One flag a command takes: a string with a value (named by `value` in help) or a boolean. */

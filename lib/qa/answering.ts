@@ -11,7 +11,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import type { SourceState } from "../protocol/identity.ts";
-import { ensureDir, moveAside, type PublishOptions, writeFileAtomic } from "../base/fs.ts";
+import { ensureDir, moveAside, type PublishOptions, settleJournals, writeFileAtomic } from "../base/fs.ts";
 import { acquireDirectoryLock, type LockHolder } from "../base/lock.ts";
 import { compareCodePoints } from "../py/json.ts";
 import type { AnswerProvider } from "./provider.ts";
@@ -168,6 +168,8 @@ async function prepareDirectory(
     await writeFileAtomic(markerPath(directory), qaRunMarker(contracts, now(), source, candidate), publish);
   }
   await ensureDir(responsesDir(directory), publish);
+  // A row a SIGKILL stopped mid-publish is settled before planning: completed, it is reused, not called again.
+  await settleJournals([], publish, [responsesDir(directory)]);
   const plans = await planRows(directory, tasks);
   const stale = plans.filter((plan) => plan.state === "stale");
   if (stale.length > 0) {

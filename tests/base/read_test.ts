@@ -164,3 +164,90 @@ Deno.test("a FIFO is refused before it is opened: never waited on", async () => 
     await Deno.remove(directory, { recursive: true });
   }
 });
+
+/** Each cap of base/read.ts, spelled here in bytes, not taken from the constant under test. */
+const CAPS_IN_BYTES: readonly [string, number, number][] = [
+  ["INPUT_CAP", INPUT_CAP, 16 * 1024 * 1024],
+  ["CONTRACT_CAP", CONTRACT_CAP, 256 * 1024],
+  ["ANSWER_BODY_CAP", ANSWER_BODY_CAP, 4 * 1024 * 1024],
+  ["ANSWER_ROW_CAP", ANSWER_ROW_CAP, 16 * 1024 * 1024],
+  ["GRADED_ROWS_CAP", GRADED_ROWS_CAP, 96 * 1024 * 1024],
+  ["DATASET_CAP", DATASET_CAP, 128 * 1024 * 1024],
+  ["VECTOR_CAP", VECTOR_CAP, 64 * 1024 * 1024],
+  ["SWEEP_OUTPUT_CAP", SWEEP_OUTPUT_CAP, 192 * 1024 * 1024],
+];
+
+/** A file of `size` bytes (sparse: it costs no disk), at `path`. */
+async function fileOfSize(path: string, size: number): Promise<void> {
+  await Deno.writeFile(path, new Uint8Array(0));
+  await Deno.truncate(path, size);
+}
+
+for (const [name, cap, bytes] of CAPS_IN_BYTES) {
+  Deno.test(`${name} at its boundary: a file of exactly ${bytes} bytes is read, one of ${bytes + 1} refused by its size`, async () => {
+    await withTempDir(async (directory) => {
+      const path = `${directory}/f`;
+      await fileOfSize(path, bytes);
+      assertEquals((await readBytes(path, "file", cap)).length, bytes);
+      await fileOfSize(path, bytes + 1);
+      const error = await assertRejects(() => readBytes(path, "file", cap), UnreadableFileError);
+      assertEquals(
+        error.message,
+        `${path}: file is ${bytes + 1} bytes, over the ${
+          bytes / MIB >= 1 ? `${bytes / MIB} MiB` : `${bytes / 1024} KiB`
+        } cap`,
+      );
+    });
+  });
+}
+
+Deno.test("a cap holds as the file is read, not only by its size: a file bigger than its stat says is read up to the cap, one byte more refused", async () => {
+  // What procfs files and a file growing while read look like: a size smaller than what is read.
+  const stat = Deno.FsFile.prototype.stat;
+  Deno.FsFile.prototype.stat = async function () {
+    return { ...await stat.call(this), size: 0 };
+  };
+  try {
+    await withTempDir(async (directory) => {
+      const path = `${directory}/f`;
+      for (const cap of [1, 10, MIB, MIB + 1, 3 * MIB + 5]) {
+        await fileOfSize(path, cap);
+        assertEquals((await readBytes(path, "file", cap)).length, cap, `${cap} bytes`);
+        await fileOfSize(path, cap + 1);
+        await assertRejects(() => readBytes(path, "file", cap), UnreadableFileError, "is larger than the");
+      }
+      // A budget too holds on what is read: 11 bytes of a budget of 11 pass, of a budget of 10 the second file is refused.
+      await Deno.writeFile(`${directory}/a`, new Uint8Array(6));
+      await Deno.writeFile(`${directory}/b`, new Uint8Array(5));
+      const exact = new ReadBudget(11, "the run's answer rows", "qa.rows.jsonl");
+      await readBytes(`${directory}/a`, "answer row", INPUT_CAP, exact);
+      await readBytes(`${directory}/b`, "answer row", INPUT_CAP, exact);
+      const short = new ReadBudget(10, "the run's answer rows", "qa.rows.jsonl");
+      await readBytes(`${directory}/a`, "answer row", INPUT_CAP, short);
+      await assertRejects(
+        () => readBytes(`${directory}/b`, "answer row", INPUT_CAP, short),
+        UnreadableFileError,
+      );
+    });
+  } finally {
+    Deno.FsFile.prototype.stat = stat;
+  }
+});
+
+Deno.test("refuseOverCap and a read budget at their boundaries: exactly the cap passes, one byte more is refused", async () => {
+  refuseOverCap("r.jsonl", "graded rows", "é".repeat(5), 10);
+  assertThrows(() => refuseOverCap("r.jsonl", "graded rows", `${"é".repeat(5)}a`, 10), UnreadableFileError);
+  await withTempDir(async (directory) => {
+    await Deno.writeFile(`${directory}/a`, new Uint8Array(6));
+    await Deno.writeFile(`${directory}/b`, new Uint8Array(5));
+    const exact = new ReadBudget(11, "the run's answer rows", "qa.rows.jsonl");
+    await readBytes(`${directory}/a`, "answer row", INPUT_CAP, exact);
+    await readBytes(`${directory}/b`, "answer row", INPUT_CAP, exact); // 11 of 11
+    const short = new ReadBudget(10, "the run's answer rows", "qa.rows.jsonl");
+    await readBytes(`${directory}/a`, "answer row", INPUT_CAP, short);
+    await assertRejects(
+      () => readBytes(`${directory}/b`, "answer row", INPUT_CAP, short),
+      UnreadableFileError,
+    );
+  });
+});

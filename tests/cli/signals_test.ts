@@ -272,3 +272,27 @@ Deno.test("run-qa: SIGTERM while a row is published undoes that row (143, one li
     await server.close();
   }
 });
+
+Deno.test("run-qa: SIGKILL while a row is published, then the same command resumes in one run (every row, nothing left over)", async () => {
+  const server = startAnswerServer(() => completion("x"));
+  const options = {
+    flags: taskFlags("run-qa"),
+    env: { DEERMEM_EVAL_ANSWER_API_KEY: "sk-test", DEERMEM_EVAL_ANSWER_BASE_URL: server.url },
+  };
+  try {
+    await withTempDir(async (scratch) => {
+      // The 5th link: the marker's, then three rows', then this row's (staged and journalled, not yet linked).
+      const killed = await signalled(RUN_QA, scratch, "SIGKILL", "link:5", options);
+      assertEquals(killed.code, EXIT.SIGKILL, killed.stderr);
+      const rerun = await runCli(await commandArgs(RUN_QA, scratch), options);
+      assertEquals(rerun.code, 0, `the rerun: ${rerun.stderr}`);
+      const rows = [...Deno.readDirSync(`${scratch}/run/responses`)].filter((entry) =>
+        entry.name.endsWith(".json")
+      );
+      assertEquals(rows.length, 90);
+      assertEquals(await leftovers(scratch), [], "a staging or journal file outlived the rerun");
+    });
+  } finally {
+    await server.close();
+  }
+});
