@@ -16,6 +16,9 @@ import { type ContractPaths, type PreparedProtocol, prepareProtocol } from "./pr
 /** The demo protocol's id; it says "demo" wherever it is recorded. */
 export const DEMO_PROTOCOL_ID = "deermem-demo-synthetic-v1";
 
+/** The model the demo's config asks for: the built-in stand-in answerer's name (qa/stand_in.ts), no real model. */
+export const STAND_IN_MODEL = "deermem-stand-in-v1";
+
 const WORDS = [
   "kite",
   "lake",
@@ -149,7 +152,8 @@ export async function buildDemoProtocol(
     .replace(/^protocol_id: .*$/m, `protocol_id: ${DEMO_PROTOCOL_ID}`)
     .replace(/^ {2}repository: .*$/m, "  repository: deermem-eval/demo-synthetic")
     .replace(/^ {2}filename: .*$/m, "  filename: demo-longmemeval-shaped.json")
-    .replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${sha256}`);
+    .replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${sha256}`)
+    .replace(/^ {2}model: .*$/m, `  model: ${STAND_IN_MODEL}`);
   const official = JSON.parse(EMBEDDED_ARTIFACTS["manifests/longmemeval-pr4789-v1.json"]);
   official.protocol_id = DEMO_PROTOCOL_ID;
   const selection = recomputeSelection({ sha256, ...parseRows(rows, "demo") }, official as OfficialManifest);
@@ -222,8 +226,9 @@ export interface DemoProtocolFiles {
 }
 
 /**
- * Writes the demo protocol into `directory` (created if missing) as files (`config.yaml`, `official.json`, `synthetic.json`,
- * `dataset.json`), so every command can run on it.
+ * Writes the demo protocol into `directory` (created if missing) as a protocol directory (see
+ * protocol_dir.ts: `configs/`, `manifests/`, `prompts/`, `dataset/`), so every command can run on it with
+ * `--protocol DIR`.
  *
  * @example
  * ```ts
@@ -236,16 +241,19 @@ export interface DemoProtocolFiles {
  */
 export async function writeDemoProtocol(directory: string, demo: DemoProtocol): Promise<DemoProtocolFiles> {
   const contracts = {
-    config: `${directory}/config.yaml`,
-    officialManifest: `${directory}/official.json`,
-    syntheticManifest: `${directory}/synthetic.json`,
+    config: `${directory}/configs/demo-synthetic-v1.yaml`,
+    officialManifest: `${directory}/manifests/demo-official-v1.json`,
+    syntheticManifest: `${directory}/manifests/synthetic-corrections-demo-v1.json`,
   };
-  const dataset = `${directory}/dataset.json`;
-  await ensureDir(directory);
+  const dataset = `${directory}/dataset/demo-longmemeval-shaped.json`;
+  for (const folder of ["configs", "manifests", "prompts", "dataset"]) {
+    await ensureDir(`${directory}/${folder}`);
+  }
   await publishFiles([
     [contracts.config, demo.config],
     [contracts.officialManifest, demo.official],
     [contracts.syntheticManifest, demo.synthetic],
+    [`${directory}/prompts/answer-v1.txt`, EMBEDDED_ARTIFACTS["prompts/answer-v1.txt"]],
     [dataset, demo.dataset],
   ]);
   return { contracts, dataset };
