@@ -47,6 +47,7 @@ import {
 } from "./_candidate.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
+import { labelFiles, labelSynthetic } from "./_synthetic.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
 const PRICE_FLAGS = {
@@ -173,8 +174,11 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   }
-  if (!toStandardOutput(files)) printText(io, text, flags.json);
-  await writeReportFiles(files, io);
+  const labelled = labelFiles(contracts, files);
+  if (!toStandardOutput(labelled)) {
+    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+  }
+  await writeReportFiles(labelled, io);
 }
 
 /** The report on standard output: JSON as a document (never wrapped or styled), text fitted to the terminal. */
@@ -221,8 +225,11 @@ async function reportSweep(
   const text = flags.json
     ? JSON.stringify(sweepReportJson(directory, sweep), null, 2)
     : sweep.lines.join("\n");
-  if (!toStandardOutput(files)) printText(io, text, flags.json);
-  await writeReportFiles(files, io);
+  const labelled = labelFiles(contracts, files);
+  if (!toStandardOutput(labelled)) {
+    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+  }
+  await writeReportFiles(labelled, io);
 }
 
 /** Runs `build`; a directory that does not verify is refused with its checks on standard error. */

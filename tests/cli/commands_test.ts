@@ -1,6 +1,14 @@
 import { sha256Hex } from "../../lib/base/hash.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, unwrap, withTempDir } from "../helpers/cli.ts";
+import {
+  fixtureProtocolFlags,
+  GOLDEN,
+  ROOT,
+  runCli,
+  taskFlags,
+  unwrap,
+  withTempDir,
+} from "../helpers/cli.ts";
 
 import { FIXTURE_DATASET, runOnFixture } from "../helpers/fixture.ts";
 const REFERENCE_POLICY = `${GOLDEN}/fixture-run/policy`;
@@ -154,9 +162,8 @@ Deno.test("run-policy with one output already present writes nothing at all", as
 
 Deno.test("demo: synthetic data, labelled as such, all five stages, ends with the QA claim", async () => {
   await withTempDir(async (directory) => {
-    const result = await runCli(["demo", "--output-dir", `${directory}/out`], {
-      flags: ["--no-prompt", "--allow-read", "--allow-write", "--allow-net=127.0.0.1", "--ignore-env"],
-    });
+    // Exactly as `deno task demo` runs it: network for 127.0.0.1 only.
+    const result = await runCli(["demo", "--output-dir", `${directory}/out`], { flags: taskFlags("demo") });
     assertEquals(result.code, 0, result.stderr);
     assertMatch(result.stdout.split("\n")[0], /^demo: SYNTHETIC data/);
     for (const stage of ["validate-contracts", "validate", "run-policy", "run-qa", "grade-qa", "verify"]) {

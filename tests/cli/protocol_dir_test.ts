@@ -138,3 +138,29 @@ Deno.test("the demo's printed next commands run as printed in the checkout and e
     }
   });
 });
+
+Deno.test("every report of demo data says SYNTHETIC in its first lines: text, Markdown, HTML, JSON, policy run, sweep", async () => {
+  await withTempDir(async (directory) => {
+    const { dir } = await demoDirectory(directory);
+    const protocol = ["--protocol", `${dir}/protocol`];
+    const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${dir}/sweep`]);
+    assertEquals(sweep.code, 0, sweep.stderr);
+    const reports: [string, string[]][] = [
+      ["text", ["report", dir]],
+      ["markdown", ["report", dir, "--markdown", "-"]],
+      ["html", ["report", dir, "--html", "-"]],
+      ["json", ["report", dir, "--json"]],
+      ["policy", ["report", `${dir}/policy`, ...protocol]],
+      ["sweep", ["report", `${dir}/sweep`, ...protocol]],
+    ];
+    for (const [name, args] of reports) {
+      const result = await runCli(args);
+      assertEquals(result.code, 0, `${name}: ${result.stderr}`);
+      const opening = result.stdout.split("\n").slice(0, name === "html" ? 40 : 3).join("\n");
+      assertMatch(opening, /SYNTHETIC/, `${name}: ${opening}`);
+    }
+    // The embedded published run is not demo data, and says nothing of the kind.
+    const published = await runCli(["report"]);
+    assert(!published.stdout.includes("SYNTHETIC"));
+  });
+});
