@@ -19,7 +19,8 @@ function contentWords(text: string): Set<string> {
 
 /**
  * The stand-in's answer to a rendered answer prompt: the `STORED MEMORY` fact sharing the most content words with
- * the `QUESTION` (the first such fact in the prompt's order on a tie), or `INSUFFICIENT` when none shares one.
+ * the `QUESTION` (the first such fact in the prompt's order on a tie), or `INSUFFICIENT` when none shares one;
+ * to a question asking for YES or NO, NO when that fact holds a negation, else YES.
  *
  * @example
  * ```ts
@@ -28,6 +29,8 @@ function contentWords(text: string): Set<string> {
  * const user = "STORED MEMORY:\n[a]\nOmar likes tea.\n\n[b]\nLena paid 42 dollars for the kite.\n\nQUESTION: What did Lena pay for the kite?";
  * strictEqual(standInAnswer([{ role: "system", content: "S" }, { role: "user", content: user }]), "Lena paid 42 dollars for the kite.");
  * strictEqual(standInAnswer([{ role: "user", content: user.replace("Lena", "Ada").replace("kite?", "lake?") }]), "INSUFFICIENT");
+ * const yesNo = "STORED MEMORY:\n[c]\nNever ship to Beijing.\n\nQUESTION: Ship to Beijing? Answer YES or NO.";
+ * strictEqual(standInAnswer([{ role: "user", content: yesNo }]), "NO");
  * ```
  */
 export function standInAnswer(messages: readonly { role?: string; content: string }[]): string {
@@ -44,6 +47,12 @@ export function standInAnswer(messages: readonly { role?: string; content: strin
     let shared = 0;
     for (const word of contentWords(fact)) if (question.has(word)) shared++;
     if (shared > bestShared) [best, bestShared] = [fact, shared];
+  }
+  // A YES/NO question gets YES or NO, read off the fact: NO when it negates.
+  if (bestShared > 0 && /\bYES or NO\b/i.test(user.slice(questionAt))) {
+    return /\b(?:not|never|no|cannot|don't|doesn't|isn't|aren't|won't|shouldn't)\b/i.test(best)
+      ? "NO"
+      : "YES";
   }
   return best;
 }
