@@ -181,6 +181,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     const plans = directory === undefined ? undefined : await planRows(directory, tasks);
     return { kind: "dry-run", lines: dryRunLines(tasks, plans) };
   }
+  await refuseMixedAnswerers(request.directory!, tasks, request.standIn ?? false);
   const standIn = request.standIn ? startStandIn() : undefined;
   try {
     const baseUrl = standIn?.baseUrl ?? credentials.baseUrl;
@@ -188,6 +189,21 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   } finally {
     await standIn?.close();
   }
+}
+
+/** A run's rows come all from the stand-in or none: its answers must never pass for, or mix with, a model's. */
+async function refuseMixedAnswerers(directory: string, tasks: AnswerTask[], standIn: boolean): Promise<void> {
+  const models = (await planRows(directory, tasks)).flatMap((plan) =>
+    plan.state === "reuse" && plan.row !== undefined ? [plan.row.response_model] : []
+  );
+  const foreign = models.filter((model) => (model === STAND_IN_MODEL) !== standIn);
+  if (foreign.length === 0) return;
+  const from = standIn ? `${foreign[0]}, not the stand-in` : `the stand-in ${STAND_IN_MODEL}`;
+  throw new InputError(
+    `holds ${foreign.length} answer(s) from ${from}: a run's answers come from one answerer; use a fresh ` +
+      "output directory",
+    { path: directory },
+  );
 }
 
 /** The calls of a run (the stand-in, when asked for, already listening at `credentials.baseUrl`). */

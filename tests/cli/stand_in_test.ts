@@ -6,6 +6,7 @@
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
 import { buildDemoProtocol, writeDemoProtocol } from "../../lib/protocol/mod.ts";
+import { completion, startAnswerServer } from "../helpers/answer_server.ts";
 
 const RUN_QA = taskFlags("run-qa");
 
@@ -120,5 +121,57 @@ Deno.test("run-qa --stand-in is refused in one line with --dry-run, and without 
       offline.stderr,
       /the stand-in answerer listens on 127\.0\.0\.1, which this invocation may not/,
     );
+  });
+});
+
+Deno.test("stand-in answers and a real endpoint's never mix in one run directory: either way it is refused before any call", async () => {
+  await withTempDir(async (directory) => {
+    const protocol = `${directory}/protocol`;
+    await writeDemoProtocol(protocol, await buildDemoProtocol());
+    const server = startAnswerServer(() => completion("42 dollars", { model: "real-model-1" }));
+    try {
+      const env = {
+        DEERMEM_EVAL_ANSWER_BASE_URL: server.url,
+        DEERMEM_EVAL_ANSWER_API_KEY: "sk-test-0123456789abcdef",
+      };
+      const standIn = ["run-qa", "--stand-in", "--protocol", protocol, "--output-dir", `${directory}/s`];
+      assertEquals((await runCli(standIn, { flags: RUN_QA })).code, 0);
+      const real = await runCli(["run-qa", "--protocol", protocol, "--output-dir", `${directory}/s`], {
+        flags: RUN_QA,
+        env,
+      });
+      assertEquals(real.code, 2, real.stderr);
+      assertEquals(real.stderr.trim().split("\n").length, 1, real.stderr);
+      assertMatch(real.stderr, /holds 90 answer\(s\) from the stand-in deermem-stand-in-v1/);
+      assertEquals(server.requests.length, 0);
+      const realRun = await runCli([
+        "run-qa",
+        "--protocol",
+        protocol,
+        "--output-dir",
+        `${directory}/r`,
+        "--limit",
+        "2",
+      ], {
+        flags: RUN_QA,
+        env,
+      });
+      assertEquals(realRun.code, 0, realRun.stderr);
+      const mixed = await runCli([
+        "run-qa",
+        "--stand-in",
+        "--protocol",
+        protocol,
+        "--output-dir",
+        `${directory}/r`,
+      ], {
+        flags: RUN_QA,
+      });
+      assertEquals(mixed.code, 2, mixed.stderr);
+      assertEquals(mixed.stderr.trim().split("\n").length, 1, mixed.stderr);
+      assertMatch(mixed.stderr, /holds 2 answer\(s\) from real-model-1, not the stand-in/);
+    } finally {
+      await server.close();
+    }
   });
 });
