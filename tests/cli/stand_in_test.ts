@@ -175,3 +175,24 @@ Deno.test("stand-in answers and a real endpoint's never mix in one run directory
     }
   });
 });
+
+Deno.test("a policy module goes through run-qa --stand-in, grade-qa, verify and report with no key", async () => {
+  await withTempDir(async (directory) => {
+    const protocol = ["--protocol", `${directory}/protocol`];
+    await writeDemoProtocol(`${directory}/protocol`, await buildDemoProtocol());
+    const module = ["--policy-module", `${ROOT}tests/fixtures/policies/recency.ts`];
+    const run = `${directory}/m`;
+    const answered = await runCli(["run-qa", "--stand-in", ...protocol, ...module, "--output-dir", run], {
+      flags: RUN_QA,
+    });
+    assertEquals(answered.code, 0, answered.stderr);
+    const cli = { flags: taskFlags("cli") };
+    const graded = await runCli(["grade-qa", ...protocol, ...module, "--output-dir", run], cli);
+    assertEquals(graded.code, 0, graded.stderr);
+    assertMatch(graded.stdout, /^overall: confidence \d+\/45, recency \d+\/45, exact McNemar p=/m);
+    for (const args of [["verify", run], ["report", run]]) {
+      const result = await runCli([...args, ...protocol, ...module], cli);
+      assertEquals(result.code, 0, `${args.join(" ")}\n${result.stderr}`);
+    }
+  });
+});
