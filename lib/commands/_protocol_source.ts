@@ -8,7 +8,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { exists, readBytes, readTextIfExists } from "../base/fs.ts";
+import { readBytes, readTextIfExists } from "../base/fs.ts";
 import { CONTRACT_CAP } from "../base/fs.ts";
 import { sha256Hex } from "../base/hash.ts";
 import { type ContractPaths, KEPT_PROTOCOL_DIR, readProtocolDirectory } from "../protocol/mod.ts";
@@ -59,8 +59,9 @@ export async function protocolSource(flags: Flags, io: Io, run?: string): Promis
   };
 }
 
+/** Whether `path` is a directory; anything that cannot be inspected is not one (the command's own reading says why). */
 async function isDirectory(path: string): Promise<boolean> {
-  return await exists(path) && (await Deno.stat(path)).isDirectory;
+  return await Deno.stat(path).then((info) => info.isDirectory, () => false);
 }
 
 const RECORDS = ["run.json", "qa_run.json", "sweep.json"] as const;
