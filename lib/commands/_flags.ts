@@ -12,8 +12,18 @@ import type { FlagValues, Io } from "./_command.ts";
 
 const PROTOCOL = "Protocol (embedded pr4789-reproduction-v1 unless given)";
 
-/** `--config`, `--official-manifest`, `--synthetic-manifest`: other protocol files instead of the embedded. */
+/**
+ * `--protocol DIR` (a protocol directory: configs/, manifests/, optionally dataset/), or `--config`,
+ * `--official-manifest`, `--synthetic-manifest`: other protocol files instead of the embedded.
+ */
 export const PROTOCOL_FLAGS = {
+  protocol: {
+    type: "string",
+    value: "DIR",
+    help: "a protocol directory: configs/*.yaml, manifests/*.json (the synthetic one synthetic-*.json),\n" +
+      "optionally dataset/*.json (used when no --dataset is given); instead of the three files",
+    group: PROTOCOL,
+  },
   config: { type: "string", value: "PATH", help: "protocol config YAML", group: PROTOCOL },
   "official-manifest": {
     type: "string",

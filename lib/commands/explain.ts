@@ -16,7 +16,8 @@ import {
   runCandidateHooks,
 } from "./_candidate.ts";
 import { defineCommand } from "./_command.ts";
-import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
+import { protocolSource } from "./_protocol_source.ts";
 import { loadProtocol } from "./_protocol.ts";
 
 /** The `explain` command. */
@@ -60,7 +61,8 @@ not ours to redistribute); no network.`,
     const module = moduleRequest(flags);
     // With a QA directory the module is held to its run (and the baseline read there); alone, against confidence.
     const hooks = runCandidateHooks(directory === undefined ? undefined : module, directory);
-    const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io), {
+    const source = await protocolSource(flags, io, directory);
+    const { contracts, prepared } = await loadProtocol(source.contracts, source.dataset, {
       beforeDataset: hooks.beforeDataset,
     });
     const explanation = explainCase(prepared.cases, caseId, contracts.config);

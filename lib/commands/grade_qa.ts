@@ -49,14 +49,8 @@ import { defineCommand, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 import { type PolicyPair, policyPair, type RunCandidate } from "../qa/mod.ts";
-import {
-  contractPaths,
-  DATASET_FLAG,
-  datasetPath,
-  PROTOCOL_FLAGS,
-  requiredDirectory,
-  wroteLine,
-} from "./_flags.ts";
+import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
+import { protocolSource } from "./_protocol_source.ts";
 
 /** The three files `grade-qa` writes. */
 export const QA_OUTPUTS: typeof GRADED_OUTPUTS = GRADED_OUTPUTS;
@@ -217,8 +211,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
     const { rows, suites, pair } = await gradeQa({
-      contracts: contractPaths(flags),
-      dataset: datasetPath(flags, io),
+      ...await protocolSource(flags, io, directory),
       directory,
       onForeignFiles: (foreign) =>
         io.err(

@@ -35,7 +35,7 @@ import {
   type Verification,
   verificationLines,
 } from "../report/mod.ts";
-import { type ContractPaths, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
+import { PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io, writeDocument } from "./_command.ts";
 import { prepareStage } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
@@ -45,7 +45,9 @@ import {
   refuseModuleWithoutRun,
   runCandidateHooks,
 } from "./_candidate.ts";
-import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
+import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
+import { labelFiles, labelSynthetic } from "./_synthetic.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
 const PRICE_FLAGS = {
@@ -118,16 +120,16 @@ async function reportRun(
   io: Io,
   against: string | undefined = flags.against,
 ): Promise<void> {
-  const paths = contractPaths(flags);
   refuseJsonConflicts(flags);
+  const source = await protocolSource(flags, io, directory);
   if (await isSweepDirectory(directory)) {
-    await reportSweep(directory, paths, flags, io);
+    await reportSweep(directory, source, flags, io);
     return;
   }
-  const contracts = await readContracts(paths);
+  const contracts = await readContracts(source.contracts);
   const hooks = runCandidateHooks(moduleRequest(flags), directory);
   await hooks.beforeDataset(contracts);
-  const dataset = datasetPath(flags, io);
+  const dataset = source.dataset;
   const stage = dataset === undefined ? undefined : await timedStep(
     io,
     "report",
@@ -172,8 +174,11 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   }
-  if (!toStandardOutput(files)) printText(io, text, flags.json);
-  await writeReportFiles(files, io);
+  const labelled = labelFiles(contracts, files);
+  if (!toStandardOutput(labelled)) {
+    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+  }
+  await writeReportFiles(labelled, io);
 }
 
 /** The report on standard output: JSON as a document (never wrapped or styled), text fitted to the terminal. */
@@ -185,7 +190,7 @@ function printText(io: Io, text: string, json: boolean | undefined): void {
 /** A sweep directory: verified and reported from sweep.json and sweep.jsonl (with --dataset, every row recomputed). */
 async function reportSweep(
   directory: string,
-  paths: ContractPaths,
+  source: ProtocolSource,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
 ): Promise<void> {
@@ -198,11 +203,10 @@ async function reportSweep(
       { path: directory },
     );
   }
-  const contracts = await readContracts(paths);
-  // Only a dataset the user typed re-runs the sweep; one from the environment does not apply here.
-  const stage = flags.dataset === undefined
-    ? undefined
-    : await prepareStage(contracts, datasetPath(flags, io)!);
+  const contracts = await readContracts(source.contracts);
+  // Only a dataset the user typed (or the protocol directory keeps) re-runs the sweep; not the environment's.
+  const dataset = flags.dataset ?? source.keptDataset;
+  const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
   const sweep = await refusingUnverified(
     io,
     () => readSweepReport(directory, contracts, stage?.prepared.cases),
@@ -221,8 +225,11 @@ async function reportSweep(
   const text = flags.json
     ? JSON.stringify(sweepReportJson(directory, sweep), null, 2)
     : sweep.lines.join("\n");
-  if (!toStandardOutput(files)) printText(io, text, flags.json);
-  await writeReportFiles(files, io);
+  const labelled = labelFiles(contracts, files);
+  if (!toStandardOutput(labelled)) {
+    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+  }
+  await writeReportFiles(labelled, io);
 }
 
 /** Runs `build`; a directory that does not verify is refused with its checks on standard error. */

@@ -22,15 +22,14 @@ import type { PreparedProtocol } from "../protocol/mod.ts";
 import { retentionTable } from "../policy/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
 import {
-  contractPaths,
   DATASET_FLAG,
-  datasetPath,
   POLICY_TIME_LIMIT_FLAG,
   policyTimeLimit,
   PROTOCOL_FLAGS,
   requiredDirectory,
   wroteLine,
 } from "./_flags.ts";
+import { protocolArgs } from "./_protocol_source.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
@@ -150,7 +149,7 @@ naming the module and the case.`,
     if (module === undefined && flags["policy-time-limit"] !== undefined) {
       throw new InputError("--policy-time-limit is for --policy-module");
     }
-    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
+    const { prepared } = await loadProtocol(...await protocolArgs(flags, io));
     const custom = module === undefined ? undefined : await customPolicyRun(module, { timeLimitSeconds });
     const results = await runPolicy(
       prepared,

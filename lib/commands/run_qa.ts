@@ -11,7 +11,7 @@ import type { ProtocolConfig } from "../protocol/mod.ts";
 import { InputError } from "../base/errors.ts";
 import { refuseIfLocked } from "../base/lock.ts";
 import type { SourceState } from "../protocol/mod.ts";
-import { openAiProvider } from "../qa/mod.ts";
+import { openAiProvider, STAND_IN_MODEL, startStandIn } from "../qa/mod.ts";
 import {
   answerTasks,
   checkQaSettings,
@@ -24,7 +24,8 @@ import {
   type RunQaSummary,
 } from "../qa/mod.ts";
 import { requestSettings } from "../qa/mod.ts";
-import type { ContractPaths } from "../protocol/mod.ts";
+import type { ContractPaths, Contracts } from "../protocol/mod.ts";
+import type { AnswerTask } from "../qa/mod.ts";
 
 import { CommandFailedError } from "../base/errors.ts";
 import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
@@ -39,9 +40,22 @@ import {
 } from "./_candidate.ts";
 import { parseBaseline, type RunCandidate } from "../qa/mod.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
-import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
+import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
+import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
 import { SOURCE_STATE } from "./_version.ts";
+
+/** The bearer token sent to the stand-in, which checks none (long enough to be redacted like any key). */
+const STAND_IN_KEY = "stand-in-answerer-needs-no-key";
+
+/** The stand-in listens on the loopback address; without leave to, say which task grants it. */
+function requireLoopbackPermission(): void {
+  if (Deno.permissions.querySync({ name: "net", host: "127.0.0.1" }).state === "granted") return;
+  throw new InputError(
+    "the stand-in answerer listens on 127.0.0.1, which this invocation may not: run it with " +
+      "`deno task demo` or `deno task run-qa … --stand-in` (they grant --allow-net=127.0.0.1)",
+  );
+}
 
 /** What `run-qa` reads and where it reports. */
 export interface RunQaRequest {
@@ -71,6 +85,8 @@ export interface RunQaRequest {
   policyModule?: ModuleRequest;
   /** The candidate's baseline (default `confidence`); only with `policyModule`. */
   baseline?: EvictionPolicy;
+  /** Answer with the built-in stand-in, served on 127.0.0.1 for this run; no key or base URL is read. */
+  standIn?: boolean;
 }
 
 /** How a `run-qa` ended: the dry run's lines, or the run's summary and the QA settings it ran under. */
@@ -131,6 +147,7 @@ function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_u
  */
 export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   const { directory, dryRun } = request;
+  if (request.standIn && dryRun) throw new InputError("--stand-in answers the tasks; --dry-run calls none");
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
   let stageCandidate: StageCandidate | undefined;
   let candidate: RunCandidate | undefined;
@@ -138,9 +155,14 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     beforeDataset: async (contracts) => {
       checkQaSettings(contracts);
       // Credentials first: a missing variable must fail before the dataset is touched.
-      if (!dryRun) requireRunQaPermissions(contracts.config.qa);
-      credentials = dryRun ? undefined : resolveCredentials(contracts.config, request.env);
-      if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
+      if (request.standIn) {
+        requireLoopbackPermission();
+        credentials = { apiKey: STAND_IN_KEY, baseUrl: "" }; // the stand-in's URL is known once it listens
+      } else {
+        if (!dryRun) requireRunQaPermissions(contracts.config.qa);
+        credentials = dryRun ? undefined : resolveCredentials(contracts.config, request.env);
+        if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
+      }
       // The module is loaded (and hashed) after the credentials are read and before any call is made.
       if (request.policyModule !== undefined) {
         const loaded = await loadCandidate(request.policyModule);
@@ -159,6 +181,39 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     const plans = directory === undefined ? undefined : await planRows(directory, tasks);
     return { kind: "dry-run", lines: dryRunLines(tasks, plans) };
   }
+  await refuseMixedAnswerers(request.directory!, tasks, request.standIn ?? false);
+  const standIn = request.standIn ? startStandIn() : undefined;
+  try {
+    const baseUrl = standIn?.baseUrl ?? credentials.baseUrl;
+    return await answerAll(request, { contracts, tasks }, { ...credentials, baseUrl }, candidate);
+  } finally {
+    await standIn?.close();
+  }
+}
+
+/** A run's rows come all from the stand-in or none: its answers must never pass for, or mix with, a model's. */
+async function refuseMixedAnswerers(directory: string, tasks: AnswerTask[], standIn: boolean): Promise<void> {
+  const models = (await planRows(directory, tasks)).flatMap((plan) =>
+    plan.state === "reuse" && plan.row !== undefined ? [plan.row.response_model] : []
+  );
+  const foreign = models.filter((model) => (model === STAND_IN_MODEL) !== standIn);
+  if (foreign.length === 0) return;
+  const from = standIn ? `${foreign[0]}, not the stand-in` : `the stand-in ${STAND_IN_MODEL}`;
+  throw new InputError(
+    `holds ${foreign.length} answer(s) from ${from}: a run's answers come from one answerer; use a fresh ` +
+      "output directory",
+    { path: directory },
+  );
+}
+
+/** The calls of a run (the stand-in, when asked for, already listening at `credentials.baseUrl`). */
+async function answerAll(
+  request: RunQaRequest,
+  stage: { contracts: Contracts; tasks: AnswerTask[] },
+  credentials: { apiKey: string; baseUrl: string },
+  candidate: RunCandidate | undefined,
+): Promise<RunQaOutcome> {
+  const { contracts, tasks } = stage;
   const qa = contracts.config.qa;
   const provider = openAiProvider({
     baseUrl: credentials.baseUrl,
@@ -169,11 +224,11 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   request.onStart?.({
     secret: secretOf(credentials.apiKey),
     host: new URL(credentials.baseUrl).host,
-    model: qa.model,
+    model: request.standIn ? `the stand-in answerer ${STAND_IN_MODEL} (not a language model)` : qa.model,
     workers: qa.workers,
     attempts: qa.max_attempts,
   });
-  const summary = await answerTasks(contracts, tasks, directory!, {
+  const summary = await answerTasks(contracts, tasks, request.directory!, {
     provider,
     retry: { maxAttempts: qa.max_attempts },
     workers: qa.workers,
@@ -221,7 +276,12 @@ responses/superseded/ and called again. A DIR made under a different protocol is
 holds run-qa.lock (pid, start time): another run-qa or a grade-qa there refuses. A 401 or 403 stops the run;
 a response body over 4 MiB fails its row; the key's text is never stored or printed ([redacted]). Ctrl-C stops
 cleanly (a second one, a second later, quits at once); rows already written stay valid. Exit 1 if any call
-failed.`,
+failed.
+With --stand-in, no endpoint, key or base URL is used (the two variables are not read): the program serves its
+own deterministic stand-in answerer on 127.0.0.1 (a free port, stopped when run-qa ends) and calls it through
+the same path. The stand-in is not a language model: it answers with the stored fact sharing the most words
+with the question, or INSUFFICIENT, so retention decides correctness; its rows record response_model
+${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a protocol or a module without a key.`,
   network: true,
   flags: {
     ...DATASET_FLAG,
@@ -242,6 +302,10 @@ failed.`,
       value: "POLICY",
       help:
         "with --policy-module: the built-in policy it is compared with, confidence (default) or hybrid-v1",
+    },
+    "stand-in": {
+      type: "boolean",
+      help: `answer with the built-in stand-in (${STAND_IN_MODEL}, on 127.0.0.1), not an endpoint: no key`,
     },
     "dry-run": {
       type: "boolean",
@@ -270,8 +334,7 @@ failed.`,
     let outcome: RunQaOutcome;
     try {
       outcome = await runQa({
-        contracts: contractPaths(flags),
-        dataset: datasetPath(flags, io),
+        ...await protocolSource(flags, io, directory),
         directory,
         dryRun,
         env: io.env,
@@ -295,6 +358,7 @@ failed.`,
         limit,
         policyModule,
         baseline,
+        standIn: flags["stand-in"] ?? false,
       });
     } finally {
       progress?.end();
@@ -340,7 +404,15 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
       `limited by --limit: ${summary.leftForLater} task(s) left; run the same command without it to answer them`,
     );
   }
-  const others = Object.entries(summary.responseModels).filter(([model]) => model !== qa.model);
+  const standIn = summary.responseModels[STAND_IN_MODEL];
+  if (standIn !== undefined) {
+    say.out(
+      `stand-in: ${standIn} answer(s) from ${STAND_IN_MODEL}, a deterministic stand-in, not a language model`,
+    );
+  }
+  const others = Object.entries(summary.responseModels).filter(([model]) =>
+    model !== qa.model && model !== STAND_IN_MODEL
+  );
   if (others.length > 0) {
     const count = others.reduce((sum, [, answers]) => sum + answers, 0);
     const listed = others.map(([model, answers]) => `${JSON.stringify(model)} (${answers})`).join(", ");

@@ -18,14 +18,8 @@ import {
   writeSweepFiles,
 } from "../sweep/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
-import {
-  contractPaths,
-  DATASET_FLAG,
-  datasetPath,
-  PROTOCOL_FLAGS,
-  requiredDirectory,
-  wroteLine,
-} from "./_flags.ts";
+import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
+import { protocolArgs } from "./_protocol_source.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { countedProgress } from "./_progress.ts";
 import { SOURCE_STATE } from "./_version.ts";
@@ -63,7 +57,7 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
     let grid: SweepGrid | undefined;
-    const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io), {
+    const { contracts, prepared } = await loadProtocol(...await protocolArgs(flags, io), {
       // The grid is read before the dataset: a bad grid file is refused before the long work starts.
       beforeDataset: async ({ config }) => {
         grid = flags.grid === undefined

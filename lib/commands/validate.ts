@@ -6,7 +6,8 @@
 
 import { validatedLine } from "../protocol/mod.ts";
 import { defineCommand, writeDocument } from "./_command.ts";
-import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
+import { protocolArgs } from "./_protocol_source.ts";
 import { loadProtocol } from "./_protocol.ts";
 
 /** The `validate` command. */
@@ -26,7 +27,7 @@ Writes nothing; no network.`,
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, io }) {
-    const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
+    const { prepared } = await loadProtocol(...await protocolArgs(flags, io));
     if (flags.json) {
       const cases = prepared.cases.map(({ caseId, source, scenario }) => ({
         case_id: caseId,

@@ -6,7 +6,8 @@
 
 import { contractsLine, validateContracts } from "../protocol/mod.ts";
 import { defineCommand } from "./_command.ts";
-import { contractPaths, PROTOCOL_FLAGS } from "./_flags.ts";
+import { PROTOCOL_FLAGS } from "./_flags.ts";
+import { protocolSource } from "./_protocol_source.ts";
 
 /** The `validate-contracts` command. */
 export const command = defineCommand({
@@ -18,6 +19,6 @@ the grader version and policy version this program implements, and the answer pr
 Writes nothing.`,
   flags: PROTOCOL_FLAGS,
   async run({ flags, io }) {
-    io.out(contractsLine(await validateContracts(contractPaths(flags))));
+    io.out(contractsLine(await validateContracts((await protocolSource(flags, io)).contracts)));
   },
 });

@@ -21,7 +21,8 @@ import type { Contracts } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
 import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type Io, writeDocument } from "./_command.ts";
-import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
+import { protocolSource } from "./_protocol_source.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
 import { moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
@@ -55,8 +56,9 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
     const directory = positionals[0];
     const json = flags.json ?? false;
     const hooks = runCandidateHooks(moduleRequest(flags), directory);
-    const dataset = datasetPath(flags, io);
-    const load = () => loadProtocolIfDataset(contractPaths(flags), dataset, hooks);
+    const source = await protocolSource(flags, io, directory);
+    const dataset = source.dataset;
+    const load = () => loadProtocolIfDataset(source.contracts, dataset, hooks);
     const { contracts, stage } = dataset === undefined ? await load() : await timedStep(
       io,
       "verify",

@@ -13,5 +13,6 @@ export * from "./identity.ts";
 export * from "./manifest.ts";
 export * from "./pool.ts";
 export * from "./prepare.ts";
+export * from "./protocol_dir.ts";
 export * from "./versions.ts";
 export * from "./published.ts";

@@ -20,6 +20,7 @@ export * from "./resume.ts";
 export * from "./retry.ts";
 export * from "./run_dir.ts";
 export * from "./run_marker.ts";
+export * from "./stand_in.ts";
 export * from "./stats.ts";
 export * from "./suite_stats.ts";
 export * from "./tasks.ts";

@@ -1,6 +1,14 @@
 import { sha256Hex } from "../../lib/base/hash.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, unwrap, withTempDir } from "../helpers/cli.ts";
+import {
+  fixtureProtocolFlags,
+  GOLDEN,
+  ROOT,
+  runCli,
+  taskFlags,
+  unwrap,
+  withTempDir,
+} from "../helpers/cli.ts";
 
 import { FIXTURE_DATASET, runOnFixture } from "../helpers/fixture.ts";
 const REFERENCE_POLICY = `${GOLDEN}/fixture-run/policy`;
@@ -152,14 +160,23 @@ Deno.test("run-policy with one output already present writes nothing at all", as
   });
 });
 
-Deno.test("demo: synthetic data, labelled as such, 27/45 vs 45/45 at capacity 7", async () => {
+Deno.test("demo: synthetic data, labelled as such, all five stages, ends with the QA claim", async () => {
   await withTempDir(async (directory) => {
-    const result = await runCli(["demo", "--output-dir", `${directory}/out`]);
+    // Exactly as `deno task demo` runs it: network for 127.0.0.1 only.
+    const result = await runCli(["demo", "--output-dir", `${directory}/out`], { flags: taskFlags("demo") });
     assertEquals(result.code, 0, result.stderr);
-    assertMatch(result.stdout, /SYNTHETIC data/);
-    assertMatch(result.stdout, /capacity 7\n(?:.*\n)*? {2}all 45 cases\s+27\/45\s+45\/45/);
-    const run = JSON.parse(await Deno.readTextFile(`${directory}/out/run.json`));
+    assertMatch(result.stdout.split("\n")[0], /^demo: SYNTHETIC data/);
+    for (const stage of ["validate-contracts", "validate", "run-policy", "run-qa", "grade-qa", "verify"]) {
+      assertMatch(result.stdout, new RegExp(`^${stage}: `, "m"));
+    }
+    assertMatch(
+      result.stdout.replace(/\n +/g, " "),
+      /^QA claim \(SYNTHETIC, stand-in answers\): overall: confidence 18\/45, hybrid-v1 36\/45, exact McNemar p=0\.0000, hybrid-v1 − confidence \+0\.400 \[\+0\.267, \+0\.533\] \(95% paired bootstrap\)$/m,
+    );
+    const run = JSON.parse(await Deno.readTextFile(`${directory}/out/policy/run.json`));
     assertEquals(run.protocol_id, "deermem-demo-synthetic-v1");
+    const row = JSON.parse((await Deno.readTextFile(`${directory}/out/qa.rows.jsonl`)).split("\n")[0]);
+    assertEquals(row.response_model, "deermem-stand-in-v1");
   });
 });
 

@@ -1,27 +1,49 @@
-/** The demo's directory is one a user can keep working with: every offline command it suggests runs on it. */
+/** The demo's directory is one a user can keep working with: its protocol and dataset are kept in it. */
 
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
 import { runCli, withTempDir } from "../helpers/cli.ts";
 
-Deno.test("demo --output-dir keeps its protocol and dataset, and every next command it prints succeeds", async () => {
+const DEMO_FLAGS = ["--no-prompt", "--allow-read", "--allow-write", "--allow-net=127.0.0.1", "--ignore-env"];
+
+Deno.test("demo --output-dir keeps its protocol as a protocol directory, its dataset, a policy run and a QA run", async () => {
   await withTempDir(async (directory) => {
-    const demo = await runCli(["demo", "--output-dir", `${directory}/demo`]);
+    const demo = await runCli(["demo", "--output-dir", `${directory}/demo`], { flags: DEMO_FLAGS });
     assertEquals(demo.code, 0, demo.stderr);
-    // A command wider than the output is wrapped as the shell reads it: `\` ends each continued line.
-    const next = demo.stdout.replace(/ \\\n +/g, " ").split("\n").filter((line) =>
-      line.startsWith("  deermem-eval ")
-    );
-    assertEquals(next.map((line) => line.split(" ")[3]), ["report", "verify", "explain", "sweep", "run-qa"]);
-    for (const line of next) {
-      const result = await runCli(line.trim().split(" ").slice(1));
-      assertEquals(result.code, 0, `${line}\n${result.stderr}`);
+    for (
+      const name of [
+        "protocol/configs/demo-synthetic-v1.yaml",
+        "protocol/manifests/demo-official-v1.json",
+        "protocol/manifests/synthetic-corrections-demo-v1.json",
+        "protocol/prompts/answer-v1.txt",
+        "protocol/dataset/demo-longmemeval-shaped.json",
+        "policy/run.json",
+        "qa_run.json",
+        "qa.rows.jsonl",
+      ]
+    ) {
+      assert((await Deno.stat(`${directory}/demo/${name}`)).isFile, name);
     }
-    const sweep = await runCli(["report", `${directory}/demo/sweep`]);
+    const sweep = await runCli([
+      "sweep",
+      "--protocol",
+      `${directory}/demo/protocol`,
+      "--output-dir",
+      `${directory}/demo/sweep`,
+    ]);
     assertEquals(sweep.code, 0, sweep.stderr);
-    const verified = await runCli(next[1].trim().split(" ").slice(1));
+    const report = await runCli([
+      "report",
+      `${directory}/demo/sweep`,
+      "--protocol",
+      `${directory}/demo/protocol`,
+    ]);
+    assertEquals(report.code, 0, report.stderr);
+    const verified = await runCli([
+      "verify",
+      `${directory}/demo/policy`,
+      "--protocol",
+      `${directory}/demo/protocol`,
+    ]);
     assertMatch(verified.stdout, /^every row recomputed from the pinned dataset byte for byte/m);
-    for (const name of ["config.yaml", "official.json", "synthetic.json", "dataset.json"]) {
-      assert((await Deno.stat(`${directory}/demo/protocol/${name}`)).isFile, name);
-    }
   });
 });

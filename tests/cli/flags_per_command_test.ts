@@ -121,6 +121,7 @@ Deno.test("every command's help lists exactly the flags it takes", async () => {
     "--output-dir",
     "--policy-module",
     "--policy-time-limit",
+    "--protocol",
     "--config",
     "--official-manifest",
     "--synthetic-manifest",

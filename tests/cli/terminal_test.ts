@@ -45,20 +45,10 @@ Deno.test("a JSON document and a Markdown report on a terminal are written as th
 
 Deno.test("every line each command prints is at most 100 columns when piped", async () => {
   await withTempDir(async (directory) => {
-    const demo = await runCli(["demo", "--output-dir", `${directory}/demo`], CLI);
+    const demo = await runCli(["demo", "--output-dir", `${directory}/demo`], { flags: taskFlags("demo") });
     assertEquals(demo.code, 0, demo.stderr);
-    const protocol = `${directory}/demo/protocol`;
-    const demoFlags = [
-      "--dataset",
-      `${protocol}/dataset.json`,
-      "--config",
-      `${protocol}/config.yaml`,
-      "--official-manifest",
-      `${protocol}/official.json`,
-      "--synthetic-manifest",
-      `${protocol}/synthetic.json`,
-    ];
-    const caseId = /deermem-eval explain (\S+)/.exec(demo.stdout)![1];
+    const demoFlags = ["--protocol", `${directory}/demo/protocol`];
+    const caseId = /deno task cli explain (\S+)/.exec(demo.stdout)![1];
     const runs: [string, string][] = [["demo", demo.stdout]];
     const commands = [
       ["verify"],
@@ -67,6 +57,7 @@ Deno.test("every line each command prints is at most 100 columns when piped", as
       ["verify", REFERENCE_QA, ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET],
       ["verify", `${directory}/demo`, ...demoFlags],
       ["report", `${directory}/demo`, ...demoFlags],
+      ["report", `${directory}/demo/policy`, ...demoFlags],
       ["explain", caseId, ...demoFlags],
       ["sweep", ...demoFlags, "--output-dir", `${directory}/sweep`],
       ["report", `${directory}/sweep`],
