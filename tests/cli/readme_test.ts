@@ -134,7 +134,7 @@ function substitute(
     ` ${places.runs}/`,
   ).replace(/(?<= )M(?= |$)/g, places.module)
     .replace(/(?<= )CASE(?= |$)/g, places.caseId);
-  if (/ --dataset | runs\//.test(command)) text += ` --config ${places.protocol}/config.yaml --official-manifest ${places.protocol}/official.json --synthetic-manifest ${places.protocol}/synthetic.json`;
+  if (/ --dataset | runs\//.test(command)) text += ` --protocol ${places.protocol}`;
   return text;
 }
 
@@ -151,8 +151,11 @@ Deno.test("every command in README's sh blocks runs on the demo's protocol and p
       const demo = `${directory}/demo`;
       const made = await runCli(["demo", "--output-dir", demo], { flags: taskFlags("demo") });
       assertEquals(made.code, 0, made.stderr);
-      const official = JSON.parse(await Deno.readTextFile(`${demo}/protocol/official.json`));
+      const manifests = [...Deno.readDirSync(`${demo}/protocol/manifests`)].map((entry) => entry.name);
+      const officialName = manifests.find((name) => !name.startsWith("synthetic-"))!;
+      const official = JSON.parse(await Deno.readTextFile(`${demo}/protocol/manifests/${officialName}`));
       const caseId: string = official.scenarios[official.scenario_order[0]][0];
+      const datasetName = [...Deno.readDirSync(`${demo}/protocol/dataset`)][0].name;
       await Deno.mkdir(`${directory}/runs`);
       const module = `${directory}/newest_first.ts`;
       await Deno.writeTextFile(module, NEWEST_FIRST);
@@ -160,7 +163,7 @@ Deno.test("every command in README's sh blocks runs on the demo's protocol and p
         runs: `${directory}/runs`,
         module,
         caseId,
-        dataset: `${demo}/protocol/dataset.json`,
+        dataset: `${demo}/protocol/dataset/${datasetName}`,
         protocol: `${demo}/protocol`,
       };
       const env: Record<string, string> = {
