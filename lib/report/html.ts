@@ -11,6 +11,7 @@
 
 import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
 import { claimHtml } from "./_claim_html.ts";
+import { claimOf } from "./claim.ts";
 import { capacitiesOf } from "./_groups.ts";
 import { type CellHtml, page, tableHtml } from "./_html_page.ts";
 import { sweepBody } from "./_sweep_html.ts";
@@ -193,13 +194,13 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
  * ```
  */
 export function reportHtml(report: RunReport): string {
-  if (report.kind === "policy") {
-    const sections = reportSections(report);
-    return sectionsHtml(reportHeading(report), sections, policyCharts(report, sections));
-  }
   const sections = reportSections(report);
+  const lead = claimHtml(claimOf(report));
+  if (report.kind === "policy") {
+    return sectionsHtml(reportHeading(report), sections, policyCharts(report, sections), { lead });
+  }
   return sectionsHtml(reportHeading(report), sections, qaCharts(report, sections), {
-    lead: claimHtml(report),
+    lead,
     cells: new Map([["discordant", fullAnswers(report)]]),
   });
 }
