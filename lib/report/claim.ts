@@ -47,9 +47,10 @@ export interface Claim {
   checked: string;
 }
 
-/** Whether every check ran (none left for the dataset): then the rows were re-derived from it. */
+/** Whether the rows were re-derived from the dataset: every check ran and none is left for --dataset. */
 function rederived(report: RunReport): boolean {
-  return report.verification.checks.every((check) => check.verdict === "pass");
+  return report.verification.checks.every((check) => check.verdict === "pass") &&
+    !/needs? --dataset/.test(report.verification.proved);
 }
 
 function qaClaim(report: QaReport): Claim {
@@ -99,7 +100,9 @@ function policyClaim(report: PolicyReport): Claim {
   const rows = report.entries.length;
   const cases = new Set(report.differences.map((difference) => difference.caseId)).size;
   return {
-    title: `Result: support retained, ${policies.join(" against ")}`,
+    title: `Result: support retained, ${
+      policies.length === 2 ? `${policies[1]} against ${policies[0]}` : policies.join(", ")
+    }`,
     policies,
     measure: "cases that kept every support fact",
     rows: capacitiesOf(report.entries).map((capacity) => {
@@ -129,11 +132,12 @@ function policyClaim(report: PolicyReport): Claim {
  * import { claimOf } from "./claim.ts";
  * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
  *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
+ * const verification = { checks: [], ok: true, proved: "the kept facts need --dataset" }, provenance = { entries: [] };
  * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance, differences: [] };
  * const claim = claimOf(report);
+ * strictEqual(claim.title, "Result: support retained, hybrid-v1 against confidence");
  * deepStrictEqual(claim.rows, [{ label: "capacity 7", cases: 1, scores: [{ policy: "confidence", count: 0 }, { policy: "hybrid-v1", count: 1 }] }]);
- * strictEqual(claim.checked.startsWith("The 2 rows that give this result were re-derived"), true); // no check left
+ * strictEqual(claim.checked.startsWith("The 2 recorded rows give this result; without --dataset"), true);
  * ```
  */
 export function claimOf(report: RunReport): Claim {

@@ -69,7 +69,7 @@ Deno.test("heat map page: a legend of the scale, the published point ringed, the
   }
   assertMatch(
     page,
-    /<section id="best"><h2>Best 5 grid points<\/h2>[^]*?<table>[^]*?<th[^>]*>difference<\/th>/,
+    /<section id="best"><h2>Best 5 grid points<\/h2>[^]*?<table[^>]*>[^]*?<th[^>]*>difference<\/th>/,
   );
 });
 

@@ -6,7 +6,16 @@
 
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
-import { buildReport, reportHtml, sweepHtml, sweepReport } from "../../lib/report/mod.ts";
+import {
+  buildReport,
+  compareRuns,
+  comparisonHeading,
+  comparisonSections,
+  reportHtml,
+  sectionsHtml,
+  sweepHtml,
+  sweepReport,
+} from "../../lib/report/mod.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { type BrowserPage, openBrowser, requireChromium } from "../helpers/chromium.ts";
@@ -19,8 +28,11 @@ const MIN_TEXT = 11;
 
 const contracts = await loadContracts(embeddedSources());
 const fixture = await fixtureContracts();
-const qaHtml = reportHtml(await buildReport(`${ROOT}results/pr4789-reproduction-v1`, contracts));
+const published = await buildReport(`${ROOT}results/pr4789-reproduction-v1`, contracts);
+const qaHtml = reportHtml(published);
 const policyHtml = reportHtml(await buildReport(`${GOLDEN}/fixture-run/policy`, fixture));
+const comparison = await compareRuns(published, published, contracts);
+const comparisonHtml = sectionsHtml(comparisonHeading(comparison), comparisonSections(comparison));
 
 /** A sweep of the fixture at the default weight step (231 points a capacity, two-digit differences). */
 async function fixtureSweepHtml(step: string): Promise<string> {
@@ -44,6 +56,7 @@ async function fixtureSweepHtml(step: string): Promise<string> {
 const pages: Record<string, string> = {
   qa: qaHtml,
   policy: policyHtml,
+  comparison: comparisonHtml,
   "sweep 0.05": await fixtureSweepHtml("0.05"),
   "sweep 0.25": await fixtureSweepHtml("0.25"),
 };
@@ -99,6 +112,8 @@ for (const name of Object.keys(pages)) {
       );
       assert(probe.scrollWidth <= width, `the page is ${probe.scrollWidth} px wide at ${width}`);
       assertEquals(probe.clipped, [], "elements clipping their text");
+      // Every column's value in view without sideways scrolling: no box wider than its container.
+      assertEquals(probe.wide.length, 0, `boxes wider than their container: ${probe.wide.join(" | ")}`);
       const outside = probe.texts.filter((text) => text.box.right > width + 0.5 || text.box.left < -0.5)
         .filter((text) => !text.inScroll);
       assertEquals(outside.map((text) => text.text), [], "text outside the page");
