@@ -203,10 +203,17 @@ async function reportSweep(
   const stage = flags.dataset === undefined
     ? undefined
     : await prepareStage(contracts, datasetPath(flags, io)!);
-  const sweep = await refusingUnverified(
-    io,
-    () => readSweepReport(directory, contracts, stage?.prepared.cases),
-  );
+  // A large sweep takes seconds to read and verify: a terminal shows the step live, then its time.
+  const sweep = await refusingUnverified(io, () =>
+    timedStep(
+      io,
+      "report",
+      "reading and verifying the sweep",
+      "sweep verified",
+      "grid points",
+      () => readSweepReport(directory, contracts, stage?.prepared.cases),
+      (report) => report.summary.gridPoints,
+    ));
   const files: ReportFile[] = [];
   if (flags.markdown !== undefined) {
     files.push({ flag: "--markdown", path: flags.markdown, render: () => sweepMarkdown(directory, sweep) });

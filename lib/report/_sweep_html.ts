@@ -21,6 +21,7 @@ function heatStyle(map: HeatMap): string {
     `.heat-panel { flex: 1 1 ${Math.min(natural, 600)}px; max-width: ${natural}px; }`,
     "details.values tr.published td { font-weight: 700; }",
     "details.values summary { cursor: pointer; }",
+    "ul.verdict { padding-left: 1.2rem; overflow-wrap: anywhere; } ul.verdict li.detail { margin-left: 1.2rem; }",
   ];
   if (map.labelSize !== undefined) {
     const narrowest = (map.width * MIN_LABEL_PX) / map.labelSize;
@@ -74,11 +75,13 @@ export function sweepBody(
   lines: readonly string[],
   map: HeatMap,
   gridPoints?: string,
+  verdict?: string,
 ): { body: string; style: string } {
   const published = lines.find((line) => line.startsWith("published parameters: "));
   const lead = [lines[0], published].filter((line) => line !== undefined)
     .map((line) => `<p>${escapeHtml(line!)}</p>`).join("\n");
   const body = `${lead}
+${verdict ?? ""}
 <section id="heat-map"><h2>${escapeHtml(map.title)}</h2>
 <p class="muted">${escapeHtml(map.subtitle)}.</p>
 ${legendHtml(map)}

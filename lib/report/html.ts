@@ -140,6 +140,16 @@ export function sectionsHtml(
   );
 }
 
+/** The sweep's verdict: its lines as a list, indented lines (a capacity's details) nested under the one above. */
+function verdictHtml(section: Section): string {
+  const items = section.lines.map((line) =>
+    `<li${line.startsWith("  ") ? ' class="detail"' : ""}>${escapeHtml(line.trim())}</li>`
+  );
+  return `<section id="verdict"><h2>${escapeHtml(section.title)}</h2><ul class="verdict">${
+    items.join("")
+  }</ul></section>`;
+}
+
 /** The last part of a path: a page is headed by the directory's name, not where it sat. */
 function baseName(path: string): string {
   return path.replace(/\/+$/, "").split("/").at(-1) || path;
@@ -168,10 +178,16 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
     );
   }
   // The grid points as the Markdown shows them: a table per section (the count is the page's lead line).
-  const tables = sweep.sections?.filter((section) => section.id !== "sweep").map((section) =>
-    sectionHtml(section)
+  const verdict = sweep.sections?.find((section) => section.id === "verdict");
+  const tables = sweep.sections?.filter((section) => section.id !== "sweep" && section !== verdict).map((
+    section,
+  ) => sectionHtml(section));
+  const { body, style } = sweepBody(
+    sweep.lines,
+    sweep.heat,
+    tables?.join("\n"),
+    verdict === undefined ? undefined : verdictHtml(verdict),
   );
-  const { body, style } = sweepBody(sweep.lines, sweep.heat, tables?.join("\n"));
   return page(heading, body, style);
 }
 
