@@ -207,10 +207,17 @@ async function reportSweep(
   // Only a dataset the user typed (or the protocol directory keeps) re-runs the sweep; not the environment's.
   const dataset = flags.dataset ?? source.keptDataset;
   const stage = dataset === undefined ? undefined : await prepareStage(contracts, dataset);
-  const sweep = await refusingUnverified(
-    io,
-    () => readSweepReport(directory, contracts, stage?.prepared.cases),
-  );
+  // A large sweep takes seconds to read and verify: a terminal shows the step live, then its time.
+  const sweep = await refusingUnverified(io, () =>
+    timedStep(
+      io,
+      "report",
+      "reading and verifying the sweep",
+      "sweep verified",
+      "grid points",
+      () => readSweepReport(directory, contracts, stage?.prepared.cases),
+      (report) => report.summary.gridPoints,
+    ));
   const files: ReportFile[] = [];
   if (flags.markdown !== undefined) {
     files.push({ flag: "--markdown", path: flags.markdown, render: () => sweepMarkdown(directory, sweep) });

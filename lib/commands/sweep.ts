@@ -32,13 +32,13 @@ export const command = defineCommand({
     `Validates as \`validate\` does, then evaluates hybrid-v1 at every point of a parameter grid against confidence
 on every case, with no model. The default grid (around the config's published parameters): weights every
 multiple of 0.05 on the simplex (231 triples, each summing to 1 by the config's rule), each half-life at ½×, 1×
-and 2× the published one, correction reserve fraction 0, published and twice it, reserve cap 1 and published,
-capacities 1 to the pool size. --grid FILE (YAML, read like the config) replaces any of these lists:
+and 2× the published one, correction reserve fraction 0 and published, reserve cap published, capacities 1 to
+the pool size. --grid FILE (YAML, read like the config) replaces any of these lists (the defaults shown):
   weights_step: 0.05                        # 1/n for a whole n ≤ 100
   confirmation_half_life_days: [45, 90, 180]
   access_half_life_days: [15, 30, 60]
-  correction_reserved_fraction: [0, 0.1, 0.2]
-  correction_reserved_max: [1, 10]
+  correction_reserved_fraction: [0, 0.1]
+  correction_reserved_max: [10]
   capacities: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 Writes into DIR, all or nothing, never overwriting:
   sweep.jsonl  one metadata-only row per parameter set × capacity × scenario: the parameters, the cases, the

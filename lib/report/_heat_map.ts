@@ -1,8 +1,8 @@
 /**
  * The sweep's heat map: per capacity, the weight simplex (confidence at the top, confirmation bottom left,
  * access bottom right) at the published half-lives and reserve (or the first on the grid), each weight point a
- * cell coloured on a sequential scale by the difference's rank among those shown, its number in it when the cells are large enough to
- * hold it at 12 px without touching a neighbour, its parameters and per-scenario counts in a tooltip, the
+ * cell coloured on a diverging scale centred on 0 (losses red, gains blue, by rank on each side), its number
+ * in it when the cells are large enough to hold it at 12 px without touching a neighbour, its parameters and per-scenario counts in a tooltip, the
  * published point ringed outside its cell. A model ({@linkcode heatMapModel}) drawn two ways: a standalone SVG
  * document and, for the HTML page, one inline SVG per capacity.
  *
@@ -22,6 +22,8 @@ export interface HeatCell {
   /** Black or white, whichever reads better on `fill`. */
   ink: string;
   published: boolean;
+  /** The weights, confidence/confirmation/access. */
+  weights: string;
   title: string;
 }
 
@@ -50,26 +52,43 @@ export function escapeXml(text: string): string {
   );
 }
 
-// Inferno at six stops: sequential, dark to light with the hue turning, readable in grey and by the colour-blind.
-const STOPS: readonly (readonly [number, number, number])[] = [
-  [20, 11, 53],
-  [66, 10, 104],
-  [147, 38, 103],
-  [221, 81, 58],
-  [252, 165, 10],
-  [252, 255, 164],
+// ColorBrewer RdBu (colour-blind safe, diverging): 0 neutral grey, losses red, gains blue, darker with size.
+const NEUTRAL = [247, 247, 247] as const;
+const LOSS: readonly (readonly [number, number, number])[] = [
+  NEUTRAL,
+  [253, 219, 199],
+  [244, 165, 130],
+  [214, 96, 77],
+  [178, 24, 43],
+  [103, 0, 31],
 ];
+const GAIN: readonly (readonly [number, number, number])[] = [
+  NEUTRAL,
+  [209, 229, 240],
+  [146, 197, 222],
+  [67, 147, 195],
+  [33, 102, 172],
+  [5, 48, 97],
+];
+/** The palest a non-zero value is drawn: a loss or a gain is never mistaken for no difference. */
+const FLOOR = 0.3;
 
 /**
- * The colour of `value` among the values shown (`levels`, ascending, distinct): evenly spaced by rank, so
- * neighbouring values always differ by one step of the scale however far apart the extremes are.
+ * The colour of `value` among the values shown (`levels`, ascending, distinct) on a diverging scale centred on
+ * 0: 0 is neutral, a loss red and a gain blue, each side evenly spaced by rank from pale to dark, so
+ * neighbouring values always differ by a step however far apart the extremes are.
  */
 export function heatColour(value: number, levels: readonly number[]): string {
-  const rank = levels.findIndex((level) => level >= value);
-  const t = levels.length < 2 ? 0.5 : Math.max(0, rank === -1 ? 1 : rank / (levels.length - 1));
-  const at = t * (STOPS.length - 1);
-  const index = Math.min(STOPS.length - 2, Math.floor(at));
-  const [from, to] = [STOPS[index], STOPS[index + 1]];
+  if (value === 0) return `rgb(${NEUTRAL.join(",")})`;
+  const side = levels.filter((level) => value < 0 ? level < 0 : level > 0).map(Math.abs).sort((a, b) =>
+    a - b
+  );
+  const rank = side.findIndex((level) => level >= Math.abs(value));
+  const t = FLOOR + (1 - FLOOR) * (side.length < 2 ? 1 : (rank === -1 ? 1 : rank / (side.length - 1)));
+  const stops = value < 0 ? LOSS : GAIN;
+  const at = t * (stops.length - 1);
+  const index = Math.min(stops.length - 2, Math.floor(at));
+  const [from, to] = [stops[index], stops[index + 1]];
   const mix = (channel: number) => Math.round(from[channel] + (to[channel] - from[channel]) * (at - index));
   return `rgb(${mix(0)},${mix(1)},${mix(2)})`;
 }
@@ -119,17 +138,26 @@ function cellOf(
     fill,
     ink: inkOn(fill),
     published,
+    weights: `${confidence}/${confirmation}/${access}`,
     title: `capacity ${point.capacity}, weights ${confidence}/${confirmation}/${access}: ${
       signed(point.difference)
     } (${point.hybrid} vs ${point.confidence} of ${point.cases}); ${detail}${published ? "; published" : ""}`,
   };
 }
 
-/** The legend's values: every level when they are few, else about 12 spread by rank, both ends kept. */
-function legendValues(levels: readonly number[]): number[] {
+/**
+ * The legend's values: every level when they are few, else about 12 spread by rank with both ends, 0 and the
+ * most common value always among them.
+ */
+function legendValues(levels: readonly number[], values: readonly number[]): number[] {
   if (levels.length <= 16) return [...levels];
   const step = (levels.length - 1) / 11;
-  return Array.from({ length: 12 }, (_, index) => levels[Math.round(index * step)]);
+  const spread = Array.from({ length: 12 }, (_, index) => levels[Math.round(index * step)]);
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  const common = [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0]?.[0];
+  const kept = [...spread, common, ...(levels.includes(0) ? [0] : [])].filter((value) => value !== undefined);
+  return [...new Set(kept)].sort((a, b) => a - b);
 }
 
 /** The heat map of `all` grid points, the published parameters marked, on a grid of `step`. */
@@ -157,7 +185,7 @@ export function heatMapModel(
       : `half-lives ${reference.confirmation_half_life_days}/${reference.access_half_life_days} d, reserve ${reference.correction_reserved_fraction} up to ${reference.correction_reserved_max}; confidence weight at the top, confirmation bottom left, access bottom right; the ringed cell is the published point`,
     min,
     max,
-    legend: legendValues(levels).map((value) => {
+    legend: legendValues(levels, values).map((value) => {
       const fill = heatColour(value, levels);
       return { value, fill, ink: inkOn(fill) };
     }),

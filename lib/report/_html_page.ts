@@ -77,20 +77,44 @@ details.answer[open] summary { color: var(--muted); }
 .heat-panel .corners { display: flex; justify-content: space-between; }
 svg.heat { width: 100%; height: auto; display: block; }
 svg.heat .ring { stroke: var(--fg); }
+.name, td.name { white-space: nowrap; }
+td { overflow-wrap: anywhere; }
+#claim .checked { background: var(--panel); border-left: 4px solid var(--ok); padding: 0.5rem 0.75rem; }
+/* On a phone a table of three or more columns stacks: each row a block, each cell its header then its value. */
+@media (max-width: 40rem) {
+  table.stack, table.stack tbody, table.stack tr { display: block; width: 100%; }
+  table.stack thead { display: none; }
+  table.stack tr { border: 1px solid var(--grid); border-radius: 4px; margin: 0 0 0.5rem; }
+  table.stack td { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 0.5rem;
+    border: 0; border-bottom: 1px solid var(--grid); text-align: left; white-space: normal; }
+  table.stack tr > td:last-child { border-bottom: 0; }
+  table.stack td::before { content: attr(data-label); color: var(--muted); font-weight: 600;
+    white-space: normal; overflow-wrap: normal; }
+  table.stack td.name, table.stack td.num { white-space: nowrap; }
+}
 `;
 
 /** A cell's markup in place of its escaped text, or undefined to keep the text (row and column from 0). */
 export type CellHtml = (row: number, column: number, text: string) => string | undefined;
 
-/** A table as HTML in a horizontally scrollable wrapper; hashes in monospace, numbers right-aligned. */
+/** A name such as a policy's (`hybrid-v1`): one word with a hyphen, never broken there. */
+const NAME = /^[A-Za-z][\w.]*-[\w.-]*$/;
+
+/**
+ * A table as HTML: hashes in monospace, numbers right-aligned, names unbroken; with three or more columns it
+ * stacks on a phone (each cell labelled by its header through `data-label`), so no column is out of view.
+ */
 export function tableHtml(table: Table, cellHtml: CellHtml = () => undefined): string {
+  const stack = table.headers.length >= 3 && table.headers.some((header) => header !== "");
   const cell = (tag: string, text: string, row: number, column: number) => {
     const classes = [
       table.numeric[column] ? "num" : "",
       /^[0-9a-f]{64}$/.test(text) ? "mono" : "",
+      NAME.test(text) && text.length <= 24 ? "name" : "",
     ].filter((name) => name !== "").join(" ");
     const content = (row < 0 ? undefined : cellHtml(row, column, text)) ?? escapeHtml(text);
-    return `<${tag}${classes === "" ? "" : ` class="${classes}"`}>${content}</${tag}>`;
+    const label = stack && tag === "td" ? ` data-label="${escapeHtml(table.headers[column])}"` : "";
+    return `<${tag}${classes === "" ? "" : ` class="${classes}"`}${label}>${content}</${tag}>`;
   };
   const head = table.headers.every((header) => header === "")
     ? ""
@@ -100,7 +124,9 @@ export function tableHtml(table: Table, cellHtml: CellHtml = () => undefined): s
   const body = table.rows.map((cells, row) =>
     `<tr>${cells.map((text, column) => cell("td", text, row, column)).join("")}</tr>`
   ).join("\n");
-  return `<div class="table-wrap"><table>${head}<tbody>\n${body}\n</tbody></table></div>`;
+  return `<div class="table-wrap"><table${
+    stack ? ' class="stack"' : ""
+  }>${head}<tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** A self-contained page: the shared head and style (and `style`, the page's own rules), the heading, `body`. */

@@ -10,8 +10,18 @@ import type { Contracts } from "../protocol/contracts.ts";
 import { InputError } from "../base/errors.ts";
 import { GRADED_ROWS_CAP } from "../base/fs.ts";
 import { compareCodePoints } from "../py/json.ts";
-import { type GradedRow, parseGradedRows, PUBLISHED_PAIR } from "../qa/mod.ts";
-import { formatSigned, fraction, shorten } from "./format.ts";
+import {
+  type BootstrapResult,
+  exactMcnemar,
+  type GradedRow,
+  type McnemarResult,
+  type Pair,
+  pairedBootstrapDifference,
+  parseGradedRows,
+  PUBLISHED_PAIR,
+} from "../qa/mod.ts";
+import type { ProtocolConfig } from "../protocol/config.ts";
+import { formatCount, formatP, formatSigned, fraction, shorten } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { QaReport } from "./run_report.ts";
 import { SUITES } from "./suites.ts";
@@ -25,6 +35,11 @@ export interface PublishedSuite {
   candidate: number;
   /** Correct answers per published policy. */
   published: Record<string, number>;
+  /**
+   * Per published policy, the paired statistics of the candidate against it on this suite's shared cases
+   * (McNemar's first is the published policy; the difference is the candidate minus it); none without cases.
+   */
+  paired: Record<string, { mcnemar: McnemarResult; bootstrap: BootstrapResult } | undefined>;
 }
 
 /** A case where the candidate's row differs from a published one. */
@@ -50,6 +65,8 @@ export interface PublishedComparison {
   cases: number;
   /** Of them, those whose baseline row has the published prediction and grade for that policy. */
   baselineAsPublished: number;
+  /** The bootstrap's settings (the protocol's). */
+  statistics: ProtocolConfig["statistics"];
 }
 
 function differences(mine: GradedRow, theirs: GradedRow): string[] {
@@ -67,17 +84,19 @@ function differences(mine: GradedRow, theirs: GradedRow): string[] {
  * @param candidateRows Its graded rows.
  * @param other The published run's directory, for the heading.
  * @param publishedRows The published run's graded rows (the published pair).
+ * @param statistics The protocol's bootstrap settings, for the paired statistics on the shared cases.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { demoGradedRun } from "../qa/mod.ts";
  * import { comparePublished } from "./against_published.ts";
- * const { rows } = await demoGradedRun(); // the published pair on the demo protocol
+ * const { rows, contracts } = await demoGradedRun(); // the published pair on the demo protocol
  * const candidateRows = rows.map((row) => row.policy === "confidence" ? row : { ...row, policy: "copy", row_id: `${row.case_id}__copy` });
- * const comparison = comparePublished({ directory: "run", policies: ["confidence", "copy"] }, candidateRows, "published", rows);
+ * const comparison = comparePublished({ directory: "run", policies: ["confidence", "copy"] }, candidateRows, "published", rows, contracts.config.statistics);
  * strictEqual(comparison.differences.filter((item) => item.why["hybrid-v1"].length > 0).length, 0); // hybrid-v1's rows, renamed
  * strictEqual(comparison.baselineAsPublished, comparison.cases);
+ * strictEqual(comparison.suites[2].paired["hybrid-v1"]?.mcnemar.p_value, 1); // the same answers: no discordant pair
  * ```
  */
 export function comparePublished(
@@ -85,6 +104,7 @@ export function comparePublished(
   candidateRows: readonly GradedRow[],
   other: string,
   publishedRows: readonly GradedRow[],
+  statistics: ProtocolConfig["statistics"],
 ): PublishedComparison {
   const [baseline, candidate] = candidateRun.policies;
   const byCase = (rows: readonly GradedRow[]) => {
@@ -106,11 +126,25 @@ export function comparePublished(
     const cases = common.filter((caseId) => member(mine.get(caseId)![candidate]));
     const correct = (rows: Map<string, Record<string, GradedRow>>, policy: string) =>
       cases.filter((caseId) => rows.get(caseId)![policy].grade_correct).length;
+    // The published policy first, the candidate second: the difference is the candidate minus it.
+    const paired = (policy: string) => {
+      if (cases.length === 0) return undefined;
+      const pairs: Pair[] = cases.map((caseId) => [
+        theirs.get(caseId)![policy].grade_correct,
+        mine.get(caseId)![candidate].grade_correct,
+      ]);
+      const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = statistics;
+      return {
+        mcnemar: exactMcnemar(pairs),
+        bootstrap: pairedBootstrapDifference(pairs, { seed, iterations, alpha }),
+      };
+    };
     return {
       name,
       cases: cases.length,
       candidate: correct(mine, candidate),
       published: Object.fromEntries(PUBLISHED_PAIR.map((policy) => [policy, correct(theirs, policy)])),
+      paired: Object.fromEntries(PUBLISHED_PAIR.map((policy) => [policy, paired(policy)])),
     };
   });
   const found: PublishedDifference[] = [];
@@ -139,6 +173,7 @@ export function comparePublished(
     differences: found,
     cases: common.length,
     baselineAsPublished,
+    statistics,
   };
 }
 
@@ -162,6 +197,7 @@ export async function readPublishedComparison(
     await rows(candidateRun.directory, candidateRun.policies),
     published.directory,
     await rows(published.directory, PUBLISHED_PAIR),
+    contracts.config.statistics,
   );
 }
 
@@ -169,6 +205,46 @@ export async function readPublishedComparison(
 export function publishedComparisonHeading(comparison: PublishedComparison): string {
   return `deermem-eval report: ${comparison.directory} (candidate ${comparison.candidate}) against the published ` +
     `run ${comparison.other}`;
+}
+
+/** The paired statistics on the shared cases: per suite and published policy, McNemar and the bootstrap. */
+function pairedSection(comparison: PublishedComparison): Section {
+  const { candidate, cases, statistics } = comparison;
+  const level = Math.round((1 - statistics.alpha) * 100);
+  const rows = comparison.suites.flatMap((suite) =>
+    [PUBLISHED_PAIR[1], PUBLISHED_PAIR[0]].map((policy) => {
+      const paired = suite.paired[policy];
+      const cells = paired === undefined ? ["–", "–", "–", "–"] : [
+        `${paired.mcnemar.only_second_correct} / ${paired.mcnemar.only_first_correct}`,
+        formatP(paired.mcnemar.p_value),
+        formatSigned(paired.bootstrap.mean_difference),
+        `[${formatSigned(paired.bootstrap.lower)}, ${formatSigned(paired.bootstrap.upper)}]`,
+      ];
+      return [suiteName(suite.name), String(suite.cases), `published ${policy}`, ...cells];
+    })
+  );
+  return {
+    id: "published-paired",
+    title: "Paired statistics on the shared cases",
+    lines: [
+      `${candidate} against each published policy on the ${cases} cases both runs hold: exact two-sided McNemar on the discordant pairs, the paired bootstrap difference (${candidate} − published, seed ${statistics.bootstrap_seed}, ${
+        formatCount(statistics.bootstrap_iterations)
+      } iterations) with its ${level}% percentile interval`,
+    ],
+    tables: [table(
+      [
+        "suite",
+        "shared cases",
+        "against",
+        `only ${candidate} / only published`,
+        "McNemar p",
+        "difference",
+        `${level}% interval`,
+      ],
+      rows,
+      [false, true, false, true, true, true, true],
+    )],
+  };
 }
 
 /** The comparison as sections: the suites side by side, then the rows that differ and why. */
@@ -214,6 +290,7 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
         [false, true, true, true, true, true, true],
       )],
     },
+    pairedSection(comparison),
     {
       id: "published-rows",
       title: "Rows that differ from the published ones",

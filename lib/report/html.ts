@@ -11,6 +11,7 @@
 
 import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
 import { claimHtml } from "./_claim_html.ts";
+import { claimOf } from "./claim.ts";
 import { capacitiesOf } from "./_groups.ts";
 import { type CellHtml, page, tableHtml } from "./_html_page.ts";
 import { sweepBody } from "./_sweep_html.ts";
@@ -139,6 +140,16 @@ export function sectionsHtml(
   );
 }
 
+/** The sweep's verdict: its lines as a list, indented lines (a capacity's details) nested under the one above. */
+function verdictHtml(section: Section): string {
+  const items = section.lines.map((line) =>
+    `<li${line.startsWith("  ") ? ' class="detail"' : ""}>${escapeHtml(line.trim())}</li>`
+  );
+  return `<section id="verdict"><h2>${escapeHtml(section.title)}</h2><ul class="verdict">${
+    items.join("")
+  }</ul></section>`;
+}
+
 /** The last part of a path: a page is headed by the directory's name, not where it sat. */
 function baseName(path: string): string {
   return path.replace(/\/+$/, "").split("/").at(-1) || path;
@@ -167,10 +178,16 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
     );
   }
   // The grid points as the Markdown shows them: a table per section (the count is the page's lead line).
-  const tables = sweep.sections?.filter((section) => section.id !== "sweep").map((section) =>
-    sectionHtml(section)
+  const verdict = sweep.sections?.find((section) => section.id === "verdict");
+  const tables = sweep.sections?.filter((section) => section.id !== "sweep" && section !== verdict).map((
+    section,
+  ) => sectionHtml(section));
+  const { body, style } = sweepBody(
+    sweep.lines,
+    sweep.heat,
+    tables?.join("\n"),
+    verdict === undefined ? undefined : verdictHtml(verdict),
   );
-  const { body, style } = sweepBody(sweep.lines, sweep.heat, tables?.join("\n"));
   return page(heading, body, style);
 }
 
@@ -193,13 +210,13 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
  * ```
  */
 export function reportHtml(report: RunReport): string {
-  if (report.kind === "policy") {
-    const sections = reportSections(report);
-    return sectionsHtml(reportHeading(report), sections, policyCharts(report, sections));
-  }
   const sections = reportSections(report);
+  const lead = claimHtml(claimOf(report));
+  if (report.kind === "policy") {
+    return sectionsHtml(reportHeading(report), sections, policyCharts(report, sections), { lead });
+  }
   return sectionsHtml(reportHeading(report), sections, qaCharts(report, sections), {
-    lead: claimHtml(report),
+    lead,
     cells: new Map([["discordant", fullAnswers(report)]]),
   });
 }

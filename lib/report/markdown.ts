@@ -5,6 +5,7 @@
  * @module
  */
 
+import { type Claim, claimOf, claimScores, claimStatistics } from "./claim.ts";
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
@@ -77,11 +78,38 @@ function sectionMarkdown(section: Section): string[] {
  * ```
  */
 export function reportMarkdown(report: RunReport): string {
-  return sectionsMarkdown(reportHeading(report), reportSections(report));
+  return sectionsMarkdown(reportHeading(report), reportSections(report), claimMarkdown(claimOf(report)));
 }
 
 /**
- * Sections (e.g. a comparison's) as Markdown under a heading.
+ * The result block as Markdown: a heading, one bullet per suite or capacity (counts, then statistics), and
+ * what was checked; short lines so a phone-width render shows the numbers on its first screen.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { claimMarkdown } from "./markdown.ts";
+ * const claim = { title: "Result: b against a", policies: ["a", "b"], measure: "m", method: "how", checked: "what_next",
+ *   rows: [{ label: "capacity 7", cases: 4, scores: [{ policy: "a", count: 1 }, { policy: "b", count: 3 }] }] };
+ * deepStrictEqual(claimMarkdown(claim), ["## Result: b against a", "", "- **capacity 7** (4 cases): a 1/4 vs b 3/4", "", "what\\_next", ""]);
+ * ```
+ */
+export function claimMarkdown(claim: Claim): string[] {
+  const lines = [`## ${markdownEscape(claim.title)}`, ""];
+  for (const row of claim.rows) {
+    const statistics = claimStatistics(claim, row);
+    lines.push(
+      `- **${markdownEscape(row.label)}** (${row.cases} cases): ${markdownEscape(claimScores(row))}${
+        statistics === undefined ? "" : ` · ${markdownEscape(statistics)}`
+      }`,
+    );
+  }
+  lines.push("", markdownEscape(claim.checked), "");
+  return lines;
+}
+
+/**
+ * Sections (e.g. a comparison's) as Markdown under a heading, `lead` lines (the result block) first.
  *
  * @example
  * ```ts
@@ -92,8 +120,12 @@ export function reportMarkdown(report: RunReport): string {
  * strictEqual(markdown, "# heading\n\n## Retention\n\nat capacity 7\n\n| policy | kept |\n| --- | ---: |\n| hybrid-v1 | 35/40 |\n");
  * ```
  */
-export function sectionsMarkdown(heading: string, sections: readonly Section[]): string {
-  const lines = [`# ${markdownEscape(heading)}`, ""];
+export function sectionsMarkdown(
+  heading: string,
+  sections: readonly Section[],
+  lead: readonly string[] = [],
+): string {
+  const lines = [`# ${markdownEscape(heading)}`, "", ...lead];
   for (const section of sections) lines.push(...sectionMarkdown(section));
   return lines.join("\n").replace(/\n+$/, "") + "\n";
 }

@@ -33,3 +33,4 @@ export * from "./text.ts";
 export * from "./tokens.ts";
 export * from "./verification.ts";
 export * from "./run_report.ts";
+export * from "./claim.ts";

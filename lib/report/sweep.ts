@@ -10,7 +10,7 @@
 import { InputError, NotVerifiedError } from "../base/errors.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import type { Contracts } from "../protocol/contracts.ts";
-import { parametersAt, type SweepResult } from "../sweep/mod.ts";
+import { parametersAt, type SweepResult, sweepSummaryLines } from "../sweep/mod.ts";
 import { verifySweep } from "../verify/mod.ts";
 import { parseWith } from "../base/schema.ts";
 import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./_grid_points.ts";
@@ -262,6 +262,16 @@ function reportOf(
   };
 }
 
+/**
+ * The sweep's verdict, as `sweep` prints it: where the published parameters keep at least as many supports as
+ * confidence and where fewer (per capacity and scenario), and how far their neighbourhood reaches.
+ */
+function verdictSection(result: SweepResult, protocolCapacities: readonly number[]): Section {
+  // The first line (the grid's size) is the report's own count line; the rest is the verdict.
+  const lines = sweepSummaryLines(result, protocolCapacities).slice(1);
+  return { id: "verdict", title: "Verdict: the published parameters on the grid", lines, tables: [] };
+}
+
 /** The grid points of a sweep rebuilt from its rows, in the rows' order (what {@linkcode gridPoints} reads). */
 function pointsOf(result: SweepResult): Point[] {
   const { grid, groups } = result;
@@ -342,10 +352,20 @@ export async function readSweepReport(
     error: InputError,
   });
   const report = reportOf(record, pointsOf(verified.result!), 5);
+  const verdict = verdictSection(verified.result!, contracts.config.pool.capacities);
+  const [count, ...rest] = report.lines;
   return {
     ...report,
-    lines: [...report.lines, `verified: ${verified.proved}`],
-    sections: [verificationSection(verification), ...report.sections],
+    lines: [
+      count,
+      "",
+      verdict.title.toUpperCase(),
+      ...verdict.lines,
+      "",
+      ...rest,
+      `verified: ${verified.proved}`,
+    ],
+    sections: [verdict, verificationSection(verification), ...report.sections],
     verification,
   };
 }

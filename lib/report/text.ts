@@ -7,6 +7,7 @@
 
 import { retentionTableOf } from "../policy/mod.ts";
 import { formatVerifyResult } from "../verify/mod.ts";
+import { type Claim, claimLines, claimOf } from "./claim.ts";
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
@@ -35,7 +36,7 @@ export function tableLines(table: Table, width?: number): string[] {
 
 /**
  * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables; tables
- * are fitted to `width` when given.
+ * are fitted to `width` when given; `lead` lines (the result block) come right after the heading.
  *
  * @example
  * ```ts
@@ -51,8 +52,9 @@ export function sectionsText(
   sections: readonly Section[],
   replace: ReadonlyMap<string, string[]> = new Map(),
   width?: number,
+  lead: readonly string[] = [],
 ): string {
-  const lines = [heading];
+  const lines = [heading, ...lead];
   for (const section of sections) {
     lines.push("", section.title.toUpperCase(), ...section.lines.map((line) => `  ${line}`));
     const replacement = replace.get(section.id);
@@ -64,8 +66,8 @@ export function sectionsText(
 }
 
 /**
- * The report for the terminal, its tables fitted to `width` when given. A policy run's retention is the same
- * table `run-policy` and `demo` print.
+ * The report for the terminal, its tables fitted to `width` when given: the result block first, then the
+ * sections. A policy run's retention is the same table `run-policy` and `demo` print.
  *
  * @example
  * ```ts
@@ -84,7 +86,29 @@ export function sectionsText(
 export function reportText(report: RunReport, width?: number): string {
   const replace = new Map<string, string[]>();
   if (report.kind === "policy") replace.set("retention", retentionTableOf(report.entries).split("\n"));
-  return sectionsText(reportHeading(report), reportSections(report), replace, width);
+  return sectionsText(
+    reportHeading(report),
+    reportSections(report),
+    replace,
+    width,
+    claimText(claimOf(report)),
+  );
+}
+
+/**
+ * The result block for the terminal: its title, then its lines indented, after a blank line.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { claimText } from "./text.ts";
+ * const claim = { title: "Result: b against a", policies: ["a", "b"], measure: "m", method: "how", checked: "what",
+ *   rows: [{ label: "capacity 7", cases: 4, scores: [{ policy: "a", count: 1 }, { policy: "b", count: 3 }] }] };
+ * deepStrictEqual(claimText(claim), ["", "Result: b against a", "  capacity 7 (4 cases): a 1/4 vs b 3/4", "  what"]);
+ * ```
+ */
+export function claimText(claim: Claim): string[] {
+  return ["", claim.title, ...claimLines(claim).map((line) => `  ${line}`)];
 }
 
 /**

@@ -68,6 +68,21 @@ Deno.test("two builds are byte-identical, executable, and start with the permiss
   });
 });
 
+Deno.test("the README states the bundle's size as built (within 5 %), so the figure cannot go stale", async () => {
+  await withTempDir(async (directory) => {
+    await buildBundle(`${directory}/deermem-eval.js`);
+    const size = (await Deno.stat(`${directory}/deermem-eval.js`)).size;
+    const readme = (await Deno.readTextFile(`${ROOT}README.md`)).replace(/\s+/g, " ");
+    const stated = readme.match(/the bundle is ([\d,]+) KB/);
+    assert(stated !== null, "README states the bundle's size as 'the bundle is N KB'");
+    const kilobytes = Number(stated[1].replaceAll(",", ""));
+    assert(
+      Math.abs(kilobytes * 1000 - size) <= size * 0.05,
+      `README says ${kilobytes} KB; the bundle is ${size} bytes (${Math.round(size / 1000)} KB)`,
+    );
+  });
+});
+
 Deno.test("the bundle runs alone in an empty directory as ./deermem-eval.js COMMAND", async () => {
   await withTempDir(async (directory) => {
     await buildBundle(`${directory}/deermem-eval.js`);

@@ -4,6 +4,7 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../help
 import { fixtureProtocolFlags, ROOT, runCli, taskFlags, unwrap, withTempDir } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, REFERENCE_QA } from "../helpers/fixture.ts";
 import { runInTerminal } from "../helpers/terminal.ts";
+import { escapeHtml, markdownEscape } from "../../lib/report/mod.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
 const QA_FILES = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"];
@@ -290,6 +291,55 @@ async function smallSweep(directory: string): Promise<string> {
   assertEquals(sweep.code, 0, sweep.stderr);
   return out;
 }
+
+Deno.test("report on a sweep directory carries the verdict sweep printed: text, Markdown and HTML", async () => {
+  await withTempDir(async (directory) => {
+    const grid = `${directory}/grid.yaml`;
+    await Deno.writeTextFile(
+      grid,
+      "weights_step: 0.05\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
+        "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
+    );
+    const out = `${directory}/sweep`;
+    const sweep = await runCli(
+      ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out, "--grid", grid],
+      CLI,
+    );
+    assertEquals(sweep.code, 0, sweep.stderr);
+    // What sweep printed after its count line, up to where it names what it wrote.
+    const printed = unwrap(sweep.stdout).split("\n");
+    const verdict = printed.slice(1, printed.findIndex((line) => line.startsWith("wrote ")));
+    assert(verdict.some((line) => line.startsWith("published hybrid-v1: ")), sweep.stdout);
+    assert(verdict.some((line) => /keeps (at least as many|fewer)/.test(line)), sweep.stdout);
+    const result = await runCli(
+      [
+        "report",
+        out,
+        ...fixtureProtocolFlags(),
+        "--markdown",
+        `${directory}/s.md`,
+        "--html",
+        `${directory}/s.html`,
+      ],
+      CLI,
+    );
+    assertEquals(result.code, 0, result.stderr);
+    const markdown = await Deno.readTextFile(`${directory}/s.md`);
+    const html = await Deno.readTextFile(`${directory}/s.html`);
+    const lines = unwrap(result.stdout).split("\n");
+    assertEquals(lines.slice(2, 3 + verdict.length), [
+      "VERDICT: THE PUBLISHED PARAMETERS ON THE GRID",
+      ...verdict,
+    ]);
+    assertStringIncludes(markdown, "\n## Verdict: the published parameters on the grid\n");
+    for (const line of verdict) {
+      assertStringIncludes(markdown, `\n${markdownEscape(line)}\n`);
+      assertStringIncludes(html, `>${escapeHtml(line.trim())}</li>`);
+    }
+    // In the HTML the verdict comes before the heat map.
+    assert(html.indexOf('id="verdict"') < html.indexOf('id="heat-map"'));
+  });
+});
 
 Deno.test("report on a sweep directory: best and worst grid points, Markdown with the table, HTML with the heat map", async () => {
   await withTempDir(async (directory) => {

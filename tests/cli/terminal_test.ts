@@ -118,7 +118,7 @@ Deno.test("explain --show-text refuses when standard output is not a terminal, a
   assertMatch(shown.screen, /\n {2}gold_05fdf179: \S/);
 });
 
-Deno.test("sweep and verify --dataset show progress with elapsed time and rate on a terminal, none when piped", async () => {
+Deno.test("sweep, report of a sweep and verify --dataset show progress with elapsed time and rate on a terminal, none when piped", async () => {
   await withTempDir(async (directory) => {
     const fixture = [...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET];
     const sweep = await runInTerminal(["sweep", ...fixture, "--output-dir", `${directory}/a`], {
@@ -132,6 +132,20 @@ Deno.test("sweep and verify --dataset show progress with elapsed time and rate o
     const piped = await runCli(["sweep", ...fixture, "--output-dir", `${directory}/b`], CLI);
     assertEquals(piped.code, 0, piped.stderr);
     assertEquals(piped.stderr, "");
+    // report of the sweep: the reading and verifying shown live, then its time, on the terminal only.
+    const report = await runInTerminal(["report", `${directory}/a`, ...fixtureProtocolFlags()], {
+      env: { NO_COLOR: "1" },
+      stderrToTerminal: true,
+    });
+    assertEquals(report.code, 0, report.screen);
+    assertMatch(report.screen, /report: reading and verifying the sweep · \d+\.\d s/);
+    assertMatch(
+      report.screen,
+      /report: sweep verified, \d+ grid points in \d+\.\d s \([\d.,]+ grid points\/s\)\n/,
+    );
+    const reportPiped = await runCli(["report", `${directory}/a`, ...fixtureProtocolFlags()], CLI);
+    assertEquals(reportPiped.code, 0, reportPiped.stderr);
+    assertEquals(reportPiped.stderr, "");
     const verify = await runInTerminal(["verify", REFERENCE_QA, ...fixture], {
       env: { NO_COLOR: "1" },
       stderrToTerminal: true,

@@ -46,6 +46,8 @@ export interface Probe {
   labels: ProbedLabel[];
   /** Elements that hide overflowing text (overflow hidden or clip and content wider than the box). */
   clipped: string[];
+  /** Boxes wider than their container: past its content edge, or scrolling sideways (tag.class#text). */
+  wide: string[];
 }
 
 /** The probe, as an expression for Runtime.evaluate. */
@@ -115,8 +117,24 @@ export const PROBE = `(() => {
     const style = getComputedStyle(el);
     return /hidden|clip/.test(style.overflowX + style.overflowY) && el.scrollWidth > el.clientWidth + 1;
   }).map((el) => el.tagName.toLowerCase() + "." + el.className);
+  // A box wider than its container: past the container's inner edges, or a box that scrolls sideways.
+  const wide = [...document.querySelectorAll("body *")].filter((el) => {
+    if (el instanceof SVGElement && el.tagName !== "svg") return false;
+    const style = getComputedStyle(el);
+    if (style.display === "none" || style.position === "absolute" || style.position === "fixed") return false;
+    if (/auto|scroll/.test(style.overflowX) && el.scrollWidth > el.clientWidth + 1) return true;
+    const parent = el.parentElement;
+    const box = el.getBoundingClientRect();
+    if (parent === null || box.width === 0) return false;
+    const outer = parent.getBoundingClientRect();
+    const around = getComputedStyle(parent);
+    const left = outer.left + parseFloat(around.borderLeftWidth);
+    const right = outer.right - parseFloat(around.borderRightWidth);
+    return box.right > right + 1 || box.left < left - 1;
+  }).map((el) => el.tagName.toLowerCase() + "." + el.className + "#" + (el.textContent ?? "").trim().slice(0, 30));
   return { viewport: innerWidth, scrollWidth: document.documentElement.scrollWidth, texts, blocks,
-    claimTop: claim === null ? null : claim.getBoundingClientRect().top + scrollY, spans, labels, clipped };
+    claimTop: claim === null ? null : claim.getBoundingClientRect().top + scrollY, spans, labels, clipped,
+    wide };
 })()`;
 
 /** Whether two boxes overlap by more than half a pixel each way. */

@@ -10,7 +10,7 @@ import { type GradedRow, gradedRowsJsonl, parseGradedRows, qaStats, qaSummary } 
 import { compareCodePoints } from "../../lib/py/json.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes, assertThrows } from "../helpers/assert.ts";
 import { InputError } from "../../lib/base/errors.ts";
-import { comparePublished } from "../../lib/report/mod.ts";
+import { comparePublished, publishedComparisonSections, sectionsText } from "../../lib/report/mod.ts";
 import { runCli, unwrap, withTempDir } from "../helpers/cli.ts";
 
 const SHA = "ab".repeat(32);
@@ -111,8 +111,53 @@ Deno.test("comparePublished refuses a candidate run that shares none of the publ
         elsewhere,
         "published",
         published,
+        config.statistics,
       ),
     InputError,
     "published: holds none of this run's cases",
   );
+});
+
+Deno.test("comparePublished: exact McNemar and the seeded bootstrap on the shared cases, against each published policy", async () => {
+  const { config } = await loadContracts(embeddedSources());
+  const published = parseGradedRows(PUBLISHED_FILES["qa.rows.jsonl"], "qa.rows.jsonl", config);
+  await withTempDir(async (directory) => {
+    const { changed } = await candidateRun(directory);
+    const candidateRows = parseGradedRows(
+      await Deno.readTextFile(`${directory}/qa.rows.jsonl`),
+      "qa.rows.jsonl",
+      config,
+      ["confidence", "recency"],
+    );
+    const comparison = comparePublished(
+      { directory, policies: ["confidence", "recency"] },
+      candidateRows,
+      "published",
+      published,
+      config.statistics,
+    );
+    // Against the published confidence (the candidate run's own baseline, row for row): what grade-qa recorded.
+    const own = JSON.parse(await Deno.readTextFile(`${directory}/qa.stats.json`)).suites;
+    for (const suite of comparison.suites) {
+      const paired = suite.paired["confidence"]!;
+      assertEquals(paired.mcnemar, own[suite.name].mcnemar);
+      const { mean_difference, lower, upper } = own[suite.name].bootstrap;
+      assertEquals(paired.bootstrap, { mean_difference, lower, upper });
+    }
+    // Against the published hybrid-v1 (its rows, one case made wrong): one discordant pair, won by hybrid-v1.
+    const official = comparison.suites.find((suite) => suite.name === "official")!;
+    assertEquals(official.paired["hybrid-v1"]!.mcnemar.only_first_correct, 1);
+    assertEquals(official.paired["hybrid-v1"]!.mcnemar.only_second_correct, 0);
+    assertEquals(official.paired["hybrid-v1"]!.mcnemar.p_value, 1);
+    // Each accuracy its own mean, then subtracted (as qa.stats.json computes it).
+    const hybrid = official.published["hybrid-v1"];
+    assertEquals(
+      official.paired["hybrid-v1"]!.bootstrap.mean_difference,
+      (hybrid - 1) / official.cases - hybrid / official.cases,
+    );
+    assert(changed.length > 0);
+    const text = sectionsText("c", publishedComparisonSections(comparison));
+    assertStringIncludes(text, "recency against each published policy on the 45 cases both runs hold");
+    assertMatch(text, /\n\s+longmemeval\s+40\s+published hybrid-v1\s+0 \/ 1\s+1\.0000\s+-0\.025\s+\[/);
+  });
 });

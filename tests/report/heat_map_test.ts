@@ -22,7 +22,7 @@ async function sweepAt(step: string) {
 const rgb = (css: string) => css.match(/\d+/g)!.map(Number);
 const distance = (a: string, b: string) => Math.hypot(...rgb(a).map((value, index) => value - rgb(b)[index]));
 
-Deno.test("heat map colours: sequential by rank — the sweep's +5, +8 and +11 cells look different, dark to light", async () => {
+Deno.test("heat map colours: diverging, centred on 0 — losses red, gains blue, 0 grey, +5, +8 and +11 apart", async () => {
   const heat = (await sweepAt("0.05")).heat!;
   const fillOf = (value: number) =>
     heat.panels.flatMap((panel) => panel.cells).find((cell) => cell.value === value)!.fill;
@@ -30,17 +30,32 @@ Deno.test("heat map colours: sequential by rank — the sweep's +5, +8 and +11 c
   for (const [a, b] of [[five, eight], [eight, eleven], [five, eleven]]) {
     assert(distance(a, b) >= 40, `${a} and ${b} are ${distance(a, b).toFixed(0)} apart`);
   }
-  // Sequential: lightness rises with the value, end to end, on the legend and the cells alike.
-  const lightness = (css: string) => rgb(css).reduce((sum, value) => sum + value, 0);
-  const ramp = heat.legend.map((step) => lightness(step.fill));
-  assertEquals([...ramp].sort((a, b) => a - b), ramp);
-  assertEquals(
-    heat.legend.map((step) => step.value),
-    [...heat.legend.map((step) => step.value)].sort((a, b) => a - b),
-  );
-  const levels = [-3, 0, 5, 8, 11, 30];
-  assertEquals(heatColour(5, levels), heatColour(5, [...levels]));
-  assert(distance(heatColour(8, levels), heatColour(11, levels)) >= 40);
+  const levels = [-3, -1, 0, 5, 8, 11, 30];
+  const neutral = heatColour(0, levels);
+  const [r0, g0, b0] = rgb(neutral);
+  assert(r0 === g0 && g0 === b0, `0 is neutral grey, got ${neutral}`);
+  for (const value of [-3, -1]) {
+    const [r, , b] = rgb(heatColour(value, levels));
+    assert(r > b + 40, `a loss (${value}) is red: ${heatColour(value, levels)}`);
+  }
+  for (const value of [5, 8, 11, 30]) {
+    const [r, , b] = rgb(heatColour(value, levels));
+    assert(b > r + 40, `a gain (${value}) is blue: ${heatColour(value, levels)}`);
+  }
+  // Each side darkens with the size of the difference; the smallest loss is as far from grey as a gain.
+  const darkness = (value: number) => distance(heatColour(value, levels), neutral);
+  assert(darkness(-3) > darkness(-1) && darkness(-1) >= 40, "losses darken and stand out");
+  assert(darkness(30) > darkness(11) && darkness(11) > darkness(8) && darkness(8) > darkness(5));
+  // The legend covers 0 and the most common value of the cells shown, in order.
+  const values = heat.panels.flatMap((panel) => panel.cells.map((cell) => cell.value));
+  const counts = new Map<number, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  const common = [...counts.entries()].sort((a, b) => b[1] - a[1])[0][0];
+  const legend = heat.legend.map((step) => step.value);
+  assert(legend.includes(common), `legend ${legend} lacks the most common value ${common}`);
+  if (values.includes(0)) assert(legend.includes(0), `legend ${legend} lacks 0`);
+  assertEquals(legend, [...legend].sort((a, b) => a - b));
+  assertEquals(heat.legend.find((step) => step.value === 0)?.fill ?? neutral, neutral);
 });
 
 Deno.test("heat map page: a legend of the scale, the published point ringed, the directory's name as heading", async () => {
@@ -57,6 +72,13 @@ Deno.test("heat map page: a legend of the scale, the published point ringed, the
   assert(steps.length >= 5, legend);
   assertEquals(steps[0][2], String(report.heat!.min).replace(/^(\d)/, "+$1"));
   assertEquals(Number(steps.at(-1)![2]), report.heat!.max);
+  // Every cell's number without hover: a table, a row per weight point, the published one marked.
+  const values = page.match(/<details class="values">[\s\S]*?<\/details>/)![0];
+  assertEquals([...values.matchAll(/<tr[^>]*><td>/g)].length, 231);
+  assertMatch(
+    values,
+    /<tr class="published"><td>0\.65\/0\.25\/0\.1 \(published\)<\/td><td class="num">[+-]?\d+<\/td><td class="num">\+18<\/td><\/tr>/,
+  );
   // One ring per capacity, around the published weights' cell, its value still in it.
   const rings = [...page.matchAll(/<g class="cell published"><title>([^<]+)<\/title>[^]*?<\/g>/g)];
   assertEquals(rings.length, 2);
@@ -69,7 +91,7 @@ Deno.test("heat map page: a legend of the scale, the published point ringed, the
   }
   assertMatch(
     page,
-    /<section id="best"><h2>Best 5 grid points<\/h2>[^]*?<table>[^]*?<th[^>]*>difference<\/th>/,
+    /<section id="best"><h2>Best 5 grid points<\/h2>[^]*?<table[^>]*>[^]*?<th[^>]*>difference<\/th>/,
   );
 });
 

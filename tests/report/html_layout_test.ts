@@ -6,8 +6,22 @@
 
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
-import { buildReport, reportHtml, sweepHtml, sweepReport } from "../../lib/report/mod.ts";
+import {
+  buildReport,
+  comparePublished,
+  compareRuns,
+  comparisonHeading,
+  comparisonSections,
+  publishedComparisonHeading,
+  publishedComparisonSections,
+  reportHtml,
+  sectionsHtml,
+  sweepHtml,
+  sweepReport,
+} from "../../lib/report/mod.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
+import { PUBLISHED_FILES } from "../../lib/protocol/published.ts";
+import { parseGradedRows } from "../../lib/qa/mod.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { type BrowserPage, openBrowser, requireChromium } from "../helpers/chromium.ts";
 import { GOLDEN, ROOT } from "../helpers/cli.ts";
@@ -19,8 +33,26 @@ const MIN_TEXT = 11;
 
 const contracts = await loadContracts(embeddedSources());
 const fixture = await fixtureContracts();
-const qaHtml = reportHtml(await buildReport(`${ROOT}results/pr4789-reproduction-v1`, contracts));
+const published = await buildReport(`${ROOT}results/pr4789-reproduction-v1`, contracts);
+const qaHtml = reportHtml(published);
 const policyHtml = reportHtml(await buildReport(`${GOLDEN}/fixture-run/policy`, fixture));
+const comparison = await compareRuns(published, published, contracts);
+const comparisonHtml = sectionsHtml(comparisonHeading(comparison), comparisonSections(comparison));
+/** A candidate (the published hybrid-v1's rows renamed) beside the published run: `report --against`'s page. */
+function againstPublishedHtml(): string {
+  const rows = parseGradedRows(PUBLISHED_FILES["qa.rows.jsonl"], "qa.rows.jsonl", contracts.config);
+  const candidate = rows.map((row) =>
+    row.policy === "hybrid-v1" ? { ...row, policy: "recency", row_id: `${row.case_id}__recency` } : row
+  );
+  const against = comparePublished(
+    { directory: "runs/recency", policies: ["confidence", "recency"] },
+    candidate,
+    "results/pr4789-reproduction-v1",
+    rows,
+    contracts.config.statistics,
+  );
+  return sectionsHtml(publishedComparisonHeading(against), publishedComparisonSections(against));
+}
 
 /** A sweep of the fixture at the default weight step (231 points a capacity, two-digit differences). */
 async function fixtureSweepHtml(step: string): Promise<string> {
@@ -44,6 +76,8 @@ async function fixtureSweepHtml(step: string): Promise<string> {
 const pages: Record<string, string> = {
   qa: qaHtml,
   policy: policyHtml,
+  comparison: comparisonHtml,
+  "against published": againstPublishedHtml(),
   "sweep 0.05": await fixtureSweepHtml("0.05"),
   "sweep 0.25": await fixtureSweepHtml("0.25"),
 };
@@ -99,6 +133,8 @@ for (const name of Object.keys(pages)) {
       );
       assert(probe.scrollWidth <= width, `the page is ${probe.scrollWidth} px wide at ${width}`);
       assertEquals(probe.clipped, [], "elements clipping their text");
+      // Every column's value in view without sideways scrolling: no box wider than its container.
+      assertEquals(probe.wide.length, 0, `boxes wider than their container: ${probe.wide.join(" | ")}`);
       const outside = probe.texts.filter((text) => text.box.right > width + 0.5 || text.box.left < -0.5)
         .filter((text) => !text.inScroll);
       assertEquals(outside.map((text) => text.text), [], "text outside the page");

@@ -1,5 +1,5 @@
 /** Markdown rendering of reports: escaping and GFM tables. */
-import { markdownEscape, markdownTable, reportMarkdown } from "../../lib/report/mod.ts";
+import { markdownEscape, markdownTable, reportMarkdown, reportText } from "../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
 import { publishedReport } from "./_published.ts";
 
@@ -67,4 +67,29 @@ Deno.test("a section's sentences are separate paragraphs in Markdown, never run 
     markdown,
     "17 won by hybrid-v1, 1 won by confidence\n\nsupport kept, answers and grade rules:",
   );
+});
+
+Deno.test("the Markdown and terminal reports open with the result block: the numbers before any verification line", async () => {
+  const report = await publishedReport();
+  const markdown = reportMarkdown(report).split("\n");
+  // A phone's first screen of a GitHub render: the heading and the next dozen lines.
+  const firstScreen = markdown.slice(0, 12).join("\n");
+  assertEquals(markdown[2], "## Result: hybrid-v1 against confidence");
+  for (
+    const part of [
+      "- **longmemeval** (40 cases): confidence 23/40 vs hybrid-v1 35/40 · exact McNemar p = 0.0018 · difference +0.300, 95% interval \\[+0.150, +0.450\\]",
+      "- **synthetic** (5 cases): confidence 1/5 vs hybrid-v1 5/5",
+      "- **overall** (45 cases): confidence 24/45 vs hybrid-v1 40/45 · exact McNemar p = 0.0001",
+      "The 90 recorded grades give this result; without --dataset the grades are taken as recorded: re-derive them with --dataset. The model's answers are always taken as recorded.",
+    ]
+  ) assertStringIncludes(firstScreen, part);
+  assert(markdown.indexOf("## Verification") > markdown.indexOf("## Result: hybrid-v1 against confidence"));
+  const text = reportText(report).split("\n");
+  assertEquals(text.slice(1, 5), [
+    "",
+    "Result: hybrid-v1 against confidence",
+    "  longmemeval (40 cases): confidence 23/40 vs hybrid-v1 35/40",
+    "    exact McNemar p = 0.0018 · difference +0.300, 95% interval [+0.150, +0.450]",
+  ]);
+  assert(text.indexOf("VERIFICATION") > 8, "verification after the result block");
 });

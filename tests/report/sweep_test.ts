@@ -106,10 +106,21 @@ Deno.test("readSweepReport: verified first, then the same lines, tables and heat
     await Deno.writeTextFile(`${directory}/sweep.jsonl`, rows);
     const fromText = sweepReport(record, rows, directory);
     const verified = await readSweepReport(directory, contracts);
-    assertEquals(verified.lines.slice(0, -1), fromText.lines);
+    // The count line, then the verdict sweep prints (its own section), then the files' lines.
+    const verdict = verified.sections[0];
+    assertEquals(verdict.id, "verdict");
+    assertMatch(verdict.lines[0], /^published hybrid-v1: weights /);
+    assertEquals(verified.lines.slice(0, 3 + verdict.lines.length + 1), [
+      fromText.lines[0],
+      "",
+      "VERDICT: THE PUBLISHED PARAMETERS ON THE GRID",
+      ...verdict.lines,
+      "",
+    ]);
+    assertEquals(verified.lines.slice(4 + verdict.lines.length, -1), fromText.lines.slice(1));
     assertMatch(verified.lines.at(-1)!, /^verified: sweep\.jsonl is the file sweep\.json records/);
-    assertEquals(verified.sections.slice(1), fromText.sections);
-    assertEquals(verified.sections[0].id, "verification");
+    assertEquals(verified.sections.slice(2), fromText.sections);
+    assertEquals(verified.sections[1].id, "verification");
     assertEquals(verified.svg, fromText.svg);
   } finally {
     await Deno.remove(directory, { recursive: true });
