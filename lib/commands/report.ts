@@ -46,7 +46,13 @@ import {
   runCandidateHooks,
 } from "./_candidate.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
-import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
+import {
+  refuseReportTargets,
+  REPORT_FILE_FLAGS,
+  type ReportFile,
+  toStandardOutput,
+  writeReportFiles,
+} from "./_report_files.ts";
 
 const PRICE_FLAGS = {
   "price-input": {
@@ -94,6 +100,8 @@ network.`,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const prices = parsePrices(flags);
+    refuseJsonConflicts(flags);
+    await refuseReportTargets(flags);
     if (directory === undefined) {
       refuseModuleWithoutRun(moduleRequest(flags)?.path);
       await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
@@ -144,7 +152,17 @@ async function reportRun(
     { cases: stage.prepared.cases, tasks: await buildAnswerTasks(contracts, stage.prepared.cases) };
   const runs = await refusingUnverified(
     io,
-    () => reportRuns({ contracts, directory, against, recomputed, prices, candidate, againstRecomputed }),
+    () =>
+      reportRuns({
+        contracts,
+        directory,
+        against,
+        recomputed,
+        prices,
+        candidate,
+        againstRecomputed,
+        module: hooks.policyRun(),
+      }),
   );
   const files: ReportFile[] = [];
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CONTRACT_CAP, readText } from "../base/fs.ts";
+import { CONTRACT_CAP, readText, refuseExisting } from "../base/fs.ts";
 import {
   defaultGrid,
   parseGrid,
@@ -62,6 +62,8 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
+    // An existing output refuses the sweep before anything is read (the publish refuses again if one appears).
+    await refuseExisting(SWEEP_OUTPUTS.map((name) => `${directory}/${name}`));
     let grid: SweepGrid | undefined;
     const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io), {
       // The grid is read before the dataset: a bad grid file is refused before the long work starts.

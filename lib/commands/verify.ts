@@ -15,8 +15,6 @@ import {
   verifySweep,
 } from "../verify/mod.ts";
 import { isSweepDirectory } from "../report/mod.ts";
-import { GRADED_ROWS_FILE } from "../qa/mod.ts";
-import { POLICY_OUTPUTS } from "./run_policy.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
 import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
@@ -24,7 +22,8 @@ import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
-import { moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import { isPolicyRunDirectory, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import type { CustomPolicyRun } from "./run_policy.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -68,8 +67,8 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
     );
     const check = async (path: string) => {
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
-      if (await isPolicyRun(path)) {
-        return await checkPolicyRun(path, contracts, stage, io, json);
+      if (await isPolicyRunDirectory(path)) {
+        return await checkPolicyRun(path, contracts, stage, io, json, hooks.policyRun());
       }
       if (await isSweepDirectory(path)) {
         const { checks, proved } = await verifySweep(path, contracts, stage?.prepared.cases);
@@ -101,8 +100,9 @@ async function checkPolicyRun(
   stage: StageProtocol | undefined,
   io: Io,
   json: boolean,
+  module: CustomPolicyRun | undefined,
 ): Promise<void> {
-  const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases);
+  const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases, module);
   printChecks({ directory, kind: "policy", checks, proved }, io, json);
 }
 
@@ -122,11 +122,4 @@ function printChecks(
     io.out(conclusion);
   }
   if (failed > 0) throw new CommandFailedError("a check does not hold");
-}
-
-/** A directory holding run-policy's rows and no graded QA rows (anything else gets the QA checks). */
-async function isPolicyRun(path: string): Promise<boolean> {
-  const info = await Deno.stat(path).catch(() => undefined);
-  if (info?.isDirectory !== true) return false;
-  return await exists(`${path}/${POLICY_OUTPUTS[0]}`) && !await exists(`${path}/${GRADED_ROWS_FILE}`);
 }
