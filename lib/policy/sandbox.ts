@@ -154,7 +154,7 @@ export class PolicySandbox {
     }
     return outcomes.map((outcome): SelectOutcome =>
       outcome !== null && typeof outcome === "object" && typeof outcome.threw === "string"
-        ? { threw: printable(outcome.threw) }
+        ? { threw: printable(this.#located(outcome.threw)) }
         : { output: outcome?.output }
     );
   }
@@ -212,13 +212,20 @@ export class PolicySandbox {
       }
       const record = answer as Record<string, unknown>;
       if (typeof record.error === "string") {
-        const message = printable(record.error.replace(/data:[\w/+-]+(;base64)?,[^\s"')]*/g, "the module"));
+        const message = printable(
+          this.#located(record.error).replace(/data:[\w/+-]+(;base64)?,[^\s"')]*/g, "the module"),
+        );
         return this.#refuse(where, message);
       }
       return record;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The child's message with the module's file in place of the marker before a line and column. */
+  #located(message: string): string {
+    return message.replaceAll("\u0000module:", `${this.#module.origin}:`);
   }
 
   /** Why the child ended without answering: its heap limit, or the module ending it. */

@@ -100,7 +100,7 @@ const REFUSED: [module: string, expected: RegExp, extra?: string[]][] = [
   ["exits.ts", /: case \w+ at capacity 5: ended its sandbox \(exit code 0\) without answering$/],
   [
     "unhandled_rejection.ts",
-    /: cannot load the module: an unhandled promise rejection: Error: nobody awaits this$/,
+    /: cannot load the module: an unhandled promise rejection: Error: nobody awaits this at \S+\/unhandled_rejection\.ts:3:16$/,
   ],
   ["never_settles.ts", /: cannot load the module: did not finish within the time limit of 1 s$/, [
     "--policy-time-limit",

@@ -41,6 +41,25 @@ Deno.test("loadPolicyModule hashes the source and refuses a module without a pol
   });
 });
 
+Deno.test("a module's syntax error and load-time throw name the module's file, line and column", async () => {
+  await withTempDir(async (directory) => {
+    const broken = `${directory}/broken.ts`;
+    await Deno.writeTextFile(broken, 'export default {\n  name: "x"\n  scores: 1,\n};\n');
+    await assertRejects(
+      () => loadPolicyModule(broken),
+      PolicyModuleError,
+      `${broken}: cannot load the module: SyntaxError: Expected ',', got 'scores' at ${broken}:3:3`,
+    );
+    const throws = `${directory}/throws.ts`;
+    await Deno.writeTextFile(throws, '\nconst x = 1;\nthrow new Error("at import");\n');
+    await assertRejects(
+      () => loadPolicyModule(throws),
+      PolicyModuleError,
+      `${throws}: cannot load the module: Error: at import at ${throws}:3:7`,
+    );
+  });
+});
+
 function runPolicyModule(directory: string, module: string, env?: Record<string, string>) {
   const dataset = env === undefined ? ["--dataset", FIXTURE_DATASET] : [];
   return runCli(
@@ -145,7 +164,7 @@ for (
   const [module, expected] of [
     [
       "throws.ts",
-      /: case fixture_correction_diet at capacity 5: the policy threw Error: no corrections here$/,
+      /: case fixture_correction_diet at capacity 5: the policy threw Error: no corrections here at \S+\/throws\.ts:8:13$/,
     ],
     ["unknown_id.ts", /: case \w+ at capacity 5: returns unknown fact id "invented_fact"$/],
     ["over_capacity.ts", /: case \w+ at capacity 5: keeps 6 facts, more than the capacity 5$/],
