@@ -15,7 +15,7 @@ import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";
 import { detectRunKind } from "./run_kind.ts";
 import { type Recomputed, verifyRun } from "./verification.ts";
-import type { PolicyRunModule } from "../verify/mod.ts";
+import { type PolicyRunModule, refuseOtherProtocol } from "../verify/mod.ts";
 
 /**
  * Detects, verifies and collects the report of a run directory; throws `NotVerifiedError` (from
@@ -41,6 +41,8 @@ export async function buildReport(
     {},
 ): Promise<RunReport> {
   const kind = await detectRunKind(directory);
+  // A run of another protocol is told in one line, before any check is listed.
+  await refuseOtherProtocol(directory, contracts);
   const verification = await verifyRun(
     kind,
     directory,
