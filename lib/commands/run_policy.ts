@@ -6,7 +6,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { ensureDir, type PublishOptions, refuseExisting, writeAllOrNothing } from "../base/fs.ts";
+import { ensureDir, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
 import { evaluateAll, type PolicyResult } from "../policy/mod.ts";
 import {
   evaluatePolicy,
@@ -27,6 +27,7 @@ import type { SourceState } from "../protocol/mod.ts";
 import type { PreparedProtocol } from "../protocol/mod.ts";
 import { retentionTable } from "../policy/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
+import { refuseExistingOutputs } from "./_outputs.ts";
 import {
   contractPaths,
   DATASET_FLAG,
@@ -163,7 +164,7 @@ module and the case.`,
       throw new InputError("--policy-time-limit is for --policy-module");
     }
     // An existing output refuses the run before anything is read (the publish refuses again if one appears).
-    await refuseExisting(POLICY_OUTPUTS.map((name) => `${directory}/${name}`));
+    await refuseExistingOutputs(directory, POLICY_OUTPUTS, publishOptions(io));
     const { prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io));
     const custom = module === undefined ? undefined : await customPolicyRun(module, { timeLimitSeconds });
     const results = await runPolicy(

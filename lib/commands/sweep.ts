@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CONTRACT_CAP, readText, refuseExisting } from "../base/fs.ts";
+import { CONTRACT_CAP, readText } from "../base/fs.ts";
 import {
   defaultGrid,
   parseGrid,
@@ -18,6 +18,7 @@ import {
   writeSweepFiles,
 } from "../sweep/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
+import { refuseExistingOutputs } from "./_outputs.ts";
 import {
   contractPaths,
   DATASET_FLAG,
@@ -63,7 +64,7 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
     // An existing output refuses the sweep before anything is read (the publish refuses again if one appears).
-    await refuseExisting(SWEEP_OUTPUTS.map((name) => `${directory}/${name}`));
+    await refuseExistingOutputs(directory, SWEEP_OUTPUTS, publishOptions(io));
     let grid: SweepGrid | undefined;
     const { contracts, prepared } = await loadProtocol(contractPaths(flags), datasetPath(flags, io), {
       // The grid is read before the dataset: a bad grid file is refused before the long work starts.

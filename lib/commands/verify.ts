@@ -67,9 +67,8 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
       (loaded) => loaded.stage?.prepared.cases.length ?? 0,
     );
     const check = async (path: string) => {
-      await refuseNoRun(path);
       // A run of another protocol is told in one line, before any check is listed.
-      await refuseOtherProtocol(path, contracts);
+      if (await isRunDirectory(path)) await refuseOtherProtocol(path, contracts);
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
       if (await isPolicyRunDirectory(path)) {
         return await checkPolicyRun(path, contracts, stage, io, json, hooks.policyRun());
@@ -131,9 +130,12 @@ function printChecks(
 /** What marks each kind of run directory; a directory holding none of them is no run. */
 const RUN_MARKS = ["qa.rows.jsonl", "qa_run.json", "policy.raw.jsonl", "sweep.jsonl"];
 
-/** Refuses, in one line, a directory that holds none of the files any run writes. */
-async function refuseNoRun(path: string): Promise<void> {
-  if (!(await Deno.stat(path)).isDirectory) throw new InputError("is not a directory", { path });
-  for (const mark of RUN_MARKS) if (await exists(`${path}/${mark}`)) return;
+/**
+ * Whether `path` is a directory holding a run; one that holds none of the files any run writes is refused in
+ * one line. Anything but a directory is `false`, left to the checks, which name what cannot be read.
+ */
+async function isRunDirectory(path: string): Promise<boolean> {
+  if (!(await Deno.stat(path)).isDirectory) return false;
+  for (const mark of RUN_MARKS) if (await exists(`${path}/${mark}`)) return true;
   throw new InputError(`is no run directory: it holds none of ${RUN_MARKS.join(", ")}`, { path });
 }

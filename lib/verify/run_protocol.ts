@@ -79,7 +79,8 @@ export async function refuseOtherProtocol(directory: string, contracts: Contract
     : record !== undefined
     ? runRecordFields(record, contracts)
     : [];
-  const differing = fields.filter(([, actual, expected]) => actual !== expected);
+  // A missing field is a malformed record, not another protocol: the checks name it.
+  const differing = fields.filter(([, actual, expected]) => actual !== undefined && actual !== expected);
   if (differing.length === 0) return;
   const [[name, actual, expected], ...others] = differing;
   const also = others.length === 0 ? "" : ` (also ${others.map(([other]) => other).join(", ")})`;
