@@ -44,7 +44,10 @@ run.json) and a sweep (sweep.json, sweep.jsonl: its recorded SHA-256, each row w
 re-derived from the rows; with a dataset every row recomputed) are verified as their kind. A run made with
 run-qa --policy-module is verified with the dataset only given the same module (by SHA-256), against the
 baseline its qa_run.json records; without the dataset, its structure and statistics are checked as the run
-records its two policies. Writes nothing; no network. Exit 0 only when every check run holds.`,
+records its two policies. A policy run made with run-policy --policy-module is checked without the dataset as
+any policy run; with it, its published rows are recomputed, and its module's rows too given the same
+--policy-module (another module is refused by SHA-256). A run made under another protocol is refused in one
+line naming the differing field. Writes nothing; no network. Exit 0 only when every check run holds.`,
   flags: {
     ...DATASET_FLAG,
     json: { type: "boolean", help: "print the checks and the verdict as one JSON document" },
