@@ -13,7 +13,6 @@
 
 import type { DomainErrorOptions, InputError } from "../base/errors.ts";
 import { isCollection, isPair, Lexer, parseDocument, type ScalarTag, visit, type YAMLError } from "yaml";
-import process from "node:process";
 
 /** The YAML library's debug switches: it reads them on every token (an env permission) and logs to stdout. */
 const LIBRARY_DEBUG_VARIABLES = new Set(["LOG_TOKENS", "LOG_STREAM"]);
@@ -23,6 +22,12 @@ const LIBRARY_DEBUG_VARIABLES = new Set(["LOG_TOKENS", "LOG_STREAM"]);
  * output whatever the environment holds. Parsing is synchronous, so nothing else sees the swapped environment.
  */
 function withoutLibraryDebug<T>(parse: () => T): T {
+  // The process the library's Node build reads (the bundle's browser build reads none): not imported, so the
+  // bundle carries no node:process.
+  const process = Reflect.get(globalThis, "process") as
+    | { env: Record<string, string | undefined> }
+    | undefined;
+  if (process === undefined) return parse();
   const env = process.env;
   const hidden = (key: string | symbol) => typeof key === "string" && LIBRARY_DEBUG_VARIABLES.has(key);
   // An empty target: a proxy over the environment's own proxy would have its descriptors read (an env access).
