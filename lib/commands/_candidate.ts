@@ -7,6 +7,8 @@
  */
 
 import { InputError } from "../base/errors.ts";
+import { exists } from "../base/fs.ts";
+import { recordedPolicyModule } from "../verify/mod.ts";
 import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
 import { type ExpectedCandidate, type QaCandidate, readMarker, type RunCandidate } from "../qa/mod.ts";
@@ -118,26 +120,75 @@ export interface CandidateHooks {
   candidate: () => StageCandidate | undefined;
   /** The candidate as the run records it (none without a module). */
   recorded: () => RunCandidate | undefined;
+  /** The module of a run-policy directory made with it (none without a module, or for a QA run). */
+  policyRun: () => CustomPolicyRun | undefined;
 }
 
 /**
  * The hooks that load `--policy-module` and hold it to the run in `directory`: a run made with another module
- * (by SHA-256), or with none, is refused in one line; the baseline is the one its `qa_run.json` records.
+ * (by SHA-256), or with none, is refused in one line; the baseline is the one its `qa_run.json` records. A
+ * run-policy directory is held to its `run.json` instead.
  */
 export function runCandidateHooks(
   module: ModuleRequest | undefined,
   directory: string | undefined,
 ): CandidateHooks {
   let stage: StageCandidate | undefined;
+  let policyRun: CustomPolicyRun | undefined;
   return {
     beforeDataset: async (contracts) => {
       if (module === undefined) return;
       if (directory === undefined) return refuseModuleWithoutRun(module.path);
+      if (await isPolicyRunDirectory(directory)) {
+        policyRun = await policyRunModule(module, directory);
+        return;
+      }
       const loaded = await loadCandidate(module);
       const marker = await readMarker(directory, contracts, loaded.identity);
       stage = { loaded, baseline: marker.candidate!.baseline };
     },
     candidate: () => stage,
     recorded: () => stage && { ...stage.loaded.identity, baseline: stage.baseline },
+    policyRun: () => policyRun,
   };
+}
+
+/**
+ * A directory holding run-policy's rows and no graded QA rows.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { isPolicyRunDirectory } from "./_candidate.ts";
+ * const dir = await Deno.makeTempDir();
+ * strictEqual(await isPolicyRunDirectory(dir), false);
+ * await Deno.writeTextFile(`${dir}/policy.raw.jsonl`, "");
+ * strictEqual(await isPolicyRunDirectory(dir), true);
+ * ```
+ */
+export async function isPolicyRunDirectory(path: string): Promise<boolean> {
+  const info = await Deno.stat(path).catch(() => undefined);
+  if (info?.isDirectory !== true) return false;
+  return await exists(`${path}/policy.raw.jsonl`) && !await exists(`${path}/qa.rows.jsonl`);
+}
+
+/** Loads `--policy-module` for a run-policy directory and holds it to the module its `run.json` records. */
+async function policyRunModule(request: ModuleRequest, directory: string): Promise<CustomPolicyRun> {
+  const recorded = await recordedPolicyModule(directory);
+  const where = { path: `${directory}/run.json`, field: "policy_module" };
+  if (recorded === undefined) {
+    throw new InputError(
+      "the run records no policy module (run-policy made it without one): leave out --policy-module",
+      where,
+    );
+  }
+  const custom = await customPolicyRun(request.path, { timeLimitSeconds: request.timeLimitSeconds });
+  if (custom.record.sha256 !== recorded.sha256) {
+    throw new InputError(
+      `the run was made with ${recorded.file} (sha256 ${recorded.sha256}); --policy-module ${request.path} ` +
+        `has sha256 ${custom.record.sha256}`,
+      where,
+    );
+  }
+  return custom;
 }

@@ -6,7 +6,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { publishFiles } from "../base/fs.ts";
+import { publishFiles, refuseExisting } from "../base/fs.ts";
 import { type Io, publishOptions, writeDocument } from "./_command.ts";
 
 /** `--markdown` and `--html`, declared once for `report`. */
@@ -35,17 +35,31 @@ export function toStandardOutput(files: readonly ReportFile[]): boolean {
   return files.some((file) => file.path === "-");
 }
 
-/** Writes the requested documents: `-` to standard output, the others published together. */
-export async function writeReportFiles(files: readonly ReportFile[], io: Io): Promise<void> {
-  const toStdout = files.filter((file) => file.path === "-");
-  if (toStdout.length > 1) {
+/** Refuses requested documents that cannot be written: two on standard output, no name, one name twice. */
+function checkTargets(paths: readonly string[]): string[] {
+  if (paths.filter((path) => path === "-").length > 1) {
     throw new InputError("only one of --markdown and --html can be - (standard output)");
   }
+  const files = paths.filter((path) => path !== "-");
+  if (files.some((path) => path === "")) throw new InputError("--markdown and --html need a file name");
+  if (new Set(files).size !== files.length) throw new InputError("--markdown and --html name the same file");
+  return files;
+}
+
+/**
+ * Refuses, before anything is read or printed, the documents `--markdown` and `--html` ask for that cannot be
+ * written or already exist (the publish refuses again if one appeared meanwhile).
+ */
+export async function refuseReportTargets(flags: { markdown?: string; html?: string }): Promise<void> {
+  const paths = [flags.markdown, flags.html].filter((path) => path !== undefined);
+  await refuseExisting(checkTargets(paths));
+}
+
+/** Writes the requested documents: `-` to standard output, the others published together. */
+export async function writeReportFiles(files: readonly ReportFile[], io: Io): Promise<void> {
+  checkTargets(files.map((file) => file.path));
+  const toStdout = files.filter((file) => file.path === "-");
   const paths = files.filter((file) => file.path !== "-");
-  if (paths.some((file) => file.path === "")) throw new InputError("--markdown and --html need a file name");
-  if (new Set(paths.map((file) => file.path)).size !== paths.length) {
-    throw new InputError("--markdown and --html name the same file");
-  }
   await publishFiles(paths.map((file) => [file.path, file.render()] as const), publishOptions(io));
   for (const file of toStdout) writeDocument(io, file.render().replace(/\n$/, ""));
   // With a document on standard output, the notes go to standard error so the document stays clean.

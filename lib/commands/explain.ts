@@ -10,6 +10,7 @@ import { POLICIES } from "../policy/mod.ts";
 import { policyPair } from "../qa/mod.ts";
 import {
   candidateOnCase,
+  isPolicyRunDirectory,
   loadCandidate,
   moduleRequest,
   POLICY_MODULE_FLAG,
@@ -59,6 +60,13 @@ not ours to redistribute); no network.`,
     }
     const directory = flags["output-dir"];
     const module = moduleRequest(flags);
+    if (directory !== undefined && await isPolicyRunDirectory(directory)) {
+      throw new InputError(
+        "is a policy run (policy.raw.jsonl), and --output-dir reads a QA run's answers: leave it out (explain " +
+          "recomputes every policy's decisions; --policy-module M adds a module's)",
+        { path: directory },
+      );
+    }
     // With a QA directory the module is held to its run (and the baseline read there); alone, against confidence.
     const hooks = runCandidateHooks(directory === undefined ? undefined : module, directory);
     const source = await protocolSource(flags, io, directory);

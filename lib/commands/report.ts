@@ -48,7 +48,13 @@ import {
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
 import { labelFiles, labelSynthetic } from "./_synthetic.ts";
-import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
+import {
+  refuseReportTargets,
+  REPORT_FILE_FLAGS,
+  type ReportFile,
+  toStandardOutput,
+  writeReportFiles,
+} from "./_report_files.ts";
 
 const PRICE_FLAGS = {
   "price-input": {
@@ -96,6 +102,8 @@ network.`,
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const prices = parsePrices(flags);
+    refuseJsonConflicts(flags);
+    await refuseReportTargets(flags);
     if (directory === undefined) {
       refuseModuleWithoutRun(moduleRequest(flags)?.path);
       await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
@@ -146,7 +154,17 @@ async function reportRun(
     { cases: stage.prepared.cases, tasks: await buildAnswerTasks(contracts, stage.prepared.cases) };
   const runs = await refusingUnverified(
     io,
-    () => reportRuns({ contracts, directory, against, recomputed, prices, candidate, againstRecomputed }),
+    () =>
+      reportRuns({
+        contracts,
+        directory,
+        against,
+        recomputed,
+        prices,
+        candidate,
+        againstRecomputed,
+        module: hooks.policyRun(),
+      }),
   );
   const files: ReportFile[] = [];
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {

@@ -16,11 +16,18 @@ import {
   type PolicyModuleOptions,
 } from "../policy/mod.ts";
 import type { PyJson } from "../py/mod.ts";
-import { policyRawJsonl, policySummary, runRecord } from "../policy/mod.ts";
+import {
+  POLICIES,
+  type PolicyModuleRecord,
+  policyRawJsonl,
+  policySummary,
+  runRecord,
+} from "../policy/mod.ts";
 import type { SourceState } from "../protocol/mod.ts";
 import type { PreparedProtocol } from "../protocol/mod.ts";
 import { retentionTable } from "../policy/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
+import { refuseExistingOutputs } from "./_outputs.ts";
 import {
   DATASET_FLAG,
   POLICY_TIME_LIMIT_FLAG,
@@ -42,8 +49,10 @@ export interface CustomPolicyRun {
   policy: ModulePolicy;
   /** The module path, for error messages. */
   origin: string;
-  /** Fields added to every row and to `run.json` (the module's name and SHA-256). */
+  /** Fields added to every row of the module's (its file name and SHA-256). */
   fields: Readonly<Record<string, PyJson>>;
+  /** The module as `summary.json` and `run.json` record it: file name, policy name, SHA-256. */
+  record: PolicyModuleRecord;
 }
 
 /**
@@ -71,13 +80,15 @@ export async function customPolicyRun(
     policy: loaded.policy,
     origin: path,
     fields: { policy_module: loaded.moduleName, policy_module_sha256: loaded.sha256 },
+    record: { file: loaded.moduleName, name: loaded.policy.name, sha256: loaded.sha256 },
   };
 }
 
 /**
  * Stage 3: evaluates every case and writes `policy.raw.jsonl`, `summary.json` and `run.json` into
  * `outputDir`, refusing if any of them exists. The three appear together or not at all. With `custom`, its
- * policy is run (checked case by case) in place of the two published ones.
+ * policy is run (checked case by case) beside the two published ones: their rows first, byte for byte a plain
+ * run's, then the module's in the same case × capacity order.
  *
  * @example
  * ```ts
@@ -100,14 +111,15 @@ export async function runPolicy(
   publish: PublishOptions = {},
 ): Promise<PolicyResult[]> {
   const { contracts, dataset, cases } = prepared;
-  const results = custom === undefined
-    ? evaluateAll(cases, contracts.config)
-    : await evaluatePolicy(custom.policy, prepared, { origin: custom.origin, rowFields: custom.fields });
-  const policies = custom && { names: [custom.policy.name], fields: custom.fields };
+  const published = evaluateAll(cases, contracts.config);
+  const results = custom === undefined ? published : [
+    ...published,
+    ...await evaluatePolicy(custom.policy, prepared, { origin: custom.origin, rowFields: custom.fields }),
+  ];
   const files: Record<(typeof POLICY_OUTPUTS)[number], string> = {
     "policy.raw.jsonl": policyRawJsonl(results),
-    "summary.json": policySummary(results, contracts.config.protocol_id),
-    "run.json": runRecord(contracts, dataset.sha256, createdAt, source, policies),
+    "summary.json": policySummary(results, contracts.config.protocol_id, custom?.record),
+    "run.json": runRecord(contracts, dataset.sha256, createdAt, source, custom?.record),
   };
   await ensureDir(outputDir, publish);
   await writeAllOrNothing(outputDir, files, publish);
@@ -124,13 +136,14 @@ export const command = defineCommand({
   summary.json      support retention by source, scenario, capacity and policy
   run.json          dataset identity, artifact hashes, evaluation clock, policies, capacities
 Refuses a DIR that already holds any of them; the three appear together or not at all. No network.
-With --policy-module, the module's default export (a policy: { name, select }, see the README) runs in place
-of the two published policies, under the same cases, capacities and row format; each row also carries
-policy_module (the file name) and policy_module_sha256 (of its source). The module (one self-contained file;
-only type imports) runs in a child deno with no permission at all, ${POLICY_MEMORY_BOUND} of memory and
---policy-time-limit per case; it needs Linux and --allow-run=prlimit. A module that throws, returns unknown
-ids, keeps more than the capacity, decides a case differently when asked twice or exceeds a limit is refused,
-naming the module and the case.`,
+With --policy-module, the module's default export (a policy: { name, select }, see the README) runs beside
+the two published policies, under the same cases, capacities and row format: their rows first (byte for byte
+a plain run's), then the module's, each also carrying policy_module (the file name) and policy_module_sha256
+(of its source); summary.json and run.json record the module (policy_module: file, name, sha256). The module
+(one self-contained file; only type imports) runs in a child deno with no permission at all,
+${POLICY_MEMORY_BOUND} of memory and --policy-time-limit per case; it needs Linux and --allow-run=prlimit. A
+module that throws, returns unknown ids, keeps more than the capacity, decides a case differently when asked
+twice or exceeds a limit is refused, naming the module and the case.`,
   flags: {
     ...DATASET_FLAG,
     "output-dir": { type: "string", value: "DIR", help: "where to write", required: true },
@@ -149,6 +162,8 @@ naming the module and the case.`,
     if (module === undefined && flags["policy-time-limit"] !== undefined) {
       throw new InputError("--policy-time-limit is for --policy-module");
     }
+    // An existing output refuses the run before anything is read (the publish refuses again if one appears).
+    await refuseExistingOutputs(directory, POLICY_OUTPUTS, publishOptions(io));
     const { prepared } = await loadProtocol(...await protocolArgs(flags, io));
     const custom = module === undefined ? undefined : await customPolicyRun(module, { timeLimitSeconds });
     const results = await runPolicy(
@@ -159,7 +174,7 @@ naming the module and the case.`,
       custom,
       publishOptions(io),
     );
-    io.out(retentionTable(results, custom && [custom.policy.name]));
+    io.out(retentionTable(results, custom && [...POLICIES, custom.policy.name]));
     io.out(wroteLine(directory, POLICY_OUTPUTS));
   },
 });

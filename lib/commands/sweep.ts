@@ -18,6 +18,7 @@ import {
   writeSweepFiles,
 } from "../sweep/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
+import { refuseExistingOutputs } from "./_outputs.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolArgs } from "./_protocol_source.ts";
 import { loadProtocol } from "./_protocol.ts";
@@ -56,6 +57,8 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
+    // An existing output refuses the sweep before anything is read (the publish refuses again if one appears).
+    await refuseExistingOutputs(directory, SWEEP_OUTPUTS, publishOptions(io));
     let grid: SweepGrid | undefined;
     const { contracts, prepared } = await loadProtocol(...await protocolArgs(flags, io), {
       // The grid is read before the dataset: a bad grid file is refused before the long work starts.

@@ -10,13 +10,12 @@ import {
   type Check,
   checkLine,
   formatVerifyResult,
+  refuseOtherProtocol,
   verifyPolicyRun,
   verifyResults,
   verifySweep,
 } from "../verify/mod.ts";
 import { isSweepDirectory } from "../report/mod.ts";
-import { GRADED_ROWS_FILE } from "../qa/mod.ts";
-import { POLICY_OUTPUTS } from "./run_policy.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
 import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
@@ -25,7 +24,8 @@ import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
-import { moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import { isPolicyRunDirectory, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import type { CustomPolicyRun } from "./run_policy.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -45,7 +45,10 @@ run.json) and a sweep (sweep.json, sweep.jsonl: its recorded SHA-256, each row w
 re-derived from the rows; with a dataset every row recomputed) are verified as their kind. A run made with
 run-qa --policy-module is verified with the dataset only given the same module (by SHA-256), against the
 baseline its qa_run.json records; without the dataset, its structure and statistics are checked as the run
-records its two policies. Writes nothing; no network. Exit 0 only when every check run holds.`,
+records its two policies. A policy run made with run-policy --policy-module is checked without the dataset as
+any policy run; with it, its published rows are recomputed, and its module's rows too given the same
+--policy-module (another module is refused by SHA-256). A run made under another protocol is refused in one
+line naming the differing field. Writes nothing; no network. Exit 0 only when every check run holds.`,
   flags: {
     ...DATASET_FLAG,
     json: { type: "boolean", help: "print the checks and the verdict as one JSON document" },
@@ -69,9 +72,11 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
       (loaded) => loaded.stage?.prepared.cases.length ?? 0,
     );
     const check = async (path: string) => {
+      // A run of another protocol is told in one line, before any check is listed.
+      if (await isRunDirectory(path)) await refuseOtherProtocol(path, contracts);
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
-      if (await isPolicyRun(path)) {
-        return await checkPolicyRun(path, contracts, stage, io, json);
+      if (await isPolicyRunDirectory(path)) {
+        return await checkPolicyRun(path, contracts, stage, io, json, hooks.policyRun());
       }
       if (await isSweepDirectory(path)) {
         const { checks, proved } = await verifySweep(path, contracts, stage?.prepared.cases);
@@ -103,8 +108,9 @@ async function checkPolicyRun(
   stage: StageProtocol | undefined,
   io: Io,
   json: boolean,
+  module: CustomPolicyRun | undefined,
 ): Promise<void> {
-  const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases);
+  const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases, module);
   printChecks({ directory, kind: "policy", checks, proved }, io, json);
 }
 
@@ -126,9 +132,15 @@ function printChecks(
   if (failed > 0) throw new CommandFailedError("a check does not hold");
 }
 
-/** A directory holding run-policy's rows and no graded QA rows (anything else gets the QA checks). */
-async function isPolicyRun(path: string): Promise<boolean> {
-  const info = await Deno.stat(path).catch(() => undefined);
-  if (info?.isDirectory !== true) return false;
-  return await exists(`${path}/${POLICY_OUTPUTS[0]}`) && !await exists(`${path}/${GRADED_ROWS_FILE}`);
+/** What marks each kind of run directory; a directory holding none of them is no run. */
+const RUN_MARKS = ["qa.rows.jsonl", "qa_run.json", "policy.raw.jsonl", "sweep.jsonl"];
+
+/**
+ * Whether `path` is a directory holding a run; one that holds none of the files any run writes is refused in
+ * one line. Anything but a directory is `false`, left to the checks, which name what cannot be read.
+ */
+async function isRunDirectory(path: string): Promise<boolean> {
+  if (!(await Deno.stat(path)).isDirectory) return false;
+  for (const mark of RUN_MARKS) if (await exists(`${path}/${mark}`)) return true;
+  throw new InputError(`is no run directory: it holds none of ${RUN_MARKS.join(", ")}`, { path });
 }

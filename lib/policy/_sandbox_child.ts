@@ -36,8 +36,16 @@ const write = (message) => {
   const bytes = encode(stringify(message, replacer) + "\n");
   for (let done = 0; done < bytes.length;) done += writeSync(bytes.subarray(done));
 };
-const describe = (error) =>
-  String(error instanceof Error ? error.name + ": " + error.message : String(error)).split("\n")[0];
+// The first position in the module's own data: URL; the host puts the module's file name in its place.
+const moduleAt = /data:[\w/+.-]+;base64,[^\s)]*?:(\d+):(\d+)/;
+const describe = (error) => {
+  const isError = error instanceof Error;
+  const message = String(isError ? error.message : error);
+  // The loader wraps a parse error ("TypeError: SyntaxError: …"): it is the module's syntax error.
+  const head = (isError && !message.startsWith("SyntaxError: ") ? error.name + ": " : "") + message;
+  const at = moduleAt.exec((isError ? String(error.stack) : "") + "\n" + message);
+  return head.split("\n")[0] + (at ? " at \u0000module:" + at[1] + ":" + at[2] : "");
+};
 const fail = (message) => {
   write({ error: message });
   exit(3);

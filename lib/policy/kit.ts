@@ -19,7 +19,7 @@
  *   select: ({ facts, capacity }) => ({
  *     kept: facts.slice(0, capacity).map((fact) => fact.id),
  *     evicted: facts.slice(capacity).map((fact) => fact.id),
- *     scores: {},
+ *     scores: Object.fromEntries(facts.map((fact, rank) => [fact.id, -rank])), // every fact needs a score
  *   }),
  * };
  * const fact = { content: "", category: "context", createdAt: "2026-08-01T00:00:00Z", source: "chat", confidence: 1 };

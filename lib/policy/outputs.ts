@@ -136,13 +136,66 @@ export function policySummaryGroups(entries: readonly RetentionEntry[]): PolicyS
  * strictEqual(JSON.parse(text).protocol_id, "demo-v1");
  * ```
  */
-export function policySummaryOf(entries: readonly RetentionEntry[], protocolId: string): string {
+export function policySummaryOf(
+  entries: readonly RetentionEntry[],
+  protocolId: string,
+  module?: PolicyModuleRecord,
+): string {
   const rows = policySummaryGroups(entries).map((group) => ({
     ...group,
     mean_support_recall: new PyFloat(group.mean_support_recall),
     support_all_retained_rate: new PyFloat(group.support_all_retained_rate),
   }));
-  return dumps({ groups: rows, protocol_id: protocolId, schema_version: 1 }, { indent: 2 }) + "\n";
+  const summary: Record<string, PyJson> = { groups: rows, protocol_id: protocolId, schema_version: 1 };
+  if (module !== undefined) summary.policy_module = { ...module };
+  return dumps(summary, { indent: 2 }) + "\n";
+}
+
+/** What identifies a module's policy in a module run's `summary.json` and `run.json`. */
+export interface PolicyModuleRecord {
+  /** The module's file name (its last path segment), as every one of its rows carries it. */
+  file: string;
+  /** The policy's name (its rows' `policy`). */
+  name: string;
+  /** SHA-256 of the module's source bytes. */
+  sha256: string;
+}
+
+/**
+ * The module a set of rows was made with: the one policy that is not a published one, and the file name and
+ * SHA-256 its rows carry; `undefined` for a plain run. Rows of two modules, or a module row without its
+ * fields, are a {@linkcode RowIntegrityError}.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { policyModuleOf } from "./outputs.ts";
+ * strictEqual(policyModuleOf([{ policy: "confidence" }]), undefined);
+ * const row = { policy: "recency", policy_module: "recency.ts", policy_module_sha256: "ab" };
+ * deepStrictEqual(policyModuleOf([{ policy: "hybrid-v1" }, row]), { file: "recency.ts", name: "recency", sha256: "ab" });
+ * ```
+ */
+export function policyModuleOf(
+  rows: readonly Pick<PolicyRawRow, "policy" | "policy_module" | "policy_module_sha256">[],
+): PolicyModuleRecord | undefined {
+  let found: PolicyModuleRecord | undefined;
+  for (const [index, row] of rows.entries()) {
+    if ((POLICIES as readonly string[]).includes(row.policy)) continue;
+    const { policy_module: file, policy_module_sha256: sha256 } = row;
+    if (file === undefined || sha256 === undefined) {
+      throw new RowIntegrityError(
+        `line ${index + 1}: policy ${row.policy} is no published policy, and the row names no policy_module`,
+      );
+    }
+    const record = { file, name: row.policy, sha256 };
+    if (found !== undefined && JSON.stringify(found) !== JSON.stringify(record)) {
+      throw new RowIntegrityError(
+        `line ${index + 1}: a second policy module (${record.name}, ${record.file}); a run holds one`,
+      );
+    }
+    found = record;
+  }
+  return found;
 }
 
 const Components = z.record(z.string(), z.number());
@@ -158,7 +211,9 @@ export const PolicyRawRow = z.strictObject({
     score: z.number(),
   })),
   kept_fact_ids: z.array(z.string()),
-  policy: z.enum(POLICIES),
+  policy: z.string().check(z.minLength(1)),
+  policy_module: z.optional(z.string()),
+  policy_module_sha256: z.optional(z.string().check(z.regex(/^[0-9a-f]{64}$/))),
   question_type: z.string(),
   reserved_correction_slots: z.number().check(z.int(), z.minimum(0)),
   scenario: z.string(),
@@ -238,14 +293,18 @@ export function rawRowEntry(row: PolicyRawRow): RetentionEntry {
  * strictEqual(summary.groups.length, 3 * 2); // one scenario and source, 3 capacities × 2 policies
  * ```
  */
-export function policySummary(results: readonly PolicyResult[], protocolId: string): string {
-  return policySummaryOf(results.map(retentionEntry), protocolId);
+export function policySummary(
+  results: readonly PolicyResult[],
+  protocolId: string,
+  module?: PolicyModuleRecord,
+): string {
+  return policySummaryOf(results.map(retentionEntry), protocolId, module);
 }
 
 /**
  * `run.json`: dataset identity, artifact hashes, the evaluation clock as Python's `isoformat()`, policies,
- * capacities, creation time and source state. `policies` names a custom run's policy and adds its fields (the
- * module's name and SHA-256).
+ * capacities, creation time and source state. A module run lists the module's policy after the published two
+ * and records the module (`policy_module`: file, name, SHA-256).
  *
  * @example
  * ```ts
@@ -265,7 +324,7 @@ export function runRecord(
   datasetSha256: string,
   createdAt: Date,
   source: SourceState,
-  policies: { names: readonly string[]; fields?: Readonly<Record<string, PyJson>> } = { names: POLICIES },
+  module?: PolicyModuleRecord,
 ): string {
   const { config } = contracts;
   const record: Record<string, PyJson> = {
@@ -275,11 +334,11 @@ export function runRecord(
     dataset: datasetIdentity(contracts, datasetSha256),
     evaluation_time: isoformatUtc(config.evaluation_time),
     git: source as unknown as PyJson,
-    policies: [...policies.names],
+    policies: module === undefined ? [...POLICIES] : [...POLICIES, module.name],
     protocol_id: config.protocol_id,
     schema_version: 1,
-    ...policies.fields,
   };
+  if (module !== undefined) record.policy_module = { ...module };
   return dumps(record, { indent: 2 }) + "\n";
 }
 
@@ -331,24 +390,21 @@ export function retentionTableOf(
     const members = results.filter((result) => result.policy === policy && filter(result));
     return `${members.filter((member) => member.supportAllRetained).length}/${members.length}`;
   };
-  const lines = [
-    `support retained${" ".repeat(Math.max(1, width - 14))}  ${policies.map((p) => p.padStart(10)).join("")}`,
-  ];
+  // A column is ten wide, or wider for a module's long name.
+  const column = (policy: string) =>
+    (POLICIES as readonly string[]).includes(policy) ? 10 : Math.max(10, policy.length + 1);
+  const cells = (cell: (policy: string) => string) =>
+    policies.map((policy) => cell(policy).padStart(column(policy))).join("");
+  const lines = [`support retained${" ".repeat(Math.max(1, width - 14))}  ${cells((p) => p)}`];
   for (const capacity of capacities) {
     lines.push(`capacity ${capacity}`);
     for (const scenario of scenarios) {
       const filter = (result: RetentionEntry) => result.capacity === capacity && result.scenario === scenario;
-      lines.push(
-        `  ${scenario.padEnd(width)}${policies.map((policy) => count(filter, policy).padStart(10)).join("")}`,
-      );
+      lines.push(`  ${scenario.padEnd(width)}${cells((policy) => count(filter, policy))}`);
     }
     const total = (result: RetentionEntry) => result.capacity === capacity;
     const cases = results.filter((result) => total(result) && result.policy === policies[0]).length;
-    lines.push(
-      `  ${`all ${cases} cases`.padEnd(width)}${
-        policies.map((policy) => count(total, policy).padStart(10)).join("")
-      }`,
-    );
+    lines.push(`  ${`all ${cases} cases`.padEnd(width)}${cells((policy) => count(total, policy))}`);
   }
   return lines.join("\n");
 }

@@ -150,7 +150,7 @@ export class PolicySandbox {
       if (outOfMemory(outcome.threw)) {
         this.#refuse(where, `ran out of memory (the limit is ${POLICY_MEMORY_BOUND})`);
       }
-      return { threw: printable(outcome.threw) };
+      return { threw: printable(this.#located(outcome.threw)) };
     });
   }
 
@@ -211,13 +211,20 @@ export class PolicySandbox {
         if (outOfMemory(record.error)) {
           return this.#refuse(where, `ran out of memory (the limit is ${POLICY_MEMORY_BOUND})`);
         }
-        const message = printable(record.error.replace(/data:[\w/+-]+(;base64)?,[^\s"')]*/g, "the module"));
+        const message = printable(
+          this.#located(record.error).replace(/data:[\w/+-]+(;base64)?,[^\s"')]*/g, "the module"),
+        );
         return this.#refuse(where, message);
       }
       return record;
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** The child's message with the module's file in place of the marker before a line and column. */
+  #located(message: string): string {
+    return message.replaceAll("\u0000module:", `${this.#module.origin}:`);
   }
 
   /** Why the child ended without answering: its heap limit, or the module ending it. */

@@ -14,6 +14,34 @@
 import type { DomainErrorOptions, InputError } from "../base/errors.ts";
 import { isCollection, isPair, Lexer, parseDocument, type ScalarTag, visit, type YAMLError } from "yaml";
 
+/** The YAML library's debug switches: it reads them on every token (an env permission) and logs to stdout. */
+const LIBRARY_DEBUG_VARIABLES = new Set(["LOG_TOKENS", "LOG_STREAM"]);
+
+/**
+ * Runs the YAML library with its debug switches read as unset: no env permission asked for, no token log in the
+ * output whatever the environment holds. Parsing is synchronous, so nothing else sees the swapped environment.
+ */
+function withoutLibraryDebug<T>(parse: () => T): T {
+  // The process the library's Node build reads (the bundle's browser build reads none): not imported, so the
+  // bundle carries no node:process.
+  const process = Reflect.get(globalThis, "process") as
+    | { env: Record<string, string | undefined> }
+    | undefined;
+  if (process === undefined) return parse();
+  const env = process.env;
+  const hidden = (key: string | symbol) => typeof key === "string" && LIBRARY_DEBUG_VARIABLES.has(key);
+  // An empty target: a proxy over the environment's own proxy would have its descriptors read (an env access).
+  process.env = new Proxy({}, {
+    get: (_, key) => hidden(key) ? undefined : Reflect.get(env, key),
+    has: (_, key) => !hidden(key) && Reflect.has(env, key),
+  });
+  try {
+    return parse();
+  } finally {
+    process.env = env;
+  }
+}
+
 /** A timestamp as PyYAML constructs it: a `datetime` (aware or naive) or, with no time, a `date`. */
 export class YamlTimestamp {
   constructor(
@@ -173,6 +201,10 @@ function findForbiddenTab(text: string): number {
  * ```
  */
 export function parsePyYaml(text: string): unknown {
+  return withoutLibraryDebug(() => parseWithResolvers(text));
+}
+
+function parseWithResolvers(text: string): unknown {
   const tab = findForbiddenTab(text);
   if (tab >= 0) {
     throw new SyntaxError(

@@ -45,7 +45,8 @@ export async function checkRunDirectory(
   const hasRows = await exists(responsesDir(directory));
   const text = await readTextIfExists(marker);
   if (text !== undefined) {
-    checkMarker(text, marker, contracts, candidate);
+    // Only here does a fresh output directory help: run-qa can start anew there.
+    checkMarker(text, marker, contracts, candidate, "use a fresh output directory");
     return "resume";
   }
   if (hasRows) {

@@ -35,6 +35,10 @@ import {
  */
 export const MARKER_SCHEMA_VERSION = 2;
 
+/** What to do about a run of another protocol when reading it (run-qa, resuming, says to start afresh). */
+export const OTHER_PROTOCOL_ADVICE =
+  "pass the protocol files it was made with (--config/--official-manifest/--synthetic-manifest)";
+
 /** The artifact keys, in the order a refusal names them. */
 export const ARTIFACT_KEYS = [
   "config_sha256",
@@ -255,6 +259,7 @@ export function qaRunMarker(
  * @param contracts The protocol in use.
  * @param candidate The candidate in use (`undefined`: the published pair; `"as recorded"`: whatever the run
  * records, for the checks that need no module).
+ * @param advice What the refusal of another protocol's run tells the user to do.
  * @returns The parsed marker.
  * @throws {ContractError} Naming the marker, the field, and expected vs actual, when any check fails.
  *
@@ -276,6 +281,7 @@ export function checkMarker(
   path: string,
   contracts: Contracts,
   candidate?: ExpectedCandidate | "as recorded",
+  advice: string = OTHER_PROTOCOL_ADVICE,
 ): QaRunMarker {
   // The reference's json.load refuses a leading BOM rather than skipping it.
   if (text.startsWith("\ufeff")) throw new ContractError("not valid JSON: Unexpected UTF-8 BOM", { path });
@@ -297,7 +303,7 @@ export function checkMarker(
       throw new ContractError(
         `this run was made under a different protocol: expected ${JSON.stringify(expected)}, got ${
           JSON.stringify(actual)
-        }; use a fresh output directory`,
+        }; ${advice}`,
         { path, field },
       );
     }
@@ -309,7 +315,7 @@ export function checkMarker(
     throw new ContractError(
       `this run was made under a different protocol: ${differing.join(", ")} differ (${first}: run has ${
         marker.artifacts[first]
-      }, protocol in use has ${expected[first]}); use a fresh output directory`,
+      }, protocol in use has ${expected[first]}); ${advice}`,
       { path, field: "artifacts" },
     );
   }

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
 import type { PolicyPair } from "../qa/mod.ts";
 import { formatSigned } from "./format.ts";
 import { escapeHtml } from "./html_escape.ts";
@@ -14,7 +13,7 @@ import type { PolicyReport, QaReport, SuiteReport } from "./run_report.ts";
 import { scenarioPoint } from "./scenarios.ts";
 import { barChart, type BarGroup, CHART_WIDTH, round } from "./_svg.ts";
 import { suiteName } from "./_names.ts";
-import { policyGroup, scenarioKeys } from "./_groups.ts";
+import { policyGroup, runPolicies, scenarioKeys } from "./_groups.ts";
 
 const FOREST = { width: CHART_WIDTH, rowHeight: 48, top: 34, left: 92, right: 24 };
 /** The widest a row's "+0.000 [+0.000, +0.000]" label draws at 12 units. */
@@ -159,7 +158,7 @@ export function retentionChart(report: QaReport): string {
 export function retentionBarsChart(report: PolicyReport, capacity: number): string {
   const groups = scenarioKeys(report.groups).map(([source, scenario]) => ({
     label: `${scenario} · ${source}`,
-    bars: POLICIES.map((policy, index) => {
+    bars: runPolicies(report.groups).map((policy, index) => {
       const group = policyGroup(report.groups, capacity, [source, scenario], policy);
       return {
         label: policy,
@@ -176,6 +175,6 @@ export function retentionBarsChart(report: PolicyReport, capacity: number): stri
     `chart-retention-${capacity}`,
     `support retained at capacity ${capacity}`,
     groups,
-    policyLegend(POLICIES),
+    policyLegend(runPolicies(report.groups)),
   );
 }

@@ -5,7 +5,15 @@
  * @module
  */
 
-import type { PolicySummaryGroup, RetentionEntry } from "../policy/mod.ts";
+import { POLICIES, type PolicySummaryGroup, type RetentionEntry } from "../policy/mod.ts";
+
+/** A policy run's policies: the published two, then a module's (as its rows name it), in that order. */
+export function runPolicies(items: readonly { policy: string }[]): string[] {
+  const others = items.map((item) => item.policy).filter((policy) =>
+    !(POLICIES as readonly string[]).includes(policy)
+  );
+  return [...POLICIES, ...new Set(others)];
+}
 
 /** The distinct (source, scenario) pairs of `items`, in the order they first appear. */
 export function scenarioKeys(items: readonly { source: string; scenario: string }[]): [string, string][] {

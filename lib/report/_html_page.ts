@@ -10,14 +10,14 @@ import type { Table } from "./model.ts";
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #ffffff; --panel: #f6f8fa;
-  --grid: #d1d9e0; --p0: #bc4c00; --p1: #0969da; --ok: #1a7f37; --lost: #8c959f; --zero: #cf222e; }
+  --grid: #d1d9e0; --p0: #bc4c00; --p1: #0969da; --p2: #8250df; --ok: #1a7f37; --lost: #8c959f; --zero: #cf222e; }
 @media (prefers-color-scheme: dark) {
   :root { --fg: #e6edf3; --muted: #9198a1; --bg: #0d1117; --panel: #151b23; --grid: #3d444d;
-    --p0: #f0883e; --p1: #4493f8; --ok: #3fb950; --lost: #6e7681; --zero: #f85149; }
+    --p0: #f0883e; --p1: #4493f8; --p2: #a371f7; --ok: #3fb950; --lost: #6e7681; --zero: #f85149; }
 }
 @media print {
   :root { --fg: #000000; --muted: #333333; --bg: #ffffff; --panel: #ffffff; --grid: #999999;
-    --p0: #b35900; --p1: #0550ae; --ok: #116329; --lost: #8c959f; --zero: #a40e26; }
+    --p0: #b35900; --p1: #0550ae; --p2: #6639ba; --ok: #116329; --lost: #8c959f; --zero: #a40e26; }
   figure, table { break-inside: avoid; }
   body { margin: 0; max-width: none; }
 }
@@ -59,7 +59,7 @@ svg.chart .muted { fill: var(--muted); }
 svg .axis { stroke: var(--fg); stroke-width: 1; }
 svg .grid { stroke: var(--grid); stroke-width: 1; }
 svg .zero { stroke: var(--zero); stroke-width: 2; stroke-dasharray: 6 3; }
-svg .p0 { fill: var(--p0); } svg .p1 { fill: var(--p1); }
+svg .p0 { fill: var(--p0); } svg .p1 { fill: var(--p1); } svg .p2 { fill: var(--p2); }
 svg .ok { fill: var(--ok); } svg .lost { fill: var(--lost); }
 svg .whisker { stroke: var(--p1); stroke-width: 2.5; }
 svg .point { fill: var(--p1); stroke: var(--bg); stroke-width: 1.5; }

@@ -15,6 +15,7 @@ import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";
 import { detectRunKind } from "./run_kind.ts";
 import { type Recomputed, verifyRun } from "./verification.ts";
+import { type PolicyRunModule, refuseOtherProtocol } from "../verify/mod.ts";
 
 /**
  * Detects, verifies and collects the report of a run directory; throws `NotVerifiedError` (from
@@ -36,10 +37,20 @@ import { type Recomputed, verifyRun } from "./verification.ts";
 export async function buildReport(
   directory: string,
   contracts: Contracts,
-  options: { recomputed?: Recomputed; prices?: Prices; candidate?: RunCandidate } = {},
+  options: { recomputed?: Recomputed; prices?: Prices; candidate?: RunCandidate; module?: PolicyRunModule } =
+    {},
 ): Promise<RunReport> {
   const kind = await detectRunKind(directory);
-  const verification = await verifyRun(kind, directory, contracts, options.recomputed, options.candidate);
+  // A run of another protocol is told in one line, before any check is listed.
+  await refuseOtherProtocol(directory, contracts);
+  const verification = await verifyRun(
+    kind,
+    directory,
+    contracts,
+    options.recomputed,
+    options.candidate,
+    options.module,
+  );
   if (!verification.ok) throw new NotVerifiedError(directory, verification);
   if (kind === "qa") return await qaReport(directory, contracts, verification, options.prices);
   const path = `${directory}/policy.raw.jsonl`;
@@ -64,6 +75,8 @@ export interface RunsRequest {
   prices?: Prices;
   /** The candidate `directory` was made with (`--policy-module`, its baseline from the marker). */
   candidate?: RunCandidate;
+  /** The module a policy run `directory` was made with (`--policy-module`, held to its run.json). */
+  module?: PolicyRunModule;
   /** What the other run is re-derived from, when not `recomputed` (a candidate's tasks are its own). */
   againstRecomputed?: RecomputedProtocol;
 }
@@ -92,7 +105,12 @@ export interface RunsReport {
  */
 export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
   const { contracts } = request;
-  const build = async (directory: string, candidate?: RunCandidate, recomputed = request.recomputed) => {
+  const build = async (
+    directory: string,
+    candidate?: RunCandidate,
+    recomputed = request.recomputed,
+    module?: PolicyRunModule,
+  ) => {
     const kind = await detectRunKind(directory);
     const rederive = recomputed === undefined
       ? {}
@@ -103,9 +121,12 @@ export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
       recomputed: rederive,
       prices: request.prices,
       candidate,
+      module,
     });
   };
-  const runs: RunsReport = { report: await build(request.directory, request.candidate) };
+  const runs: RunsReport = {
+    report: await build(request.directory, request.candidate, request.recomputed, request.module),
+  };
   if (request.against !== undefined) {
     runs.against = await build(request.against, undefined, request.againstRecomputed ?? request.recomputed);
   }

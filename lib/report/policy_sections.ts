@@ -11,7 +11,7 @@ import { compareCodePoints } from "../py/json.ts";
 import { fraction } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { PolicyReport, SupportDifference } from "./run_report.ts";
-import { capacitiesOf, policyGroup, scenarioKeys, supportKept } from "./_groups.ts";
+import { capacitiesOf, policyGroup, runPolicies, scenarioKeys, supportKept } from "./_groups.ts";
 
 /**
  * Every case and capacity where exactly one policy kept every support fact, by source, scenario, case id
@@ -45,7 +45,7 @@ export function supportDifferences(rows: readonly PolicyRawRow[]): SupportDiffer
 
 /** Support retained as a section: per capacity, one row per scenario and a total over all cases. */
 export function supportRetainedSection(report: Pick<PolicyReport, "groups" | "entries">): Section {
-  const [first, second] = POLICIES;
+  const policies = runPolicies(report.groups);
   const scenarios = scenarioKeys(report.groups);
   const rows: string[][] = [];
   for (const capacity of capacitiesOf(report.groups)) {
@@ -54,20 +54,25 @@ export function supportRetainedSection(report: Pick<PolicyReport, "groups" | "en
         const group = policyGroup(report.groups, capacity, key, policy);
         return group === undefined ? "–" : fraction(group.support_all_retained, group.cases);
       };
-      rows.push([String(capacity), ...key, cell(first), cell(second)]);
+      rows.push([String(capacity), ...key, ...policies.map(cell)]);
     }
     const total = (policy: string) => {
       const { kept, cases } = supportKept(report.entries, capacity, policy);
       return fraction(kept, cases);
     };
-    rows.push([String(capacity), "all", "all cases", total(first), total(second)]);
+    rows.push([String(capacity), "all", "all cases", ...policies.map(total)]);
   }
   return {
     id: "retention",
     title: "Support retained",
     lines: ["cases whose support fact was kept, per capacity, scenario and policy"],
     tables: [
-      table(["capacity", "source", "scenario", first, second], rows, [true, false, false, true, true]),
+      table(["capacity", "source", "scenario", ...policies], rows, [
+        true,
+        false,
+        false,
+        ...policies.map(() => true),
+      ]),
     ],
   };
 }

@@ -6,6 +6,7 @@
  */
 
 import { retentionTableOf } from "../policy/mod.ts";
+import { runPolicies } from "./_groups.ts";
 import { formatVerifyResult } from "../verify/mod.ts";
 import { type Claim, claimLines, claimOf } from "./claim.ts";
 import type { Section, Table } from "./model.ts";
@@ -85,7 +86,9 @@ export function sectionsText(
  */
 export function reportText(report: RunReport, width?: number): string {
   const replace = new Map<string, string[]>();
-  if (report.kind === "policy") replace.set("retention", retentionTableOf(report.entries).split("\n"));
+  if (report.kind === "policy") {
+    replace.set("retention", retentionTableOf(report.entries, runPolicies(report.entries)).split("\n"));
+  }
   return sectionsText(
     reportHeading(report),
     reportSections(report),

@@ -11,7 +11,7 @@ import type { PreparedCase } from "../protocol/cases.ts";
 import { exists } from "../base/fs.ts";
 import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
 import { type Check, verifyResults } from "../verify/mod.ts";
-import { verifyPolicyRun } from "../verify/mod.ts";
+import { type PolicyRunModule, verifyPolicyRun } from "../verify/mod.ts";
 import type { RunKind } from "./run_kind.ts";
 
 /** What `verify` found: every check, whether they all hold, and what that proves. */
@@ -52,9 +52,10 @@ export async function verifyRun(
   contracts: Contracts,
   recomputed: Recomputed = {},
   candidate?: RunCandidate,
+  module?: PolicyRunModule,
 ): Promise<Verification> {
   if (kind === "policy") {
-    const { checks, proved } = await verifyPolicyRun(directory, contracts, recomputed.cases);
+    const { checks, proved } = await verifyPolicyRun(directory, contracts, recomputed.cases, module);
     return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
   }
   const hasMarker = await exists(markerPath(directory));

@@ -9,14 +9,17 @@
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
 import { decodeUtf8, readBytesIfExists } from "../base/fs.ts";
-import { evaluateAll, POLICIES } from "../policy/mod.ts";
+import { evaluateAll, evaluatePolicy, type ModulePolicy, POLICIES } from "../policy/mod.ts";
 import {
   parsePolicyRawRows,
+  policyModuleOf,
+  type PolicyModuleRecord,
   policyRawJsonl,
   type PolicyRawRow,
   policySummaryOf,
   rawRowEntry,
 } from "../policy/mod.ts";
+import type { PyJson } from "../py/mod.ts";
 import { type Check, firstByteDifference } from "./checks.ts";
 import { figureDetail } from "./figures.ts";
 
@@ -29,8 +32,29 @@ export interface PolicyVerification {
   rows?: PolicyRawRow[];
 }
 
+/** A loaded policy module, to re-derive a module run's own rows (its SHA-256 already held to the run's). */
+export interface PolicyRunModule {
+  /** The module's policy, run in its sandbox. */
+  policy: ModulePolicy;
+  /** The module path, for messages. */
+  origin: string;
+  /** The fields its rows carry (file name and SHA-256). */
+  fields: Readonly<Record<string, PyJson>>;
+  /** File name, policy name and SHA-256. */
+  record: PolicyModuleRecord;
+}
+
+/** The policies a run's rows must cover: the published two, then its module's. */
+function runPolicies(module: PolicyModuleRecord | undefined): string[] {
+  return module === undefined ? [...POLICIES] : [...POLICIES, module.name];
+}
+
 /** Problems of the rows on their own: one row per case × capacity × policy, every pair present, consistent. */
-function rowProblems(rows: readonly PolicyRawRow[], contracts: Contracts): string[] {
+function rowProblems(
+  rows: readonly PolicyRawRow[],
+  contracts: Contracts,
+  module: PolicyModuleRecord | undefined,
+): string[] {
   const { capacities, size } = contracts.config.pool;
   const problems: string[] = [];
   const seen = new Set<string>();
@@ -39,6 +63,10 @@ function rowProblems(rows: readonly PolicyRawRow[], contracts: Contracts): strin
     const where = `line ${index + 1} (${row.case_id}, ${row.capacity}, ${row.policy})`;
     const key = JSON.stringify([row.case_id, row.capacity, row.policy]);
     if (seen.has(key)) problems.push(`${where}: duplicate`);
+    const published = (POLICIES as readonly string[]).includes(row.policy);
+    if (published && (row.policy_module !== undefined || row.policy_module_sha256 !== undefined)) {
+      problems.push(`${where}: a published policy's row names a policy_module`);
+    }
     seen.add(key);
     cases.add(row.case_id);
     if (!capacities.includes(row.capacity)) problems.push(`${where}: capacity not in the protocol`);
@@ -57,7 +85,7 @@ function rowProblems(rows: readonly PolicyRawRow[], contracts: Contracts): strin
   });
   for (const caseId of cases) {
     for (const capacity of capacities) {
-      for (const policy of POLICIES) {
+      for (const policy of runPolicies(module)) {
         if (!seen.has(JSON.stringify([caseId, capacity, policy]))) {
           problems.push(`${caseId}: no row at capacity ${capacity} for ${policy}`);
         }
@@ -68,7 +96,11 @@ function rowProblems(rows: readonly PolicyRawRow[], contracts: Contracts): strin
 }
 
 /** `run.json` fields that must name the protocol in use. */
-function runRecordProblems(record: Record<string, unknown>, contracts: Contracts): string[] {
+function runRecordProblems(
+  record: Record<string, unknown>,
+  contracts: Contracts,
+  module: PolicyModuleRecord | undefined,
+): string[] {
   const artifacts = (record.artifacts ?? {}) as Record<string, unknown>;
   const dataset = (record.dataset ?? {}) as Record<string, unknown>;
   const expected: [string, unknown, unknown][] = [
@@ -79,14 +111,16 @@ function runRecordProblems(record: Record<string, unknown>, contracts: Contracts
     ["artifacts.answer_prompt_sha256", artifacts.answer_prompt_sha256, contracts.hashes.prompt],
     ["dataset.sha256", dataset.sha256, contracts.config.dataset.sha256],
     ["capacities", JSON.stringify(record.capacities), JSON.stringify(contracts.config.pool.capacities)],
-    ["policies", JSON.stringify(record.policies), JSON.stringify(POLICIES)],
+    ["policies", JSON.stringify(record.policies), JSON.stringify(runPolicies(module))],
+    ["policy_module", JSON.stringify(record.policy_module), JSON.stringify(module)],
   ];
   return expected.filter(([, actual, wanted]) => actual !== wanted).map(([field]) => field);
 }
 
 /**
  * Runs every check on a `run-policy` directory. `cases` (prepared from the pinned dataset) enables the
- * recomputation of every row.
+ * recomputation of every row: the published policies' always, a module run's own rows only given `module` (the
+ * same module, held to the run by SHA-256 before this is called).
  *
  * @example
  * ```ts
@@ -104,26 +138,66 @@ export async function verifyPolicyRun(
   directory: string,
   contracts: Contracts,
   cases?: readonly PreparedCase[],
+  module?: PolicyRunModule,
 ): Promise<PolicyVerification> {
   const checks: Check[] = [];
   const rawPath = `${directory}/policy.raw.jsonl`;
   const raw = await readFile(rawPath);
-  const rows = checkRawRows(checks, raw?.text, rawPath, contracts);
-  checkSummary(checks, rows, (await readFile(`${directory}/summary.json`))?.bytes, contracts);
-  checkRunRecord(checks, (await readFile(`${directory}/run.json`))?.text, contracts);
+  const read = checkRawRows(checks, raw?.text, rawPath, contracts);
+  const rows = read?.rows;
+  checkSummary(checks, read, (await readFile(`${directory}/summary.json`))?.bytes, contracts);
+  checkRunRecord(checks, (await readFile(`${directory}/run.json`))?.text, contracts, read?.module);
+  const recorded = read?.module;
+  const moduleRows = recorded !== undefined && module === undefined;
   if (cases !== undefined && raw !== undefined) {
-    const recomputed = new TextEncoder().encode(policyRawJsonl(evaluateAll(cases, contracts.config)));
-    const at = firstByteDifference(raw.bytes, recomputed);
-    checks.push({
-      name: "policy.raw.jsonl recomputed from the dataset byte for byte (kept facts, scores, evictions)",
-      verdict: at === undefined ? "pass" : "fail",
-      detail: at === undefined ? undefined : `first difference at byte ${at}`,
-    });
+    checks.push(await recomputedCheck(raw.bytes, cases, contracts, recorded, module));
   }
+  const ofRows = recorded === undefined
+    ? "every row"
+    : moduleRows
+    ? `every confidence and hybrid-v1 row (${recorded.name}'s need --policy-module ${recorded.file})`
+    : `every row (${recorded.name}'s through its module)`;
   const proved = cases === undefined
     ? "structure and retention verified: summary.json follows from the rows and run.json names this protocol; the kept facts and scores need --dataset to be recomputed"
-    : "every row recomputed from the pinned dataset byte for byte; summary.json follows from the rows; run.json names this protocol";
+    : `${ofRows} recomputed from the pinned dataset byte for byte; summary.json follows from the rows; run.json names this protocol`;
   return { checks, proved, rows };
+}
+
+/** The rows recomputed and compared byte for byte: a module run's published rows, and its own given the module. */
+async function recomputedCheck(
+  bytes: Uint8Array,
+  cases: readonly PreparedCase[],
+  contracts: Contracts,
+  recorded: PolicyModuleRecord | undefined,
+  module: PolicyRunModule | undefined,
+): Promise<Check> {
+  const name = "policy.raw.jsonl recomputed from the dataset byte for byte (kept facts, scores, evictions)";
+  if (module !== undefined && module.record.sha256 !== recorded?.sha256) {
+    const made = recorded === undefined ? "no module" : `sha256 ${recorded.sha256}`;
+    return {
+      name,
+      verdict: "fail",
+      detail: `made with ${made}, not ${module.origin} (sha256 ${module.record.sha256})`,
+    };
+  }
+  const published = policyRawJsonl(evaluateAll(cases, contracts.config));
+  const own = module === undefined ? "" : policyRawJsonl(
+    await evaluatePolicy(module.policy, { contracts, cases }, {
+      origin: module.origin,
+      rowFields: module.fields,
+    }),
+  );
+  const recomputed = new TextEncoder().encode(published + own);
+  // Without its module, a module run's own rows (after the published ones) are left to the structure checks.
+  const compared = recorded !== undefined && module === undefined
+    ? bytes.subarray(0, recomputed.length)
+    : bytes;
+  const at = firstByteDifference(compared, recomputed);
+  return {
+    name,
+    verdict: at === undefined ? "pass" : "fail",
+    detail: at === undefined ? undefined : `first difference at byte ${at}`,
+  };
 }
 
 /** A file's bytes and text (capped; invalid UTF-8 refused as every text read refuses it), or `undefined`. */
@@ -132,19 +206,26 @@ async function readFile(path: string): Promise<{ bytes: Uint8Array; text: string
   return bytes === undefined ? undefined : { bytes, text: decodeUtf8(bytes, path) };
 }
 
+/** The rows as read, and the module they were made with (none for a plain run). */
+interface ReadRows {
+  rows: PolicyRawRow[];
+  module?: PolicyModuleRecord;
+}
+
 function checkRawRows(
   checks: Check[],
   rawText: string | undefined,
   rawPath: string,
   contracts: Contracts,
-): PolicyRawRow[] | undefined {
+): ReadRows | undefined {
   if (rawText === undefined) {
     checks.push({ name: "policy.raw.jsonl is present", verdict: "fail", detail: "missing" });
     return undefined;
   }
   try {
     const rows = parsePolicyRawRows(rawText, rawPath);
-    const problems = rowProblems(rows, contracts);
+    const module = policyModuleOf(rows);
+    const problems = rowProblems(rows, contracts, module);
     checks.push({
       name:
         `policy.raw.jsonl: ${rows.length} rows, one per case × capacity × policy, each keeping its capacity and consistent in support retention`,
@@ -155,7 +236,7 @@ function checkRawRows(
         ? "no rows"
         : undefined,
     });
-    return rows;
+    return { rows, module };
   } catch (error) {
     checks.push({
       name: "policy.raw.jsonl matches the row schema",
@@ -168,21 +249,26 @@ function checkRawRows(
 
 function checkSummary(
   checks: Check[],
-  rows: PolicyRawRow[] | undefined,
+  read: ReadRows | undefined,
   summary: Uint8Array | undefined,
   contracts: Contracts,
 ): void {
   const name = "summary.json re-derived byte for byte from the rows";
-  if (rows === undefined || summary === undefined) {
+  if (read === undefined || summary === undefined) {
     checks.push({ name, verdict: "fail", detail: summary === undefined ? "missing" : "rows unreadable" });
     return;
   }
-  const derived = policySummaryOf(rows.map(rawRowEntry), contracts.config.protocol_id);
+  const derived = policySummaryOf(read.rows.map(rawRowEntry), contracts.config.protocol_id, read.module);
   const difference = figureDetail(summary, derived);
   checks.push({ name, verdict: difference === undefined ? "pass" : "fail", detail: difference });
 }
 
-function checkRunRecord(checks: Check[], recordText: string | undefined, contracts: Contracts): void {
+function checkRunRecord(
+  checks: Check[],
+  recordText: string | undefined,
+  contracts: Contracts,
+  module: PolicyModuleRecord | undefined,
+): void {
   if (recordText === undefined) {
     checks.push({ name: "run.json names the protocol in use", verdict: "fail", detail: "missing" });
     return;
@@ -194,12 +280,42 @@ function checkRunRecord(checks: Check[], recordText: string | undefined, contrac
     record = undefined;
   }
   const differing = record !== null && typeof record === "object"
-    ? runRecordProblems(record as Record<string, unknown>, contracts)
+    ? runRecordProblems(record as Record<string, unknown>, contracts, module)
     : ["(not a JSON object)"];
   checks.push({
     name:
-      "run.json: protocol id, four artifact hashes, dataset pin, capacities and policies match the protocol",
+      "run.json: protocol id, four artifact hashes, dataset pin, capacities and policies match the protocol and the rows",
     verdict: differing.length === 0 ? "pass" : "fail",
     detail: differing.length === 0 ? undefined : `differ: ${differing.join(", ")}`,
   });
+}
+
+/**
+ * The module a policy run's `run.json` records (`policy_module`: file, name, SHA-256), or `undefined` when it
+ * records none (a plain run) or cannot be read (the checks then say why).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { recordedPolicyModule } from "./policy_run.ts";
+ * const dir = await Deno.makeTempDir();
+ * strictEqual(await recordedPolicyModule(dir), undefined);
+ * const module = { file: "recency.ts", name: "recency", sha256: "0".repeat(64) };
+ * await Deno.writeTextFile(`${dir}/run.json`, JSON.stringify({ policy_module: module }));
+ * deepStrictEqual(await recordedPolicyModule(dir), module);
+ * ```
+ */
+export async function recordedPolicyModule(directory: string): Promise<PolicyModuleRecord | undefined> {
+  const text = (await readFile(`${directory}/run.json`))?.text;
+  let record: unknown;
+  try {
+    record = text === undefined ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  const module = (record as { policy_module?: Record<string, unknown> } | undefined)?.policy_module;
+  if (module === null || typeof module !== "object") return undefined;
+  const { file, name, sha256 } = module;
+  if (typeof file !== "string" || typeof name !== "string" || typeof sha256 !== "string") return undefined;
+  return { file, name, sha256 };
 }

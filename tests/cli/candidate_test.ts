@@ -194,7 +194,7 @@ Deno.test("run-qa --policy-module: a module refused on a case, or a stray --base
       assertEquals(throwing.stderr.trim().split("\n").length, 1, throwing.stderr);
       assertMatch(
         throwing.stderr,
-        /throws\.ts: case \S+ at capacity 7: the policy threw Error: no corrections here$/m,
+        /throws\.ts: case \S+ at capacity 7: the policy threw Error: no corrections here at \S+\/throws\.ts:8:13$/m,
       );
       const stray = await runQa(`${directory}/run`, server.url, ["--baseline", "hybrid-v1"]);
       assertEquals(stray.code, 2, stray.stderr);

@@ -388,8 +388,10 @@ const CASES: TrustCase[] = [
         await patch(`${d}/run/qa_run.json`, (text) => text.replace(from, to));
       },
       args: verifyArgs,
-      code: 1,
-      message: `run/qa_run.json: ${message}`,
+      // Another protocol's run is told in one line before any check, as bad input; a malformed marker fails a check.
+      ...(what === "protocol_id" || what === "qa.model"
+        ? { code: 2, message: `run/qa_run.json: made under another protocol: ${what}: the run has "other"` }
+        : { code: 1, message: `run/qa_run.json: ${message}` }),
     },
   ]),
   {

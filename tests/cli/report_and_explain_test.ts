@@ -210,10 +210,10 @@ Deno.test("report on a policy run: run-policy's retention table and the cases wh
     assertStringIncludes(result.stdout, `\n${table}\n`);
     assertStringIncludes(result.stdout, "22 cases, 43 case × capacity pairs");
     assertStringIncludes(await Deno.readTextFile(`${directory}/r.html`), '<svg id="chart-retention-7"');
-    // Under the embedded protocol the run is refused: its run.json names the fixture protocol.
+    // Under the embedded protocol the run is refused in one line: its run.json names the fixture protocol.
     const other = await runCli(["report", directory], CLI);
-    assertEquals(other.code, 1);
-    assertStringIncludes(other.stderr, "✗ run.json: protocol id, four artifact hashes");
+    assertEquals([other.code, other.stdout], [2, ""]);
+    assertStringIncludes(other.stderr, "run.json: made under another protocol: protocol_id");
   });
 });
 

@@ -41,6 +41,25 @@ Deno.test("loadPolicyModule hashes the source and refuses a module without a pol
   });
 });
 
+Deno.test("a module's syntax error and load-time throw name the module's file, line and column", async () => {
+  await withTempDir(async (directory) => {
+    const broken = `${directory}/broken.ts`;
+    await Deno.writeTextFile(broken, 'export default {\n  name: "x"\n  scores: 1,\n};\n');
+    await assertRejects(
+      () => loadPolicyModule(broken),
+      PolicyModuleError,
+      `${broken}: cannot load the module: SyntaxError: Expected ',', got 'scores' at ${broken}:3:3`,
+    );
+    const throws = `${directory}/throws.ts`;
+    await Deno.writeTextFile(throws, '\nconst x = 1;\nthrow new Error("at import");\n');
+    await assertRejects(
+      () => loadPolicyModule(throws),
+      PolicyModuleError,
+      `${throws}: cannot load the module: Error: at import at ${throws}:3:7`,
+    );
+  });
+});
+
 function runPolicyModule(directory: string, module: string, env?: Record<string, string>) {
   const dataset = env === undefined ? ["--dataset", FIXTURE_DATASET] : [];
   return runCli(
@@ -80,10 +99,10 @@ Deno.test("run-policy --policy-module: the recency example writes run-policy's r
     assertEquals(result.code, 0, result.stderr);
     const source = await Deno.readFile(`${POLICIES_DIR}/recency.ts`);
     const sha256 = await sha256Hex(source);
-    const rows = (await Deno.readTextFile(`${directory}/policy.raw.jsonl`)).trimEnd().split("\n").map((
-      line,
-    ) => JSON.parse(line));
-    assertEquals(rows.length, 45 * 3);
+    const all = (await Deno.readTextFile(`${directory}/policy.raw.jsonl`)).trimEnd().split("\n");
+    // The published pair's rows first, as the reference wrote them; then the module's.
+    assertEquals(all.length, REFERENCE_ROWS.length + 45 * 3);
+    const rows = all.slice(REFERENCE_ROWS.length).map((line) => JSON.parse(line));
     const referenceKeys = Object.keys(JSON.parse(REFERENCE_ROWS[0])).sort();
     for (const row of rows) {
       assertEquals(row.policy, "recency");
@@ -108,7 +127,7 @@ Deno.test("run-policy --policy-module: the recency example writes run-policy's r
     const summary = JSON.parse(await Deno.readTextFile(`${directory}/summary.json`));
     const kept = (scenario: string, capacity: number) =>
       summary.groups.find((group: Record<string, unknown>) =>
-        group.scenario === scenario && group.capacity === capacity
+        group.policy === "recency" && group.scenario === scenario && group.capacity === capacity
       ).support_all_retained;
     assertEquals([kept("confirmation_help", 5), kept("access_help", 5), kept("confidence_control", 5)], [
       10,
@@ -117,12 +136,11 @@ Deno.test("run-policy --policy-module: the recency example writes run-policy's r
     ]);
     assertEquals([kept("noisy_signal_control", 9), kept("correction_reserve", 9)], [0, 0]);
     const run = JSON.parse(await Deno.readTextFile(`${directory}/run.json`));
-    assertEquals([run.policies, run.policy_module, run.policy_module_sha256], [
-      ["recency"],
-      "recency.ts",
-      sha256,
+    assertEquals([run.policies, run.policy_module], [
+      ["confidence", "hybrid-v1", "recency"],
+      { file: "recency.ts", name: "recency", sha256 },
     ]);
-    assertMatch(result.stdout, /support retained\s+recency\n/);
+    assertMatch(result.stdout, /support retained\s+confidence\s+hybrid-v1\s+recency\n/);
   });
 });
 
@@ -132,7 +150,9 @@ Deno.test("run-policy --policy-module: the module cannot read the environment th
       LONGMEMEVAL_ORACLE_PATH: FIXTURE_DATASET,
     });
     assertEquals(result.code, 0, result.stderr);
-    const rows = (await Deno.readTextFile(`${directory}/policy.raw.jsonl`)).trimEnd().split("\n");
+    const rows = (await Deno.readTextFile(`${directory}/policy.raw.jsonl`)).trimEnd().split("\n")
+      .filter((line) => JSON.parse(line).policy === "reads-env");
+    assertEquals(rows.length, 45 * 3);
     const scores = rows.flatMap((line) =>
       Object.values(JSON.parse(line).scores).map((score) => (score as { value: number }).value)
     );
@@ -144,7 +164,7 @@ for (
   const [module, expected] of [
     [
       "throws.ts",
-      /: case fixture_correction_diet at capacity 5: the policy threw Error: no corrections here$/,
+      /: case fixture_correction_diet at capacity 5: the policy threw Error: no corrections here at \S+\/throws\.ts:8:13$/,
     ],
     ["unknown_id.ts", /: case \w+ at capacity 5: returns unknown fact id "invented_fact"$/],
     ["over_capacity.ts", /: case \w+ at capacity 5: keeps 6 facts, more than the capacity 5$/],

@@ -151,3 +151,36 @@ Deno.test("a tag safe_load cannot construct is refused in one line, as PyYAML's,
     assertEquals(printed, [], text);
   }
 });
+
+/** Runs `code` (importing the library) in a child deno with only the given permission flags. */
+async function runLibrary(code: string, flags: string[], env: Record<string, string> = {}) {
+  const script = await Deno.makeTempFile({ suffix: ".ts" });
+  await Deno.writeTextFile(script, code);
+  const output = await new Deno.Command(Deno.execPath(), {
+    args: ["run", `--config=${new URL("../../deno.json", import.meta.url).pathname}`, ...flags, script],
+    cwd: new URL("../..", import.meta.url).pathname,
+    env: { DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1", ...env },
+    stdout: "piped",
+    stderr: "piped",
+  }).output().finally(() => Deno.remove(script));
+  const decode = (bytes: Uint8Array) => new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  return { code: output.code, stdout: decode(output.stdout), stderr: decode(output.stderr) };
+}
+
+const LOAD_CONTRACTS = `import { embeddedSources, loadContracts } from "${new URL(
+  "../../mod.ts",
+  import.meta.url,
+)}";
+const contracts = await loadContracts(embeddedSources());
+console.log(contracts.config.protocol_id);`;
+
+Deno.test("the library reads YAML with no env permission, and the YAML library's LOG_TOKENS never prints", async () => {
+  const bare = await runLibrary(LOAD_CONTRACTS, ["--no-prompt"]);
+  assertEquals([bare.code, bare.stdout, bare.stderr], [0, "deermem-hybrid-v1-pr4789-reproduction-v1\n", ""]);
+  const logging = await runLibrary(LOAD_CONTRACTS, ["--no-prompt", "--allow-env"], {
+    LOG_TOKENS: "1",
+    LOG_STREAM: "1",
+  });
+  assertEquals([logging.code, logging.stdout], [0, "deermem-hybrid-v1-pr4789-reproduction-v1\n"]);
+  assertEquals(process.env.LOG_TOKENS, undefined); // this process's environment is untouched
+});
