@@ -74,7 +74,35 @@ export function usageHoldsSecret(usage: Readonly<Record<string, unknown>>, secre
   return secret !== "" && Object.keys(usage).some((key) => key.includes(secret));
 }
 
-/** Removes every occurrence of `secret` from `text`, so a server echoing the key cannot leak it into a log. */
+/**
+ * Replaces every occurrence of `secret` in `text` by `[redacted]`, so a server echoing the key cannot leak it
+ * into a row or a log — also when whitespace, control or invisible format characters split it (a message cut
+ * by a newline would otherwise print the key but for a space once its whitespace is collapsed). Nothing else
+ * in `text` changes.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { redact } from "./redact.ts";
+ * strictEqual(redact("bad key sk-0123\n456789, again sk-0123456789", "sk-0123456789"), "bad key [redacted], again [redacted]");
+ * strictEqual(redact("sk-0123 456\t78\u200b9!", "sk-0123456789"), "[redacted]!");
+ * strictEqual(redact("sk-0123-456789 stays", "sk-0123456789"), "sk-0123-456789 stays"); // a hyphen is text
+ * ```
+ */
 export function redact(text: string, secret: string): string {
-  return secret === "" ? text : text.split(secret).join("[redacted]");
+  return secret === "" ? text : text.replace(splitKeyPattern(secret), "[redacted]");
+}
+
+/** What may split a key's characters without hiding them from a reader: whitespace, controls, format characters. */
+const SPLIT = "[\\s\\p{Cc}\\p{Cf}]*";
+let cached: { secret: string; pattern: RegExp } | undefined;
+
+/** The key's characters in order, any run of {@linkcode SPLIT} between two of them (compiled once per key). */
+function splitKeyPattern(secret: string): RegExp {
+  if (cached?.secret !== secret) {
+    const characters = [...secret].map((char) => char.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
+    cached = { secret, pattern: new RegExp(characters.join(SPLIT), "gu") };
+  }
+  cached.pattern.lastIndex = 0;
+  return cached.pattern;
 }

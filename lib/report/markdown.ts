@@ -5,6 +5,7 @@
  * @module
  */
 
+import { visible } from "../base/visible.ts";
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
@@ -12,7 +13,7 @@ import type { BuiltSweepReport } from "./sweep.ts";
 
 /**
  * Escapes text for a Markdown table cell or paragraph: ASCII punctuation that Markdown interprets gets a
- * backslash, line breaks become spaces.
+ * backslash, line breaks become spaces, any other control character a visible `\u001b`-style escape.
  *
  * @example
  * ```ts
@@ -22,7 +23,8 @@ import type { BuiltSweepReport } from "./sweep.ts";
  * ```
  */
 export function markdownEscape(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]<>|#~]/g, (char) => `\\${char}`);
+  const line = visible(text.replace(/[\r\n]+/g, " "));
+  return line.replace(/[\\`*_{}[\]<>|#~]/g, (char) => `\\${char}`);
 }
 
 /**
