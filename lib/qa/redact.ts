@@ -76,9 +76,9 @@ export function usageHoldsSecret(usage: Readonly<Record<string, unknown>>, secre
 
 /**
  * Replaces every occurrence of `secret` in `text` by `[redacted]`, so a server echoing the key cannot leak it
- * into a row or a log — also when whitespace, control or invisible format characters split it (a message cut
- * by a newline would otherwise print the key but for a space once its whitespace is collapsed). Nothing else
- * in `text` changes.
+ * into a row or a log — also when whitespace, controls, format characters or CSI sequences split it (a message
+ * cut by a newline would otherwise print the key but for a space once its whitespace is collapsed). Nothing
+ * else in `text` changes.
  *
  * @example
  * ```ts
@@ -90,19 +90,65 @@ export function usageHoldsSecret(usage: Readonly<Record<string, unknown>>, secre
  * ```
  */
 export function redact(text: string, secret: string): string {
-  return secret === "" ? text : text.replace(splitKeyPattern(secret), "[redacted]");
+  const key = withoutSplits(secret).units;
+  if (key.length === 0 || text.indexOf(String.fromCharCode(key[0])) === -1) return text;
+  const { units, at } = withoutSplits(text);
+  const parts: string[] = [];
+  let from = 0;
+  for (const [first, last] of matches(units, key)) {
+    parts.push(text.slice(from, at[first]), "[redacted]");
+    from = at[last] + 1;
+  }
+  return from === 0 ? text : parts.join("") + text.slice(from);
 }
 
-/** What may split a key's characters without hiding them from a reader: whitespace, controls, format characters. */
-const SPLIT = "[\\s\\p{Cc}\\p{Cf}]*";
-let cached: { secret: string; pattern: RegExp } | undefined;
+/** A CSI sequence: a colour change or a cursor move, which a terminal shows as nothing. */
+// deno-lint-ignore no-control-regex -- ESC starts the sequence
+const CSI = /\x1b\[[0-?]*[ -/]*[@-~]/y;
+/** Beyond ASCII, what may come between a key's characters with the key still readable. */
+const SPLIT_CHARACTER = /[\s\p{Cc}\p{Cf}]/u;
 
-/** The key's characters in order, any run of {@linkcode SPLIT} between two of them (compiled once per key). */
-function splitKeyPattern(secret: string): RegExp {
-  if (cached?.secret !== secret) {
-    const characters = [...secret].map((char) => char.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"));
-    cached = { secret, pattern: new RegExp(characters.join(SPLIT), "gu") };
+/**
+ * `text`'s code units without what may split a key (whitespace, controls, format characters, whole CSI
+ * sequences), each with its index in `text`.
+ */
+function withoutSplits(text: string): { units: Uint16Array; at: Int32Array } {
+  const units = new Uint16Array(text.length);
+  const at = new Int32Array(text.length);
+  let length = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x1b) {
+      CSI.lastIndex = index;
+      if (CSI.test(text)) index = CSI.lastIndex - 1;
+      continue;
+    }
+    if (code < 0x7f ? code <= 0x20 : code <= 0xa0 || SPLIT_CHARACTER.test(text[index])) continue;
+    at[length] = index;
+    units[length++] = code;
   }
-  cached.pattern.lastIndex = 0;
-  return cached.pattern;
+  return { units: units.subarray(0, length), at };
+}
+
+/**
+ * The key's non-overlapping occurrences in `units`, first and last index of each: Knuth–Morris–Pratt, linear in
+ * the text whatever a hostile server sends.
+ */
+function* matches(units: Uint16Array, key: Uint16Array): Generator<[number, number]> {
+  const fallback = new Int32Array(key.length);
+  for (let index = 1, length = 0; index < key.length;) {
+    if (key[index] === key[length]) fallback[index++] = ++length;
+    else if (length > 0) length = fallback[length - 1];
+    else fallback[index++] = 0;
+  }
+  for (let index = 0, matched = 0; index < units.length;) {
+    if (units[index] === key[matched]) {
+      index++;
+      if (++matched === key.length) {
+        yield [index - key.length, index - 1];
+        matched = 0;
+      }
+    } else if (matched > 0) matched = fallback[matched - 1];
+    else index++;
+  }
 }

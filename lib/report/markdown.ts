@@ -20,6 +20,7 @@ import type { BuiltSweepReport } from "./sweep.ts";
  * import { strictEqual } from "node:assert/strict";
  * import { markdownEscape } from "./markdown.ts";
  * strictEqual(markdownEscape("a|b *c*\nd"), "a\\|b \\*c\\* d");
+ * strictEqual(markdownEscape("m\x1b[2J"), "m\\\\u001b\\[2J"); // shown as `m\u001b[2J`
  * ```
  */
 export function markdownEscape(text: string): string {
