@@ -9,6 +9,7 @@
 import { InputError } from "./lib/base/errors.ts";
 import { DEBUG_ENV, describeFailure } from "./lib/base/failure.ts";
 import { describeStream, printable, truncateColumns } from "./lib/base/terminal.ts";
+import { visible } from "./lib/base/visible.ts";
 import {
   COMMAND_NAMES,
   commandHelp,
@@ -96,21 +97,27 @@ function terminalStatusLine(columns: number): NonNullable<Io["live"]> {
   const encoder = new TextEncoder();
   return {
     // Cut to the width: a status line that wraps could not be rewritten in place.
-    update: (text) => Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${truncateColumns(text, columns - 1)}`)),
+    update: (text) =>
+      Deno.stderr.writeSync(encoder.encode(`\r\x1b[2K${truncateColumns(visible(text), columns - 1)}`)),
     done: () => Deno.stderr.writeSync(encoder.encode("\n")),
   };
 }
 
-/** The printing edge: text fitted to the stream's width and styled only for a terminal without NO_COLOR. */
+/**
+ * The printing edge: text fitted to the stream's width and styled only for a terminal without NO_COLOR. Every
+ * control character in what is printed is made visible first (outside text is escaped where it is used too),
+ * so the only escape bytes written are the edge's own styling on a terminal.
+ */
 function defaultIo(): Io {
+  const lines = (text: string) => visible(text, { keepLines: true });
   // Deno reads NO_COLOR itself (present and non-empty), with no env permission: --ignore-env cannot hide it.
   const stdout = describeStream(Deno.stdout.isTerminal(), Deno.noColor, Deno.consoleSize);
   const stderr = describeStream(Deno.stderr.isTerminal(), Deno.noColor, Deno.consoleSize);
   return {
-    out: (text) => console.log(printable(text, stdout, true)),
+    out: (text) => console.log(printable(lines(text), stdout, true)),
     // An error stays one line where it is logged; on a terminal it is fitted like the rest.
-    err: (text) => console.error(printable(text, stderr, stderr.isTerminal)),
-    document: (text) => console.log(text),
+    err: (text) => console.error(printable(lines(text), stderr, stderr.isTerminal)),
+    document: (text) => console.log(lines(text)),
     env: (name) => Deno.env.get(name),
     columns: stdout.columns,
     terminal: stdout.isTerminal,

@@ -14,6 +14,7 @@ import {
   isOsError,
   ProviderError,
 } from "./errors.ts";
+import { visible } from "./visible.ts";
 
 /**
  * The exit code for an error, as {@linkcode describeFailure} maps it: 2 for bad input, 1 for anything else.
@@ -42,7 +43,8 @@ export interface FailureReport {
 /**
  * The one place an error becomes an exit code and a message. Bad input: exit 2, one line. An I/O failure:
  * exit 1, one line with the path and the OS's reason. A provider failure: exit 1, one line. Anything else is a
- * bug: exit 1, one line and the hint to set {@linkcode DEBUG_ENV} (with it set, the stack trace follows).
+ * bug: exit 1, one line and the hint to set {@linkcode DEBUG_ENV} (with it set, the stack trace follows). A
+ * control character in the message (a path's, a server's) is shown as an escape (see {@linkcode visible}).
  *
  * @example
  * ```ts
@@ -54,12 +56,16 @@ export interface FailureReport {
  *   lines: ["deermem-eval verify: x.json: bad"],
  * });
  * strictEqual(describeFailure("verify", new TypeError("oops")).code, 1); // a bug: exit 1
+ * deepStrictEqual(describeFailure("", new InputError("missing", { path: "a\x1b[2J\nb" })).lines, [
+ *   "deermem-eval: a\\u001b[2J b: missing",
+ * ]);
  * ```
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
   if (error instanceof CommandFailedError) return { code: error.exitCode, lines: [] };
   const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
-  const oneLine = (text: string) => text.replace(/\s*\n\s*/g, " ");
+  // A path or a server's message comes from outside: one line, every control in it shown as an escape.
+  const oneLine = (text: string) => visible(text.replace(/\s*\n\s*/g, " "));
   if (error instanceof InputError) return { code: 2, lines: [`${prefix}: ${oneLine(error.message)}`] };
   if (error instanceof InterruptedError) {
     return { code: error.signal === "SIGINT" ? 130 : 143, lines: [`${prefix}: ${oneLine(error.message)}`] };
@@ -70,6 +76,8 @@ export function describeFailure(command: string, error: unknown, debug = false):
   if (isOsError(error)) return { code: 1, lines: [`${prefix}: ${oneLine((error as Error).message)}`] };
   const text = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   const lines = [`${prefix}: unexpected error: ${oneLine(text)} (set ${DEBUG_ENV}=1 for a trace)`];
-  if (debug && error instanceof Error && error.stack !== undefined) lines.push(error.stack);
+  if (debug && error instanceof Error && error.stack !== undefined) {
+    lines.push(visible(error.stack, { keepLines: true }));
+  }
   return { code: 1, lines };
 }

@@ -14,3 +14,4 @@ export * from "./schema.ts";
 export * from "./utf8.ts";
 export * from "./order.ts";
 export * from "./terminal.ts";
+export * from "./visible.ts";

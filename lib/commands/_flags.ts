@@ -6,6 +6,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
+import { visible } from "../base/visible.ts";
 import { DEFAULT_POLICY_TIME_LIMIT_SECONDS } from "../policy/mod.ts";
 import { type ContractPaths, DATASET_ENV } from "../protocol/mod.ts";
 import type { FlagValues, Io } from "./_command.ts";
@@ -72,7 +73,7 @@ export function requiredDirectory(value: string | undefined, flag = "--output-di
 
 /** `"wrote a, b"` for the files a command published into `directory`. */
 export function wroteLine(directory: string, names: readonly string[]): string {
-  return `wrote ${names.map((name) => `${directory}/${name}`).join(", ")}`;
+  return `wrote ${names.map((name) => visible(`${directory}/${name}`)).join(", ")}`;
 }
 
 /** `--policy-time-limit SECONDS`: the per-case time limit of a policy module's sandbox. */

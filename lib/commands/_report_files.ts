@@ -7,6 +7,7 @@
 
 import { InputError } from "../base/errors.ts";
 import { publishFiles, refuseExisting } from "../base/fs.ts";
+import { visible } from "../base/visible.ts";
 import { type Io, publishOptions, writeDocument } from "./_command.ts";
 
 /** `--markdown` and `--html`, declared once for `report`. */
@@ -60,9 +61,11 @@ export async function writeReportFiles(files: readonly ReportFile[], io: Io): Pr
   checkTargets(files.map((file) => file.path));
   const toStdout = files.filter((file) => file.path === "-");
   const paths = files.filter((file) => file.path !== "-");
-  await publishFiles(paths.map((file) => [file.path, file.render()] as const), publishOptions(io));
-  for (const file of toStdout) writeDocument(io, file.render().replace(/\n$/, ""));
+  // A file, like a pipe, never carries a control byte: any outside text the renderer let through is escaped.
+  const render = (file: ReportFile) => visible(file.render(), { keepLines: true });
+  await publishFiles(paths.map((file) => [file.path, render(file)] as const), publishOptions(io));
+  for (const file of toStdout) writeDocument(io, render(file).replace(/\n$/, ""));
   // With a document on standard output, the notes go to standard error so the document stays clean.
   const note = toStdout.length > 0 ? io.err : io.out;
-  for (const file of paths) note(`wrote ${file.path}`);
+  for (const file of paths) note(`wrote ${visible(file.path)}`);
 }

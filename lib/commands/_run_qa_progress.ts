@@ -5,6 +5,7 @@
  * @module
  */
 
+import { visible } from "../base/visible.ts";
 import type { RunEvent } from "../qa/mod.ts";
 import type { Io } from "./_command.ts";
 import { formatElapsed, formatRate } from "./_progress.ts";
@@ -39,14 +40,16 @@ export function progressReporter(
     onEvent: (event) => {
       if (event.kind === "planned") {
         for (const plan of event.stale) {
-          io.err(`${plan.task.rowId}: stored row not reusable (${plan.reason}); calling again`);
+          io.err(
+            `${plan.task.rowId}: stored row not reusable (${visible(String(plan.reason))}); calling again`,
+          );
         }
         io.err(`${event.total} tasks: ${event.reuse} stored rows reused, ${event.toCall} to call`);
         started = now();
         return;
       }
       if (event.kind === "warning") {
-        io.err(`warning: ${event.message}`);
+        io.err(`warning: ${visible(event.message)}`);
         return;
       }
       if (event.kind === "failed") failures++;

@@ -27,6 +27,7 @@ import {
   writeAllOrNothing,
 } from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";
+import { visible } from "../base/visible.ts";
 import { refuseIfLocked } from "../base/lock.ts";
 import { readMarker } from "../qa/mod.ts";
 import { compareCodePoints } from "../py/mod.ts";
@@ -215,8 +216,8 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
       directory,
       onForeignFiles: (foreign) =>
         io.err(
-          `warning: ${directory}/responses holds ${foreign.length} file(s) that are not a task's row, ` +
-            `not graded: ${foreign.join(", ")}`,
+          `warning: ${visible(directory)}/responses holds ${foreign.length} file(s) that are not a task's ` +
+            `row, not graded: ${foreign.map((name) => visible(name)).join(", ")}`,
         ),
       publish: publishOptions(io),
       policyModule: moduleRequest(flags),

@@ -6,6 +6,7 @@
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
 import { exists } from "../base/fs.ts";
+import { visible } from "../base/visible.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {
@@ -264,7 +265,7 @@ async function refusingUnverified<T>(io: Io, build: () => Promise<T>): Promise<T
   } catch (error) {
     if (!(error instanceof NotVerifiedError)) throw error;
     for (const line of verificationLines(error.verification as Verification)) io.err(line);
-    io.err(`deermem-eval report: ${error.message}`);
+    io.err(`deermem-eval report: ${visible(error.message)}`);
     throw new CommandFailedError(error.message);
   }
 }

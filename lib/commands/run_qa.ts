@@ -10,6 +10,7 @@ import type { PublishOptions } from "../base/fs.ts";
 import type { ProtocolConfig } from "../protocol/mod.ts";
 import { InputError } from "../base/errors.ts";
 import { refuseIfLocked } from "../base/lock.ts";
+import { visible } from "../base/visible.ts";
 import type { SourceState } from "../protocol/mod.ts";
 import { openAiProvider, STAND_IN_MODEL, startStandIn } from "../qa/mod.ts";
 import {
@@ -415,7 +416,10 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
   );
   if (others.length > 0) {
     const count = others.reduce((sum, [, answers]) => sum + answers, 0);
-    const listed = others.map(([model, answers]) => `${JSON.stringify(model)} (${answers})`).join(", ");
+    // A server's model name is outside text: JSON's quoting, then every control left in it escaped.
+    const listed = others.map(([model, answers]) => `${visible(JSON.stringify(model))} (${answers})`).join(
+      ", ",
+    );
     say.err(`warning: ${count} answer(s) came from a model other than qa.model ${qa.model}: ${listed}`);
   }
   for (const failure of summary.failed) say.out(`  failed ${failure.rowId}: ${failure.reason}`);

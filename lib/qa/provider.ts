@@ -11,6 +11,7 @@
  */
 
 import { CallAbortedError, ProviderError } from "../base/errors.ts";
+import { visible } from "../base/visible.ts";
 import type { ChatMessage, RequestSettings } from "./prompt.ts";
 import type { Answer } from "./answer_rows.ts";
 import { answerFromBody, httpFailure, networkCause, serverMessage } from "./chat_completions.ts";
@@ -175,10 +176,14 @@ function inOurWords(
   return new ProviderError(`request to ${host} not sent: ${message}`, { retryable: false });
 }
 
-/** The failure with the key's text redacted and its message on one line of at most 240 characters. */
+/**
+ * The failure's message on one line of at most 240 characters, the key's text redacted (after the whitespace is
+ * collapsed, so no split form survives) and every control character in the server's text shown as an escape.
+ */
 function cleaned(error: ProviderError, secret: string): ProviderError {
-  const characters = [...redact(error.message, secret).replace(/\s+/g, " ").trim()];
-  const message = characters.length > 240 ? `${characters.slice(0, 240).join("")}…` : characters.join("");
+  const characters = [...redact(error.message.replace(/\s+/g, " ").trim(), secret)];
+  const cut = characters.length > 240 ? `${characters.slice(0, 240).join("")}…` : characters.join("");
+  const message = visible(cut);
   if (message === error.message) return error;
   const { retryable, status, retryAfterSeconds } = error;
   return new ProviderError(message, { retryable, status, retryAfterSeconds });

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { visible } from "../base/visible.ts";
 import { POLICIES } from "../policy/mod.ts";
 import type { CaseExplanation, FactExplanation } from "./explanation.ts";
 import { tableLines } from "./text.ts";
@@ -80,7 +81,7 @@ function answerLines(explanation: CaseExplanation): string[] {
   for (const [policy, answer] of Object.entries(explanation.answers)) {
     lines.push(
       `  ${policy.padEnd(10)}  ${answer.correct ? "correct" : "wrong  "} (${answer.rule})  ${
-        JSON.stringify(answer.prediction)
+        visible(JSON.stringify(answer.prediction))
       }  [${answer.from}${answer.matchesRecomputed ? "" : "; kept facts differ from the recomputed ones"}]`,
     );
   }
@@ -92,12 +93,14 @@ function textLines(explanation: CaseExplanation, showText: boolean): string[] {
   if (!showText) {
     return ["", "fact text, the question and the reference answer: pass --show-text (terminal only)"];
   }
+  // The dataset's text on a terminal: one line each, its control sequences shown as escapes, never run.
+  const line = (text: string) => visible(text.replace(/\s+/g, " "));
   return [
     "",
     "text (from the dataset; shown here only, never written to a file):",
-    `  question: ${explanation.question}`,
-    `  reference answer: ${explanation.referenceAnswer}`,
-    ...explanation.facts.map((fact) => `  ${fact.id}: ${fact.content.replace(/\s+/g, " ")}`),
+    `  question: ${line(explanation.question)}`,
+    `  reference answer: ${line(explanation.referenceAnswer)}`,
+    ...explanation.facts.map((fact) => `  ${fact.id}: ${line(fact.content)}`),
   ];
 }
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import { visible } from "../base/visible.ts";
+
 const ENTITIES: Record<string, string> = {
   "&": "&amp;",
   "<": "&lt;",
@@ -13,15 +15,17 @@ const ENTITIES: Record<string, string> = {
 };
 
 /**
- * Escapes text for HTML element content and attribute values.
+ * Escapes text for HTML element content and attribute values; a control character (newline and tab aside) is
+ * shown as a visible `\u001b`-style escape, as in every other output.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { escapeHtml } from "./html_escape.ts";
  * strictEqual(escapeHtml(`<a href="x">&</a>`), "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;");
+ * strictEqual(escapeHtml("m\x1b[2J"), "m\\u001b[2J");
  * ```
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (char) => ENTITIES[char]);
+  return visible(text, { keepLines: true }).replace(/[&<>"']/g, (char) => ENTITIES[char]);
 }

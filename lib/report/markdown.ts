@@ -6,6 +6,7 @@
  */
 
 import { type Claim, claimOf, claimScores, claimStatistics } from "./claim.ts";
+import { visible } from "../base/visible.ts";
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
@@ -13,17 +14,19 @@ import type { BuiltSweepReport } from "./sweep.ts";
 
 /**
  * Escapes text for a Markdown table cell or paragraph: ASCII punctuation that Markdown interprets gets a
- * backslash, line breaks become spaces.
+ * backslash, line breaks become spaces, any other control character a visible `\u001b`-style escape.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { markdownEscape } from "./markdown.ts";
  * strictEqual(markdownEscape("a|b *c*\nd"), "a\\|b \\*c\\* d");
+ * strictEqual(markdownEscape("m\x1b[2J"), "m\\\\u001b\\[2J"); // shown as `m\u001b[2J`
  * ```
  */
 export function markdownEscape(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/[\\`*_{}[\]<>|#~]/g, (char) => `\\${char}`);
+  const line = visible(text.replace(/[\r\n]+/g, " "));
+  return line.replace(/[\\`*_{}[\]<>|#~]/g, (char) => `\\${char}`);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";
 import type { Verification } from "./verification.ts";
 import { alignedLines, fitTable, lineWidth } from "./_table_fit.ts";
-import { columnsOf } from "../base/mod.ts";
+import { columnsOf, visible } from "../base/mod.ts";
 
 /**
  * A table as aligned terminal lines (two spaces between columns; headers underlined by nothing, just first).
@@ -55,15 +55,25 @@ export function sectionsText(
   width?: number,
   lead: readonly string[] = [],
 ): string {
-  const lines = [heading, ...lead];
+  const lines = [visible(heading), ...lead.map((line) => visible(line))];
   for (const section of sections) {
-    lines.push("", section.title.toUpperCase(), ...section.lines.map((line) => `  ${line}`));
+    lines.push(
+      "",
+      visible(section.title.toUpperCase()),
+      ...section.lines.map((line) => `  ${visible(line)}`),
+    );
     const replacement = replace.get(section.id);
     // A replacement is printed as is: e.g. the retention table exactly as `run-policy` prints it.
     if (replacement !== undefined) lines.push(...replacement);
-    else for (const item of section.tables) lines.push(...tableLines(item, width));
+    else for (const item of section.tables) lines.push(...tableLines(visibleCells(item), width));
   }
   return lines.join("\n");
+}
+
+/** A table with every cell one visible line: a model name or an answer cannot break it or forge a line. */
+function visibleCells(table: Table): Table {
+  const cells = (row: string[]) => row.map((cell) => visible(cell));
+  return { ...table, headers: cells(table.headers), rows: table.rows.map(cells) };
 }
 
 /**

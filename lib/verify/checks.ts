@@ -4,6 +4,8 @@
  * @module
  */
 
+import { visible } from "../base/visible.ts";
+
 /** A check's verdict: held, did not hold, or not run because it needs the dataset. */
 export type Verdict = "pass" | "fail" | "needs-dataset";
 
@@ -116,7 +118,8 @@ export class CheckList {
  */
 export function checkLine(check: Check): string {
   const mark: Record<Verdict, string> = { pass: "✓", fail: "✗", "needs-dataset": "–" };
-  return `${mark[check.verdict]} ${check.name}${check.detail ? ` — ${check.detail}` : ""}`;
+  // A detail may quote a file's text: one line, its controls escaped, so it cannot forge a check of its own.
+  return `${mark[check.verdict]} ${visible(check.name)}${check.detail ? ` — ${visible(check.detail)}` : ""}`;
 }
 
 /**

@@ -75,3 +75,26 @@ Deno.test("a publish interrupted by a signal exits as the signal asks (130 for S
     "deermem-eval sweep: interrupted by SIGTERM just after publishing out/a.json, out/b.json: they are complete",
   ]);
 });
+
+Deno.test("a path or a message holding escapes is one line with every control shown as an escape", () => {
+  const path = "out/a\x1b]52;c;aGk=\x07\n✓ forged\u009b2J\u202e";
+  const shown = "out/a\\u001b]52;c;aGk=\\u0007 ✓ forged\\u009b2J\\u202e";
+  assertEquals(describeFailure("verify", new InputError("bad", { path })).lines, [
+    `deermem-eval verify: ${shown}: bad`,
+  ]);
+  assertEquals(describeFailure("report", new IoError("write", path, simulatedOsError("ENOSPC"))).lines, [
+    `deermem-eval report: ${shown}: cannot write: No space left on device (os error 28)`,
+  ]);
+  assertEquals(
+    describeFailure("run-qa", new ProviderError("HTTP 400: \x1b[2J\t!", { retryable: false })).lines,
+    [
+      "deermem-eval run-qa: HTTP 400: \\u001b[2J\\u0009!",
+    ],
+  );
+  const bug = describeFailure("report", new TypeError("odd \x1b[2J"), true);
+  assertEquals(
+    bug.lines[0],
+    "deermem-eval report: unexpected error: TypeError: odd \\u001b[2J (set DEERMEM_EVAL_DEBUG=1 for a trace)",
+  );
+  assert(!bug.lines[1].includes("\x1b"), bug.lines[1]);
+});

@@ -189,6 +189,7 @@ Deno.test("cli.ts imports no stage at load: each command loads its modules when 
     "./lib/base/errors.ts",
     "./lib/base/failure.ts",
     "./lib/base/terminal.ts",
+    "./lib/base/visible.ts",
     "./lib/commands/mod.ts",
     "./lib/commands/mod.ts",
   ]);

@@ -500,6 +500,16 @@ Deno.test("an error status is worded from its body: the server's message, else w
     ["  \n", ""],
     ["null", ": null"],
     [`{"error":{"message":"bad key ${KEY}"}}`, ": bad key [redacted]"],
+    // Split by a newline: its whitespace collapsed first, so no key "but for one space" is printed.
+    [
+      JSON.stringify({ error: { message: `bad key ${KEY.slice(0, 9)}\n  ${KEY.slice(9)} given` } }),
+      ": bad key [redacted] given",
+    ],
+    // A server's control sequences (OSC 52, a screen clear, a C1 CSI, a bidi override) shown as escapes.
+    [
+      JSON.stringify({ error: { message: "m\x1b]52;c;aGk=\x07\x1b[2J\u009b1m\u202e" } }),
+      ": m\\u001b]52;c;aGk=\\u0007\\u001b[2J\\u009b1m\\u202e",
+    ],
     [`${"x".repeat(1000)}`, `: ${"x".repeat(240 - "HTTP 400 from llm.test: ".length)}…`],
   ];
   for (const [body, expected] of cases) {

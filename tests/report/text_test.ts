@@ -1,5 +1,5 @@
 /** The terminal renderer: aligned tables. */
-import { tableLines } from "../../lib/report/mod.ts";
+import { sectionsText, tableLines } from "../../lib/report/mod.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("tableLines: columns aligned, numeric ones to the right", () => {
@@ -56,4 +56,23 @@ Deno.test("tableLines with a width too narrow for every column: groups of column
     "  1cea1afa  7",
   ]);
   assertEquals(lines.filter((line) => line.length > 30), []);
+});
+
+Deno.test("sectionsText: a heading, a line or a cell holding controls shows them escaped, on its own line", () => {
+  const hostile = "m\x1b]52;c;aGk=\x07\r\n✓ forged\u009b2J";
+  const shown = "m\\u001b]52;c;aGk=\\u0007\\u000d\\u000a✓ forged\\u009b2J";
+  const text = sectionsText(`report: ${hostile}`, [{
+    id: "provenance",
+    title: "Provenance",
+    lines: [hostile],
+    tables: [{ headers: ["item", "value"], rows: [["model", hostile]], numeric: [false, false] }],
+  }]);
+  assertEquals(text.split("\n"), [
+    `report: ${shown}`,
+    "",
+    "PROVENANCE",
+    `  ${shown}`,
+    `  item   value`,
+    `  model  ${shown}`,
+  ]);
 });
