@@ -45,17 +45,15 @@ import {
   refuseModuleWithoutRun,
   runCandidateHooks,
 } from "./_candidate.ts";
-import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS } from "./_flags.ts";
+import {
+  contractPaths,
+  DATASET_FLAG,
+  datasetPath,
+  parsePrices,
+  PRICE_FLAGS,
+  PROTOCOL_FLAGS,
+} from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
-
-const PRICE_FLAGS = {
-  "price-input": {
-    type: "string",
-    value: "USD",
-    help: "USD per million prompt tokens (with --price-output)",
-  },
-  "price-output": { type: "string", value: "USD", help: "USD per million completion tokens" },
-} as const;
 
 const REPORT_FLAGS = {
   ...DATASET_FLAG,
@@ -251,27 +249,4 @@ function refuseJsonConflicts(flags: FlagValues<typeof REPORT_FLAGS>): void {
 /** A QA run of a candidate policy module (its second policy is not a published one). */
 function isCandidateRun(report: RunReport): report is QaReport {
   return report.kind === "qa" && !(POLICIES as readonly string[]).includes(report.policies[1]);
-}
-
-function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {
-  const input = flags["price-input"];
-  const output = flags["price-output"];
-  if (input === undefined && output === undefined) return undefined;
-  if (input === undefined || output === undefined) {
-    throw new InputError("--price-input and --price-output go together (USD per million tokens)");
-  }
-  return { input: price(input, "--price-input"), output: price(output, "--price-output") };
-}
-
-function price(text: string, flag: string): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
-    throw new InputError(
-      `expected a non-negative number of USD per million tokens, got ${JSON.stringify(text)}`,
-      {
-        field: flag,
-      },
-    );
-  }
-  return value;
 }

@@ -26,7 +26,8 @@ import {
 import { requestSettings } from "../qa/mod.ts";
 import type { ContractPaths } from "../protocol/mod.ts";
 
-import { CommandFailedError } from "../base/errors.ts";
+import { BudgetExceededError, CommandFailedError } from "../base/errors.ts";
+import { type CostBudget, costLines, TOKEN_RULE } from "../qa/cost.ts";
 import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
 import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
@@ -39,7 +40,16 @@ import {
 } from "./_candidate.ts";
 import { parseBaseline, type RunCandidate } from "../qa/mod.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
-import { contractPaths, DATASET_FLAG, datasetPath, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
+import {
+  contractPaths,
+  DATASET_FLAG,
+  datasetPath,
+  parsePrices,
+  PRICE_FLAGS,
+  PROTOCOL_FLAGS,
+  requiredDirectory,
+  usd,
+} from "./_flags.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
@@ -71,12 +81,16 @@ export interface RunQaRequest {
   policyModule?: ModuleRequest;
   /** The candidate's baseline (default `confidence`); only with `policyModule`. */
   baseline?: EvictionPolicy;
+  /** Prices for the dry run's cost line and `maxCostUsd`. */
+  prices?: CostBudget["prices"];
+  /** Stop before a call's worst case would pass this many USD (needs `prices`). */
+  maxCostUsd?: number;
 }
 
 /** How a `run-qa` ended: the dry run's lines, or the run's summary and the QA settings it ran under. */
 export type RunQaOutcome =
-  | { kind: "dry-run"; lines: string[] }
-  | { kind: "ran"; summary: RunQaSummary; qa: ProtocolConfig["qa"] };
+  | { kind: "dry-run"; lines: string[]; estimate: string[] }
+  | { kind: "ran"; summary: RunQaSummary; qa: ProtocolConfig["qa"]; maxCostUsd?: number };
 
 const RUN_QA_HINT = "run it with `deno task run-qa …`";
 
@@ -157,9 +171,16 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   });
   if (credentials === undefined) {
     const plans = directory === undefined ? undefined : await planRows(directory, tasks);
-    return { kind: "dry-run", lines: dryRunLines(tasks, plans) };
+    const toCall = plans === undefined
+      ? tasks
+      : plans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task);
+    const estimate = costLines(toCall, contracts.config.qa.max_tokens, request.prices, request.maxCostUsd);
+    return { kind: "dry-run", lines: dryRunLines(tasks, plans), estimate };
   }
   const qa = contracts.config.qa;
+  const budget: CostBudget | undefined = request.maxCostUsd === undefined
+    ? undefined
+    : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
   const provider = openAiProvider({
     baseUrl: credentials.baseUrl,
     apiKey: credentials.apiKey,
@@ -184,8 +205,9 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     publish: request.publish,
     limit: request.limit,
     candidate,
+    budget,
   });
-  return { kind: "ran", summary, qa };
+  return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
 }
 
 /** What run-qa is about to do, told once before the first call. */
@@ -221,7 +243,11 @@ responses/superseded/ and called again. A DIR made under a different protocol is
 holds run-qa.lock (pid, start time): another run-qa or a grade-qa there refuses. A 401 or 403 stops the run;
 a response body over 4 MiB fails its row; the key's text is never stored or printed ([redacted]). Ctrl-C stops
 cleanly (a second one, a second later, quits at once); rows already written stay valid. Exit 1 if any call
-failed.`,
+failed.
+Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN_RULE}
+(no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
+only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
+then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.`,
   network: true,
   flags: {
     ...DATASET_FLAG,
@@ -243,6 +269,13 @@ failed.`,
       help:
         "with --policy-module: the built-in policy it is compared with, confidence (default) or hybrid-v1",
     },
+    ...PRICE_FLAGS,
+    "max-cost": {
+      type: "string",
+      value: "USD",
+      help: "stop before a call would take the summed worst case (prompt estimate, every\n" +
+        "completion at max_tokens) past USD; needs the prices; exit 3, resumable",
+    },
     "dry-run": {
       type: "boolean",
       help: "build the tasks and print row ids, fingerprints and sizes; call nothing, write\n" +
@@ -262,6 +295,11 @@ failed.`,
       throw new InputError("--baseline names what a --policy-module is compared with; give the module too");
     }
     const baseline = policyModule === undefined ? undefined : parseBaseline(flags.baseline);
+    const prices = parsePrices(flags);
+    const maxCostUsd = flags["max-cost"] === undefined ? undefined : usd(flags["max-cost"], "--max-cost");
+    if (maxCostUsd !== undefined && prices === undefined) {
+      throw new InputError("--max-cost needs --price-input and --price-output (USD per million tokens)");
+    }
     const interrupt = new AbortController();
     // Until the key is known nothing printed can carry it; from then on every line is redacted.
     let say = io;
@@ -295,6 +333,8 @@ failed.`,
         limit,
         policyModule,
         baseline,
+        prices,
+        maxCostUsd,
       });
     } finally {
       progress?.end();
@@ -304,6 +344,7 @@ failed.`,
       // One task a line (id, fingerprint, size) for diffs and scripts: never wrapped; the closing line is text.
       if (outcome.lines.length > 1) writeDocument(io, outcome.lines.slice(0, -1).join("\n"));
       io.out(outcome.lines.at(-1)!);
+      for (const line of outcome.estimate) io.out(line);
       return;
     }
     reportOutcome(outcome, say);
@@ -361,9 +402,18 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
     );
     throw new CommandFailedError("the endpoint cannot be reached");
   }
+  if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
+    say.out(
+      `stopped by --max-cost $${outcome.maxCostUsd}: ${summary.leftByBudget} task(s) left; the rows written stay ` +
+        "valid: run the same command with a larger --max-cost to answer them",
+    );
+  }
   if (summary.interrupted) {
     say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
     throw new CommandFailedError("interrupted", 130);
   }
   if (summary.failed.length > 0) throw new CommandFailedError(`${summary.failed.length} row(s) failed`);
+  if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
+    throw new BudgetExceededError(`${summary.leftByBudget} task(s) left by --max-cost`);
+  }
 }

@@ -22,6 +22,7 @@ import { qaRunMarker } from "./run_marker.ts";
 import { markerPath, responsesDir, supersededDir, supersededName } from "./run_dir.ts";
 import type { AnswerTask } from "./tasks.ts";
 import type { RunCandidate } from "./candidate.ts";
+import { affordableCalls, type CostBudget, estimatePromptTokens } from "./cost.ts";
 
 /** Progress the runner reports as it goes. */
 export type RunEvent =
@@ -48,6 +49,8 @@ export interface RunQaOptions {
   limit?: number;
   /** A candidate run's module and baseline: recorded in a new marker, held to a resumed one. */
   candidate?: RunCandidate;
+  /** Call only the leading tasks whose summed worst-case cost fits (`--max-cost`); the rest wait. */
+  budget?: CostBudget;
 }
 
 /** The outcome of a run. */
@@ -66,6 +69,8 @@ export interface RunQaSummary {
   responseModels: Record<string, number>;
   /** Tasks left for the next run by `limit`. */
   leftForLater: number;
+  /** With a budget: tasks it left for the next run (counted apart from `leftForLater`). */
+  leftByBudget?: number;
   /** The first call that found no server on any attempt before any call succeeded, which stopped the run. */
   unreachable?: { rowId: string; reason: string };
 }
@@ -129,10 +134,14 @@ async function runLocked(
   const now = options.now ?? (() => new Date());
   const plans = await prepareDirectory(contracts, tasks, directory, options, now);
   const pending = plans.filter((plan) => plan.state !== "reuse");
-  const queue = pending.slice(0, options.limit ?? pending.length);
+  const limited = pending.slice(0, options.limit ?? pending.length);
+  const queue = options.budget === undefined
+    ? limited
+    : limited.slice(0, affordable(limited, options.budget));
   const summary: RunQaSummary = {
     reused: plans.length - pending.length,
-    leftForLater: pending.length - queue.length,
+    leftForLater: pending.length - limited.length,
+    ...(options.budget === undefined ? {} : { leftByBudget: limited.length - queue.length }),
     called: 0,
     failed: [],
     notAttempted: 0,
@@ -151,6 +160,11 @@ async function runLocked(
   await answerQueue(queue, summary, options, now);
   summary.failed.sort((a, b) => compareCodePoints(a.rowId, b.rowId));
   return summary;
+}
+
+function affordable(plans: readonly RowPlan[], budget: CostBudget): number {
+  const tokens = plans.map((plan) => estimatePromptTokens(plan.task.messages));
+  return affordableCalls(tokens, budget.maxTokens, budget.prices, budget.maxCostUsd);
 }
 
 /** Writes the marker of a new run, plans every task's row and moves the stale ones aside. */
