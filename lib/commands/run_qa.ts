@@ -51,6 +51,8 @@ import {
   usd,
 } from "./_flags.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
+import { endpointOrigin, refuseSelfReuse, type ReuseSource } from "../qa/mod.ts";
+import { readReuseSources, REUSE_FLAG, reuseDirectories } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
 /** What `run-qa` reads and where it reports. */
@@ -85,6 +87,10 @@ export interface RunQaRequest {
   prices?: CostBudget["prices"];
   /** Stop before a call's worst case would pass this many USD (needs `prices`). */
   maxCostUsd?: number;
+  /** Earlier run directories whose answers identical requests take. */
+  reuse?: readonly string[];
+  /** Told each source that gives nothing, and why. */
+  onNotice?: (line: string) => void;
 }
 
 /** How a `run-qa` ended: the dry run's lines, or the run's summary and the QA settings it ran under. */
@@ -178,6 +184,14 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     return { kind: "dry-run", lines: dryRunLines(tasks, plans), estimate };
   }
   const qa = contracts.config.qa;
+  const endpoint = endpointOrigin(credentials.baseUrl);
+  const sources: ReuseSource[] = await readReuseSources(
+    request.reuse ?? [],
+    contracts,
+    endpoint,
+    tasks,
+    request.onNotice ?? (() => {}),
+  );
   const budget: CostBudget | undefined = request.maxCostUsd === undefined
     ? undefined
     : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
@@ -206,6 +220,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     limit: request.limit,
     candidate,
     budget,
+    reuse: { endpoint, sources },
   });
   return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
 }
@@ -247,7 +262,13 @@ failed.
 Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN_RULE}
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
-then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.`,
+then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.
+Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint origin
+equal a row an earlier run recorded takes that row's answer, usage, attempts and time, under its own identity;
+only the rest are called. Every run records its endpoint origin and each reused row's source in reuse.json
+(qa_run.json and the rows keep the reference's keys). A source under another protocol or endpoint gives
+nothing (said on stderr); one whose marker, reuse.json or a row fails its checks, or with graded outputs that
+do not verify, is refused.`,
   network: true,
   flags: {
     ...DATASET_FLAG,
@@ -269,6 +290,7 @@ then stops with exit 3; the rows written stay valid and the same command with a 
       help:
         "with --policy-module: the built-in policy it is compared with, confidence (default) or hybrid-v1",
     },
+    ...REUSE_FLAG,
     ...PRICE_FLAGS,
     "max-cost": {
       type: "string",
@@ -300,6 +322,13 @@ then stops with exit 3; the rows written stay valid and the same command with a 
     if (maxCostUsd !== undefined && prices === undefined) {
       throw new InputError("--max-cost needs --price-input and --price-output (USD per million tokens)");
     }
+    const reuse = reuseDirectories(flags.reuse);
+    if (reuse.length > 0 && dryRun) {
+      throw new InputError(
+        "--reuse matches answers by endpoint, which a dry run does not read; run without --dry-run",
+      );
+    }
+    if (directory !== undefined) refuseSelfReuse(directory, reuse);
     const interrupt = new AbortController();
     // Until the key is known nothing printed can carry it; from then on every line is redacted.
     let say = io;
@@ -335,6 +364,8 @@ then stops with exit 3; the rows written stay valid and the same command with a 
         baseline,
         prices,
         maxCostUsd,
+        reuse,
+        onNotice: (line) => io.err(line),
       });
     } finally {
       progress?.end();
@@ -375,6 +406,12 @@ function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
 
 function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io): void {
   const { summary, qa } = outcome;
+  if (summary.copiedFromRuns !== undefined && summary.copiedFromRuns > 0) {
+    say.out(
+      `reused from earlier runs: ${summary.copiedFromRuns} answer(s), ${summary.copiedFromRuns} call(s) saved ` +
+        "(their origins in reuse.json)",
+    );
+  }
   say.out(`answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
   if (summary.leftForLater > 0) {
     say.out(

@@ -23,6 +23,7 @@ import { markerPath, responsesDir, supersededDir, supersededName } from "./run_d
 import type { AnswerTask } from "./tasks.ts";
 import type { RunCandidate } from "./candidate.ts";
 import { affordableCalls, type CostBudget, estimatePromptTokens } from "./cost.ts";
+import { reuseAnswers, type ReuseSource } from "./answer_reuse.ts";
 
 /** Progress the runner reports as it goes. */
 export type RunEvent =
@@ -51,6 +52,8 @@ export interface RunQaOptions {
   candidate?: RunCandidate;
   /** Call only the leading tasks whose summed worst-case cost fits (`--max-cost`); the rest wait. */
   budget?: CostBudget;
+  /** Record the endpoint in `reuse.json` and take identical requests' answers from these earlier runs. */
+  reuse?: { endpoint: string; sources: readonly ReuseSource[] };
 }
 
 /** The outcome of a run. */
@@ -71,6 +74,8 @@ export interface RunQaSummary {
   leftForLater: number;
   /** With a budget: tasks it left for the next run (counted apart from `leftForLater`). */
   leftByBudget?: number;
+  /** With `reuse`: the rows this run copied from earlier runs (each a call saved; counted in `reused`). */
+  copiedFromRuns?: number;
   /** The first call that found no server on any attempt before any call succeeded, which stopped the run. */
   unreachable?: { rowId: string; reason: string };
 }
@@ -132,7 +137,7 @@ async function runLocked(
   options: RunQaOptions,
 ): Promise<RunQaSummary> {
   const now = options.now ?? (() => new Date());
-  const plans = await prepareDirectory(contracts, tasks, directory, options, now);
+  const { plans, copied } = await prepareDirectory(contracts, tasks, directory, options, now);
   const pending = plans.filter((plan) => plan.state !== "reuse");
   const limited = pending.slice(0, options.limit ?? pending.length);
   const queue = options.budget === undefined
@@ -142,6 +147,7 @@ async function runLocked(
     reused: plans.length - pending.length,
     leftForLater: pending.length - limited.length,
     ...(options.budget === undefined ? {} : { leftByBudget: limited.length - queue.length }),
+    ...(options.reuse === undefined ? {} : { copiedFromRuns: copied }),
     called: 0,
     failed: [],
     notAttempted: 0,
@@ -172,9 +178,9 @@ async function prepareDirectory(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   directory: string,
-  { source, publish, candidate }: Pick<RunQaOptions, "source" | "publish" | "candidate">,
+  { source, publish, candidate, reuse }: Pick<RunQaOptions, "source" | "publish" | "candidate" | "reuse">,
   now: () => Date,
-): Promise<RowPlan[]> {
+): Promise<{ plans: RowPlan[]; copied: number }> {
   // Checked again under the lock: a run that held it may have just written the marker.
   const state = await checkRunDirectory(directory, contracts, candidate);
   // The marker first: responses/ without it is a directory no run can resume (or a concurrent run refuses).
@@ -191,5 +197,6 @@ async function prepareDirectory(
       await moveAside(plan.path, supersededDir(directory), supersededName(plan.task.rowId, stamp), publish);
     }
   }
-  return plans;
+  if (reuse === undefined) return { plans, copied: 0 };
+  return await reuseAnswers(directory, plans, { ...reuse, isNew: state === "new", publish, now });
 }

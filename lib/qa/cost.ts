@@ -1,7 +1,7 @@
 /**
  * What a run will cost before it starts. There is no tokenizer for the configured model (DeepSeek's) in this
- * program, so prompt tokens are estimated by DeepSeek's documented rule: 0.3 token a character, 0.6 a CJK
- * ideograph, rounded up per message. A call's worst case adds the whole `max_tokens` as completion tokens.
+ * program, so prompt tokens are estimated by DeepSeek's documented rule (its API docs, "Token & Token Usage"):
+ * 0.3 token a character, 0.6 a CJK ideograph, rounded up per message. A call's worst case adds the whole `max_tokens` as completion tokens.
  *
  * @module
  */
@@ -11,7 +11,7 @@ import type { AnswerTask } from "./tasks.ts";
 
 /** The rule, as help and the dry run state it. */
 export const TOKEN_RULE =
-  "DeepSeek's documented rule: 0.3 token a character, 0.6 a CJK ideograph, rounded up per message";
+  "DeepSeek's documented 0.3 token a character (0.6 a CJK ideograph), rounded up per message";
 
 /** Prices in USD per million tokens. */
 export interface UsdPerMillion {
@@ -122,7 +122,8 @@ export interface CostBudget {
  * import type { AnswerTask } from "./tasks.ts";
  * const task = { messages: [{ role: "user", content: "abcdefghij" }] } as unknown as AnswerTask;
  * deepStrictEqual(costLines([task], 10), [
- *   "estimate: 3 prompt tokens for 1 call(s), at most 10 completion tokens (DeepSeek's documented rule: 0.3 token a character, 0.6 a CJK ideograph, rounded up per message)",
+ *   "estimate: 3 prompt tokens for 1 call(s), at most 10 completion tokens",
+ *   "  (by DeepSeek's documented 0.3 token a character (0.6 a CJK ideograph), rounded up per message)",
  * ]);
  * ```
  */
@@ -135,7 +136,8 @@ export function costLines(
   const { perTask, total } = estimateTasks(toCall);
   const completion = maxTokens * toCall.length;
   const lines = [
-    `estimate: ${total} prompt tokens for ${toCall.length} call(s), at most ${completion} completion tokens (${TOKEN_RULE})`,
+    `estimate: ${total} prompt tokens for ${toCall.length} call(s), at most ${completion} completion tokens`,
+    `  (by ${TOKEN_RULE})`,
   ];
   if (prices !== undefined) {
     const prompt = total * prices.input / 1_000_000;
