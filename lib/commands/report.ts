@@ -54,6 +54,7 @@ import {
   PROTOCOL_FLAGS,
 } from "./_flags.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
+import { reportManyCandidates } from "./_many_report.ts";
 
 const REPORT_FLAGS = {
   ...DATASET_FLAG,
@@ -73,7 +74,7 @@ const REPORT_FLAGS = {
 export const command = defineCommand({
   name: "report",
   summary: "show a verified run: suites, scenarios, retention, discordant cases, tokens, provenance",
-  positionals: [{ name: "DIR", optional: true }],
+  positionals: [{ name: "DIR", optional: true, repeats: true }],
   description:
     `Without DIR, reports the published run embedded in this program (results/pr4789-reproduction-v1).
 Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
@@ -87,9 +88,18 @@ scenario and policy, and the cases where the policies keep different supports. F
 grid points, with --html the heat map over the weight simplex.
 With --json, the same data as one JSON document on standard output (keys in the README; the Markdown and
 HTML files are still written when asked for). Refuses to overwrite FILE; both files are written or neither. No
-network.`,
+network.
+With several DIRs — candidate runs (run-qa --policy-module, then grade-qa) of one protocol and one baseline —
+one table: each candidate against the baseline (a/n, exact McNemar p, Holm-adjusted p across the candidates,
+the seeded paired bootstrap difference and interval), and under the published protocol against the published
+hybrid-v1 on the cases they share; the best-supported candidate first (improvements, then by Holm p). Each run
+must pass verify's structure-and-statistics checks; runs of another protocol or baseline are refused in one
+line.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
+    if (positionals.length > 1) {
+      return await reportManyCandidates(positionals, contractPaths(flags), flags, io);
+    }
     const directory = positionals[0];
     const prices = parsePrices(flags);
     if (directory === undefined) {

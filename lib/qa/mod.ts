@@ -14,6 +14,7 @@ export * from "./cost.ts";
 export * from "./credentials.ts";
 export * from "./graded_rows.ts";
 export * from "./grading.ts";
+export * from "./holm.ts";
 export * from "./interrupt.ts";
 export * from "./prompt.ts";
 export * from "./provider.ts";

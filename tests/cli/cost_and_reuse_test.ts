@@ -5,34 +5,11 @@
  */
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../helpers/assert.ts";
-import { completion, startAnswerServer } from "../helpers/answer_server.ts";
+import { answerServer, runQa } from "../helpers/qa_runs.ts";
 import { fixtureProtocolFlags, ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
 import { copyReferenceRun, FIXTURE_DATASET, FIXTURE_PROTOCOL, REFERENCE_QA } from "../helpers/fixture.ts";
 
-export const RECENCY = `${ROOT}tests/fixtures/policies/recency.ts`;
-const KEY = "sk-deermem-test-7f3a91c2e4";
-
-export function runQa(
-  directory: string,
-  baseUrl: string,
-  extra: string[],
-  protocol = fixtureProtocolFlags(),
-) {
-  return runCli(
-    ["run-qa", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...protocol, ...extra],
-    {
-      flags: taskFlags("run-qa"),
-      env: { DEERMEM_EVAL_ANSWER_API_KEY: KEY, DEERMEM_EVAL_ANSWER_BASE_URL: baseUrl },
-    },
-  );
-}
-
-export function answerServer() {
-  return startAnswerServer((request) => {
-    const text = JSON.stringify(request.body.messages);
-    return completion(/week/i.test(text) ? "7 weeks" : "INSUFFICIENT");
-  });
-}
+const RECENCY = `${ROOT}tests/fixtures/policies/recency.ts`;
 
 Deno.test("run-qa --dry-run estimates prompt tokens by the stated rule and, with prices, the cost", async () => {
   const dry = await runCli([
