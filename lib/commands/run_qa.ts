@@ -248,6 +248,7 @@ embedded protocol DEERMEM_EVAL_ANSWER_API_KEY and DEERMEM_EVAL_ANSWER_BASE_URL),
 Writes into DIR:
   qa_run.json               the run's identity: the five artifact SHA-256 values and the QA settings (no key)
   responses/<row_id>.json   one row per answered task, written the moment the answer arrives
+  reuse.json                the endpoint's origin and each reused row's source (no reference tool reads it)
 With --policy-module, the module's policy (the candidate) is answered in place of hybrid-v1 against
 --baseline (default confidence), with identical settings; its rows carry policy = its name, policy_module and
 policy_module_sha256, and qa_run.json records the module's SHA-256 and the baseline: resuming with another
