@@ -281,3 +281,32 @@ Deno.test("run-qa --reuse refuses a tampered source directory in one line, befor
     await server.close();
   }
 });
+
+Deno.test("run-qa --reuse refuses a source whose graded files do not verify, before any call", async () => {
+  const server = answerServer();
+  try {
+    await withTempDir(async (directory) => {
+      await Deno.mkdir(`${directory}/source`);
+      await copyReferenceRun(`${directory}/source`);
+      for (const file of GRADED) {
+        await Deno.copyFile(`${REFERENCE_QA}/${file}`, `${directory}/source/${file}`);
+      }
+      await Deno.writeTextFile(
+        `${directory}/source/reuse.json`,
+        `{"endpoint": ${JSON.stringify(new URL(server.url).origin)}, "reused": {}, "schema_version": 1}\n`,
+      );
+      const rows = await Deno.readTextFile(`${directory}/source/qa.rows.jsonl`);
+      await Deno.writeTextFile(
+        `${directory}/source/qa.rows.jsonl`,
+        rows.replace('"grade_correct": true', '"grade_correct": false'),
+      );
+      const refused = await runQa(`${directory}/run`, server.url, ["--reuse", `${directory}/source`]);
+      assertEquals(refused.code, 2, refused.stdout + refused.stderr);
+      assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+      assertStringIncludes(refused.stderr, `${directory}/source: not reused: NOT verified`);
+      assertEquals(server.requests.length, 0);
+    });
+  } finally {
+    await server.close();
+  }
+});

@@ -71,3 +71,31 @@ Deno.test("manyCandidates refuses runs with different baselines, or a candidate 
   );
   assertThrows(() => manyCandidates([run("a", 4, 2, 3)], STATS), InputError, "at least two runs");
 });
+
+Deno.test("manyCandidates against a reference run: on the cases both have, Holm across the candidates", () => {
+  const runs = [run("a", 6, 2, 5), run("b", 6, 2, 3)];
+  // The reference has cases c00–c03 only (c04, c05 not shared), its hybrid-v1 right on c00 and c01.
+  const reference = {
+    name: "the published run",
+    policy: "hybrid-v1",
+    rows: [0, 1, 2, 3].map((index) => ({
+      case_id: `c0${index}`,
+      policy: "hybrid-v1",
+      grade_correct: index < 2,
+    })),
+  };
+  const table = manyCandidates(runs, STATS, reference);
+  assertEquals(table.reference, { policy: "hybrid-v1", name: "the published run" });
+  const [first, second] = table.rows;
+  assertEquals([first.candidate, second.candidate], ["a", "b"]);
+  // a on c00–c03: right on all four, reference on two: discordant 0 vs 2 → exact McNemar p = 2·(1/4) = 0.5.
+  assertEquals(
+    [first.reference!.cases, first.reference!.baselineCorrect, first.reference!.candidateCorrect],
+    [4, 2, 4],
+  );
+  assertEquals(first.reference!.pValue, 0.5);
+  // b on c00–c03: right on c00–c02, so one discordant pair (c02) → p = 1; Holm: sorted 0.5·2 = 1, then 1.
+  assertEquals(second.reference!.pValue, 1);
+  assertEquals([first.reference!.holmP, second.reference!.holmP], [1, 1]);
+  assertEquals(first.reference!.difference.mean_difference, 0.5);
+});
