@@ -94,7 +94,7 @@ one table: each candidate against the baseline (a/n, exact McNemar p, Holm-adjus
 the seeded paired bootstrap difference and interval), and under the published protocol against the published
 hybrid-v1 on the cases they share; the best-supported candidate first (improvements, then by Holm p). Each run
 must pass verify's structure-and-statistics checks; runs of another protocol or baseline are refused in one
-line.`,
+line; --dataset, --against, --policy-module and the prices report one run and are refused there.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
     if (positionals.length > 1) {
