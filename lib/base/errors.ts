@@ -388,6 +388,30 @@ export class CommandFailedError extends Error {
 }
 
 /**
+ * A run that stopped before a call would pass the budget `--max-cost` gave (it said so, and how many rows are
+ * left): exit 3, no further line. The rows written stay valid; the same command with a larger budget resumes.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { BudgetExceededError } from "./errors.ts";
+ * import { describeFailure } from "./failure.ts";
+ * deepStrictEqual(describeFailure("run-qa", new BudgetExceededError("80 rows left")), { code: 3, lines: [] });
+ * ```
+ */
+export class BudgetExceededError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @param message What was left (the command has printed it already).
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "BudgetExceededError";
+  }
+}
+
+/**
  * A publish that SIGINT or SIGTERM interrupted: undone before the program ends (or, when the signal came as the
  * last file was placed, complete), so the command exits as the signal asks — 130 or 143 — with this one line.
  *

@@ -1,12 +1,14 @@
 /**
  * The one place an error becomes an exit code and the lines for stderr: bad input (any {@linkcode InputError})
- * exits 2, a command that did not succeed and said why ({@linkcode CommandFailedError}) 1 or 130, a publish a
+ * exits 2, a command that did not succeed and said why ({@linkcode CommandFailedError}) 1 or 130, a run stopped
+ * by its budget ({@linkcode BudgetExceededError}) 3, a publish a
  * signal interrupted ({@linkcode InterruptedError}) 130 or 143, everything else 1; no command picks its own.
  *
  * @module
  */
 
 import {
+  BudgetExceededError,
   CommandFailedError,
   InputError,
   InterruptedError,
@@ -36,7 +38,7 @@ export const DEBUG_ENV = "DEERMEM_EVAL_DEBUG";
 
 /** How a command's failure is reported: its exit code and the lines for stderr. */
 export interface FailureReport {
-  code: 1 | 2 | 130 | 143;
+  code: 1 | 2 | 3 | 130 | 143;
   lines: string[];
 }
 
@@ -63,6 +65,7 @@ export interface FailureReport {
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
   if (error instanceof CommandFailedError) return { code: error.exitCode, lines: [] };
+  if (error instanceof BudgetExceededError) return { code: 3, lines: [] };
   const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
   // A path or a server's message comes from outside: one line, every control in it shown as an escape.
   const oneLine = (text: string) => visible(text.replace(/\s*\n\s*/g, " "));

@@ -71,6 +71,8 @@ export interface PositionalDeclaration {
   readonly name: string;
   /** Whether it may be left out. */
   readonly optional?: boolean;
+  /** Whether it may be given more than once (the last positional only). */
+  readonly repeats?: boolean;
 }
 
 /** What a command's `run` receives. */

@@ -94,3 +94,38 @@ export function policyTimeLimit(value: string | undefined): number {
   }
   return seconds;
 }
+
+/** `--price-input USD`, `--price-output USD`: USD per million prompt and completion tokens (`report`, `run-qa`). */
+export const PRICE_FLAGS = {
+  "price-input": {
+    type: "string",
+    value: "USD",
+    help: "USD per million prompt tokens (with --price-output)",
+  },
+  "price-output": { type: "string", value: "USD", help: "USD per million completion tokens" },
+} as const;
+
+/** The two prices, both or neither; each a non-negative number. */
+export function parsePrices(
+  flags: FlagValues<typeof PRICE_FLAGS>,
+): { input: number; output: number } | undefined {
+  const input = flags["price-input"];
+  const output = flags["price-output"];
+  if (input === undefined && output === undefined) return undefined;
+  if (input === undefined || output === undefined) {
+    throw new InputError("--price-input and --price-output go together (USD per million tokens)");
+  }
+  const unit = "USD per million tokens";
+  return { input: usd(input, "--price-input", unit), output: usd(output, "--price-output", unit) };
+}
+
+/** A non-negative amount of USD (a price or a budget), refused naming its flag. */
+export function usd(text: string, flag: string, unit = "USD"): number {
+  const value = Number(text);
+  if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
+    throw new InputError(`expected a non-negative number of ${unit}, got ${JSON.stringify(text)}`, {
+      field: flag,
+    });
+  }
+  return value;
+}

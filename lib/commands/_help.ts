@@ -43,7 +43,8 @@ function entry(line: string, textAt: number, width: number | undefined): string[
 export function usageLine(command: Command): string {
   const words = ["deermem-eval", command.name];
   for (const positional of command.positionals ?? []) {
-    words.push(positional.optional ? `[${positional.name}]` : positional.name);
+    const name = positional.repeats ? `${positional.name}…` : positional.name;
+    words.push(positional.optional ? `[${name}]` : name);
   }
   let groupShown = false;
   for (const [name, flag] of Object.entries(command.flags)) {

@@ -57,7 +57,7 @@ export function parseCommandArguments(command: Command, args: readonly string[])
   }
   const help = values.help === true;
   delete values.help;
-  const allowed = command.positionals?.length ?? 0;
+  const allowed = command.positionals?.at(-1)?.repeats ? Infinity : command.positionals?.length ?? 0;
   if (!help && positionals.length > allowed) {
     const extra = positionals.slice(allowed).map((word) => JSON.stringify(word)).join(" ");
     throw refuse(`unexpected argument(s) ${extra} (usage: ${usageLine(command)})`);

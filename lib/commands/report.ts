@@ -46,7 +46,7 @@ import {
   refuseModuleWithoutRun,
   runCandidateHooks,
 } from "./_candidate.ts";
-import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
+import { DATASET_FLAG, parsePrices, PRICE_FLAGS, PROTOCOL_FLAGS } from "./_flags.ts";
 import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
 import { labelFiles, labelSynthetic } from "./_synthetic.ts";
 import {
@@ -56,15 +56,7 @@ import {
   toStandardOutput,
   writeReportFiles,
 } from "./_report_files.ts";
-
-const PRICE_FLAGS = {
-  "price-input": {
-    type: "string",
-    value: "USD",
-    help: "USD per million prompt tokens (with --price-output)",
-  },
-  "price-output": { type: "string", value: "USD", help: "USD per million completion tokens" },
-} as const;
+import { reportManyCandidates } from "./_many_report.ts";
 
 const REPORT_FLAGS = {
   ...DATASET_FLAG,
@@ -84,7 +76,7 @@ const REPORT_FLAGS = {
 export const command = defineCommand({
   name: "report",
   summary: "show a verified run: suites, scenarios, retention, discordant cases, tokens, provenance",
-  positionals: [{ name: "DIR", optional: true }],
+  positionals: [{ name: "DIR", optional: true, repeats: true }],
   description:
     `Without DIR, reports the published run embedded in this program (results/pr4789-reproduction-v1).
 Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
@@ -98,9 +90,19 @@ scenario and policy, and the cases where the policies keep different supports. F
 grid points, with --html the heat map over the weight simplex.
 With --json, the same data as one JSON document on standard output (keys in the README; the Markdown and
 HTML files are still written when asked for). Refuses to overwrite FILE; both files are written or neither. No
-network.`,
+network.
+With several DIRs — candidate runs (run-qa --policy-module, then grade-qa) of one protocol and one baseline —
+one table: each candidate against the baseline (a/n, exact McNemar p, Holm-adjusted p across the candidates,
+the seeded paired bootstrap difference and interval), and under the published protocol against the published
+hybrid-v1 on the cases they share; the best-supported candidate first (improvements, then by Holm p). Each run
+must pass verify's structure-and-statistics checks; runs of another protocol or baseline are refused in one
+line; --dataset, --against, --policy-module and the prices report one run and are refused there.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io }) {
+    if (positionals.length > 1) {
+      const { contracts } = await protocolSource(flags, io, positionals[0]);
+      return await reportManyCandidates(positionals, contracts, flags, io);
+    }
     const directory = positionals[0];
     const prices = parsePrices(flags);
     refuseJsonConflicts(flags);
@@ -284,27 +286,4 @@ function refuseJsonConflicts(flags: FlagValues<typeof REPORT_FLAGS>): void {
 /** A QA run of a candidate policy module (its second policy is not a published one). */
 function isCandidateRun(report: RunReport): report is QaReport {
   return report.kind === "qa" && !(POLICIES as readonly string[]).includes(report.policies[1]);
-}
-
-function parsePrices(flags: FlagValues<typeof PRICE_FLAGS>): Prices | undefined {
-  const input = flags["price-input"];
-  const output = flags["price-output"];
-  if (input === undefined && output === undefined) return undefined;
-  if (input === undefined || output === undefined) {
-    throw new InputError("--price-input and --price-output go together (USD per million tokens)");
-  }
-  return { input: price(input, "--price-input"), output: price(output, "--price-output") };
-}
-
-function price(text: string, flag: string): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
-    throw new InputError(
-      `expected a non-negative number of USD per million tokens, got ${JSON.stringify(text)}`,
-      {
-        field: flag,
-      },
-    );
-  }
-  return value;
 }

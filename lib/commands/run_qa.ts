@@ -28,7 +28,8 @@ import { requestSettings } from "../qa/mod.ts";
 import type { ContractPaths, Contracts } from "../protocol/mod.ts";
 import type { AnswerTask } from "../qa/mod.ts";
 
-import { CommandFailedError } from "../base/errors.ts";
+import { BudgetExceededError, CommandFailedError } from "../base/errors.ts";
+import { type CostBudget, costLines, TOKEN_RULE } from "../qa/cost.ts";
 import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
 import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
@@ -41,9 +42,11 @@ import {
 } from "./_candidate.ts";
 import { parseBaseline, type RunCandidate } from "../qa/mod.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
-import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
+import { DATASET_FLAG, parsePrices, PRICE_FLAGS, PROTOCOL_FLAGS, requiredDirectory, usd } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
+import { endpointOrigin, refuseSelfReuse, type ReuseSource } from "../qa/mod.ts";
+import { readReuseSources, REUSE_FLAG, reuseDirectories } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
 /** The bearer token sent to the stand-in, which checks none (long enough to be redacted like any key). */
@@ -88,12 +91,20 @@ export interface RunQaRequest {
   baseline?: EvictionPolicy;
   /** Answer with the built-in stand-in, served on 127.0.0.1 for this run; no key or base URL is read. */
   standIn?: boolean;
+  /** Prices for the dry run's cost line and `maxCostUsd`. */
+  prices?: CostBudget["prices"];
+  /** Stop before a call's worst case would pass this many USD (needs `prices`). */
+  maxCostUsd?: number;
+  /** Earlier run directories whose answers identical requests take. */
+  reuse?: readonly string[];
+  /** Told each source that gives nothing, and why. */
+  onNotice?: (line: string) => void;
 }
 
 /** How a `run-qa` ended: the dry run's lines, or the run's summary and the QA settings it ran under. */
 export type RunQaOutcome =
-  | { kind: "dry-run"; lines: string[] }
-  | { kind: "ran"; summary: RunQaSummary; qa: ProtocolConfig["qa"] };
+  | { kind: "dry-run"; lines: string[]; estimate: string[] }
+  | { kind: "ran"; summary: RunQaSummary; qa: ProtocolConfig["qa"]; maxCostUsd?: number };
 
 const RUN_QA_HINT = "run it with `deno task run-qa …`";
 
@@ -180,7 +191,11 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   });
   if (credentials === undefined) {
     const plans = directory === undefined ? undefined : await planRows(directory, tasks);
-    return { kind: "dry-run", lines: dryRunLines(tasks, plans) };
+    const toCall = plans === undefined
+      ? tasks
+      : plans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task);
+    const estimate = costLines(toCall, contracts.config.qa.max_tokens, request.prices, request.maxCostUsd);
+    return { kind: "dry-run", lines: dryRunLines(tasks, plans), estimate };
   }
   await refuseMixedAnswerers(request.directory!, tasks, request.standIn ?? false);
   const standIn = request.standIn ? startStandIn() : undefined;
@@ -216,6 +231,17 @@ async function answerAll(
 ): Promise<RunQaOutcome> {
   const { contracts, tasks } = stage;
   const qa = contracts.config.qa;
+  const endpoint = endpointOrigin(credentials.baseUrl);
+  const sources: ReuseSource[] = await readReuseSources(
+    request.reuse ?? [],
+    contracts,
+    endpoint,
+    tasks,
+    request.onNotice ?? (() => {}),
+  );
+  const budget: CostBudget | undefined = request.maxCostUsd === undefined
+    ? undefined
+    : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
   const provider = openAiProvider({
     baseUrl: credentials.baseUrl,
     apiKey: credentials.apiKey,
@@ -240,8 +266,10 @@ async function answerAll(
     publish: request.publish,
     limit: request.limit,
     candidate,
+    budget,
+    reuse: { endpoint, sources },
   });
-  return { kind: "ran", summary, qa };
+  return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
 }
 
 /** What run-qa is about to do, told once before the first call. */
@@ -267,6 +295,7 @@ embedded protocol DEERMEM_EVAL_ANSWER_API_KEY and DEERMEM_EVAL_ANSWER_BASE_URL),
 Writes into DIR:
   qa_run.json               the run's identity: the five artifact SHA-256 values and the QA settings (no key)
   responses/<row_id>.json   one row per answered task, written the moment the answer arrives
+  reuse.json                the endpoint's origin and each reused row's source (no reference tool reads it)
 With --policy-module, the module's policy (the candidate) is answered in place of hybrid-v1 against
 --baseline (default confidence), with identical settings; its rows carry policy = its name, policy_module and
 policy_module_sha256, and qa_run.json records the module's SHA-256 and the baseline: resuming with another
@@ -282,7 +311,17 @@ With --stand-in, no endpoint, key or base URL is used (the two variables are not
 own deterministic stand-in answerer on 127.0.0.1 (a free port, stopped when run-qa ends) and calls it through
 the same path. The stand-in is not a language model: it answers with the stored fact sharing the most words
 with the question, or INSUFFICIENT, so retention decides correctness; its rows record response_model
-${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a protocol or a module without a key.`,
+${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a protocol or a module without a key.
+Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN_RULE}
+(no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
+only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
+then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.
+Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint origin
+equal a row an earlier run recorded takes that row's answer, usage, attempts and time, under its own identity;
+only the rest are called. Every run records its endpoint origin and each reused row's source in reuse.json
+(qa_run.json and the rows keep the reference's keys). A source under another protocol or endpoint gives
+nothing (said on stderr); one whose marker, reuse.json or a row fails its checks, or with graded outputs that
+do not verify, is refused.`,
   network: true,
   flags: {
     ...DATASET_FLAG,
@@ -308,6 +347,14 @@ ${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a proto
       type: "boolean",
       help: `answer with the built-in stand-in (${STAND_IN_MODEL}, on 127.0.0.1), not an endpoint: no key`,
     },
+    ...REUSE_FLAG,
+    ...PRICE_FLAGS,
+    "max-cost": {
+      type: "string",
+      value: "USD",
+      help: "stop before a call would take the summed worst case (prompt estimate, every\n" +
+        "completion at max_tokens) past USD; needs the prices; exit 3, resumable",
+    },
     "dry-run": {
       type: "boolean",
       help: "build the tasks and print row ids, fingerprints and sizes; call nothing, write\n" +
@@ -327,6 +374,18 @@ ${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a proto
       throw new InputError("--baseline names what a --policy-module is compared with; give the module too");
     }
     const baseline = policyModule === undefined ? undefined : parseBaseline(flags.baseline);
+    const prices = parsePrices(flags);
+    const maxCostUsd = flags["max-cost"] === undefined ? undefined : usd(flags["max-cost"], "--max-cost");
+    if (maxCostUsd !== undefined && prices === undefined) {
+      throw new InputError("--max-cost needs --price-input and --price-output (USD per million tokens)");
+    }
+    const reuse = reuseDirectories(flags.reuse);
+    if (reuse.length > 0 && dryRun) {
+      throw new InputError(
+        "--reuse matches answers by endpoint, which a dry run does not read; run without --dry-run",
+      );
+    }
+    if (directory !== undefined) refuseSelfReuse(directory, reuse);
     const interrupt = new AbortController();
     // Until the key is known nothing printed can carry it; from then on every line is redacted.
     let say = io;
@@ -360,6 +419,10 @@ ${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a proto
         policyModule,
         baseline,
         standIn: flags["stand-in"] ?? false,
+        prices,
+        maxCostUsd,
+        reuse,
+        onNotice: (line) => io.err(line),
       });
     } finally {
       progress?.end();
@@ -369,6 +432,7 @@ ${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a proto
       // One task a line (id, fingerprint, size) for diffs and scripts: never wrapped; the closing line is text.
       if (outcome.lines.length > 1) writeDocument(io, outcome.lines.slice(0, -1).join("\n"));
       io.out(outcome.lines.at(-1)!);
+      for (const line of outcome.estimate) io.out(line);
       return;
     }
     reportOutcome(outcome, say);
@@ -399,6 +463,12 @@ function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
 
 function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io): void {
   const { summary, qa } = outcome;
+  if (summary.copiedFromRuns !== undefined && summary.copiedFromRuns > 0) {
+    say.out(
+      `reused from earlier runs: ${summary.copiedFromRuns} answer(s), ${summary.copiedFromRuns} call(s) saved ` +
+        "(their origins in reuse.json)",
+    );
+  }
   say.out(`answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
   if (summary.leftForLater > 0) {
     say.out(
@@ -437,9 +507,18 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
     );
     throw new CommandFailedError("the endpoint cannot be reached");
   }
+  if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
+    say.out(
+      `stopped by --max-cost $${outcome.maxCostUsd}: ${summary.leftByBudget} task(s) left; the rows written stay ` +
+        "valid: run the same command with a larger --max-cost to answer them",
+    );
+  }
   if (summary.interrupted) {
     say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
     throw new CommandFailedError("interrupted", 130);
   }
   if (summary.failed.length > 0) throw new CommandFailedError(`${summary.failed.length} row(s) failed`);
+  if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
+    throw new BudgetExceededError(`${summary.leftByBudget} task(s) left by --max-cost`);
+  }
 }

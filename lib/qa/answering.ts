@@ -22,6 +22,8 @@ import { qaRunMarker } from "./run_marker.ts";
 import { markerPath, responsesDir, supersededDir, supersededName } from "./run_dir.ts";
 import type { AnswerTask } from "./tasks.ts";
 import type { RunCandidate } from "./candidate.ts";
+import { affordableCalls, type CostBudget, estimatePromptTokens } from "./cost.ts";
+import { reuseAnswers, type ReuseSource } from "./answer_reuse.ts";
 
 /** Progress the runner reports as it goes. */
 export type RunEvent =
@@ -48,6 +50,10 @@ export interface RunQaOptions {
   limit?: number;
   /** A candidate run's module and baseline: recorded in a new marker, held to a resumed one. */
   candidate?: RunCandidate;
+  /** Call only the leading tasks whose summed worst-case cost fits (`--max-cost`); the rest wait. */
+  budget?: CostBudget;
+  /** Record the endpoint in `reuse.json` and take identical requests' answers from these earlier runs. */
+  reuse?: { endpoint: string; sources: readonly ReuseSource[] };
 }
 
 /** The outcome of a run. */
@@ -66,6 +72,10 @@ export interface RunQaSummary {
   responseModels: Record<string, number>;
   /** Tasks left for the next run by `limit`. */
   leftForLater: number;
+  /** With a budget: tasks it left for the next run (counted apart from `leftForLater`). */
+  leftByBudget?: number;
+  /** With `reuse`: the rows this run copied from earlier runs (each a call saved; counted in `reused`). */
+  copiedFromRuns?: number;
   /** The first call that found no server on any attempt before any call succeeded, which stopped the run. */
   unreachable?: { rowId: string; reason: string };
 }
@@ -127,12 +137,17 @@ async function runLocked(
   options: RunQaOptions,
 ): Promise<RunQaSummary> {
   const now = options.now ?? (() => new Date());
-  const plans = await prepareDirectory(contracts, tasks, directory, options, now);
+  const { plans, copied } = await prepareDirectory(contracts, tasks, directory, options, now);
   const pending = plans.filter((plan) => plan.state !== "reuse");
-  const queue = pending.slice(0, options.limit ?? pending.length);
+  const limited = pending.slice(0, options.limit ?? pending.length);
+  const queue = options.budget === undefined
+    ? limited
+    : limited.slice(0, affordable(limited, options.budget));
   const summary: RunQaSummary = {
     reused: plans.length - pending.length,
-    leftForLater: pending.length - queue.length,
+    leftForLater: pending.length - limited.length,
+    ...(options.budget === undefined ? {} : { leftByBudget: limited.length - queue.length }),
+    ...(options.reuse === undefined ? {} : { copiedFromRuns: copied }),
     called: 0,
     failed: [],
     notAttempted: 0,
@@ -153,14 +168,19 @@ async function runLocked(
   return summary;
 }
 
+function affordable(plans: readonly RowPlan[], budget: CostBudget): number {
+  const tokens = plans.map((plan) => estimatePromptTokens(plan.task.messages));
+  return affordableCalls(tokens, budget.maxTokens, budget.prices, budget.maxCostUsd);
+}
+
 /** Writes the marker of a new run, plans every task's row and moves the stale ones aside. */
 async function prepareDirectory(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   directory: string,
-  { source, publish, candidate }: Pick<RunQaOptions, "source" | "publish" | "candidate">,
+  { source, publish, candidate, reuse }: Pick<RunQaOptions, "source" | "publish" | "candidate" | "reuse">,
   now: () => Date,
-): Promise<RowPlan[]> {
+): Promise<{ plans: RowPlan[]; copied: number }> {
   // Checked again under the lock: a run that held it may have just written the marker.
   const state = await checkRunDirectory(directory, contracts, candidate);
   // The marker first: responses/ without it is a directory no run can resume (or a concurrent run refuses).
@@ -179,5 +199,6 @@ async function prepareDirectory(
       await moveAside(plan.path, supersededDir(directory), supersededName(plan.task.rowId, stamp), publish);
     }
   }
-  return plans;
+  if (reuse === undefined) return { plans, copied: 0 };
+  return await reuseAnswers(directory, plans, { ...reuse, isNew: state === "new", publish, now });
 }

@@ -5,13 +5,16 @@
  */
 
 export * from "./accuracy_summary.ts";
+export * from "./answer_reuse.ts";
 export * from "./answer_rows.ts";
 export * from "./answering.ts";
 export * from "./candidate.ts";
 export * from "./chat_completions.ts";
+export * from "./cost.ts";
 export * from "./credentials.ts";
 export * from "./graded_rows.ts";
 export * from "./grading.ts";
+export * from "./holm.ts";
 export * from "./interrupt.ts";
 export * from "./prompt.ts";
 export * from "./provider.ts";

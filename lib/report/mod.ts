@@ -18,6 +18,7 @@ export * from "./html.ts";
 export * from "./html_escape.ts";
 export * from "./json.ts";
 export * from "./load.ts";
+export * from "./many_candidates.ts";
 export * from "./markdown.ts";
 export * from "./model.ts";
 export * from "./policy_sections.ts";

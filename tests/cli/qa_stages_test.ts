@@ -449,7 +449,8 @@ Deno.test("--dry-run prints every row id, fingerprint and size, needs no key, ca
     const plain = await runCli(args, { flags: RUN_QA_FLAGS, env: qaEnv("", "") });
     assertEquals(plain.code, 0, plain.stderr);
     const lines = plain.stdout.trim().split("\n");
-    assertEquals(lines.length, 91);
+    assertEquals(lines.length, 93); // 90 tasks, the total, and the two lines of the token estimate
+    assertMatch(lines[91], /^estimate: \d+ prompt tokens for 90 call\(s\)/);
     const rows = await referenceRows();
     for (const row of rows) {
       assertMatch(plain.stdout, new RegExp(`^${row.row_id}  ${row.request_fingerprint}  \\d+ chars$`, "m"));

@@ -131,7 +131,11 @@ Deno.test("report names what it cannot read: not a run directory, missing, extra
     assertStringIncludes(missing.stderr, "not found");
     const extra = await runCli(["report", PUBLISHED, "other"], CLI);
     assertEquals(extra.code, 2);
-    assertStringIncludes(extra.stderr, 'unexpected argument(s) "other"');
+    // A second DIR is another candidate run for one table: one that is no run is refused in one line.
+    assertEquals(
+      extra.stderr,
+      "deermem-eval report: other/qa_run.json: missing: not a run-qa output directory\n",
+    );
   });
 });
 
