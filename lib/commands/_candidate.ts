@@ -7,6 +7,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
+import type { RunFiles } from "../base/fs.ts";
 import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
 import { type ExpectedCandidate, type QaCandidate, readMarker, type RunCandidate } from "../qa/mod.ts";
@@ -126,13 +127,14 @@ export interface CandidateHooks {
  */
 export function runCandidateHooks(
   module: ModuleRequest | undefined,
-  directory: string | undefined,
+  directory: string | RunFiles | undefined,
 ): CandidateHooks {
   let stage: StageCandidate | undefined;
   return {
     beforeDataset: async (contracts) => {
       if (module === undefined) return;
       if (directory === undefined) return refuseModuleWithoutRun(module.path);
+      // The marker as the run's own checks read it: the held bytes, when the stage holds them.
       const loaded = await loadCandidate(module);
       const marker = await readMarker(directory, contracts, loaded.identity);
       stage = { loaded, baseline: marker.candidate!.baseline };

@@ -22,6 +22,8 @@ import {
   type PublishOptions,
   ReadBudget,
   readTextIfExists,
+  RunFiles,
+  runFilesOf,
   refuseExisting,
   refuseOverCap,
   writeAllOrNothing,
@@ -102,11 +104,13 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   // Existing outputs refuse the run before any work (and gradeRun's all-or-nothing write refuses again).
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
   // The module named must be the run's (by SHA-256); the baseline is the one the run recorded.
-  const hooks = runCandidateHooks(request.policyModule, directory);
+  // The marker is read once, for the module's check and the run's alike.
+  const files = new RunFiles(directory);
+  const hooks = runCandidateHooks(request.policyModule, files);
   const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
-  return await gradeRun(directory, contracts, tasks, request.publish, hooks.recorded());
+  return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded());
 }
 
 /**
@@ -131,15 +135,17 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * ```
  */
 export async function gradeRun(
-  directory: string,
+  run: string | RunFiles,
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   publish: PublishOptions = {},
   candidate?: RunCandidate,
 ): Promise<GradedRun> {
+  const held = runFilesOf(run);
+  const { directory } = held;
   await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
-  await readMarker(directory, contracts, candidate);
+  await readMarker(held, contracts, candidate);
   const pair = policyPair(candidate);
   const graded: GradedRow[] = [];
   // The rows are held together, and what they make verify and report read through the same cap.

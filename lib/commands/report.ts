@@ -5,7 +5,7 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
-import { exists } from "../base/fs.ts";
+import { exists, RunFiles } from "../base/fs.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {
@@ -125,7 +125,10 @@ async function reportRun(
     return;
   }
   const contracts = await readContracts(paths);
-  const hooks = runCandidateHooks(moduleRequest(flags), directory);
+  // Each file of either run is read once, here or by the checks, and what they verified is what is shown.
+  const held = new RunFiles(directory);
+  const other = against === undefined ? undefined : against === directory ? held : new RunFiles(against);
+  const hooks = runCandidateHooks(moduleRequest(flags), held);
   await hooks.beforeDataset(contracts);
   const dataset = datasetPath(flags, io);
   const stage = dataset === undefined ? undefined : await timedStep(
@@ -144,7 +147,16 @@ async function reportRun(
     { cases: stage.prepared.cases, tasks: await buildAnswerTasks(contracts, stage.prepared.cases) };
   const runs = await refusingUnverified(
     io,
-    () => reportRuns({ contracts, directory, against, recomputed, prices, candidate, againstRecomputed }),
+    () =>
+      reportRuns({
+        contracts,
+        directory: held,
+        against: other,
+        recomputed,
+        prices,
+        candidate,
+        againstRecomputed,
+      }),
   );
   const files: ReportFile[] = [];
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
@@ -157,7 +169,7 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
   } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
-    const comparison = await readPublishedComparison(runs.report, runs.against, contracts);
+    const comparison = readPublishedComparison(runs.report, runs.against);
     const named = { ...comparison, other: flags.against ?? comparison.other };
     const heading = publishedComparisonHeading(named);
     const sections = publishedComparisonSections(named);

@@ -5,7 +5,7 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
-import { exists } from "../base/fs.ts";
+import { exists, RunFiles } from "../base/fs.ts";
 import {
   type Check,
   checkLine,
@@ -54,7 +54,9 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const json = flags.json ?? false;
-    const hooks = runCandidateHooks(moduleRequest(flags), directory);
+    // Each file of the run is read once, by the module's check or the run's own: one set of bytes per verdict.
+    const held = directory === undefined ? undefined : new RunFiles(directory);
+    const hooks = runCandidateHooks(moduleRequest(flags), held);
     const dataset = datasetPath(flags, io);
     const load = () => loadProtocolIfDataset(contractPaths(flags), dataset, hooks);
     const { contracts, stage } = dataset === undefined ? await load() : await timedStep(
@@ -67,15 +69,16 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
       (loaded) => loaded.stage?.prepared.cases.length ?? 0,
     );
     const check = async (path: string) => {
+      const files = held ?? new RunFiles(path);
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
       if (await isPolicyRun(path)) {
-        return await checkPolicyRun(path, contracts, stage, io, json);
+        return await checkPolicyRun(files, contracts, stage, io, json);
       }
       if (await isSweepDirectory(path)) {
-        const { checks, proved } = await verifySweep(path, contracts, stage?.prepared.cases);
+        const { checks, proved } = await verifySweep(files, contracts, stage?.prepared.cases);
         return printChecks({ directory: path, kind: "sweep", checks, proved }, io, json);
       }
-      const result = await verifyResults(path, contracts, stage?.tasks, { candidate: hooks.recorded() });
+      const result = await verifyResults(files, contracts, stage?.tasks, { candidate: hooks.recorded() });
       if (json) {
         writeDocument(
           io,
@@ -96,14 +99,14 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
 
 /** A run-policy directory: every row recomputed with the dataset, the summary and run record always. */
 async function checkPolicyRun(
-  directory: string,
+  files: RunFiles,
   contracts: Contracts,
   stage: StageProtocol | undefined,
   io: Io,
   json: boolean,
 ): Promise<void> {
-  const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases);
-  printChecks({ directory, kind: "policy", checks, proved }, io, json);
+  const { checks, proved } = await verifyPolicyRun(files, contracts, stage?.prepared.cases);
+  printChecks({ directory: files.directory, kind: "policy", checks, proved }, io, json);
 }
 
 /** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */

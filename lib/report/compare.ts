@@ -118,10 +118,10 @@ export async function compareRuns(
   const aggregate = mine.kind === "qa"
     ? qaAggregate(mine, theirs as QaReport)
     : policyAggregate(mine, theirs as PolicyReport);
-  const a = await keyedRows(mine, contracts);
-  const b = await keyedRows(theirs, contracts);
+  const a = keyedRows(mine);
+  const b = keyedRows(theirs);
   const rows = compareRows(a, b);
-  const files = await compareFiles(mine.kind, mine.directory, theirs.directory);
+  const files = await compareFiles(mine, theirs);
   return {
     directory: mine.directory,
     other: theirs.directory,

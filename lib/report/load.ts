@@ -7,8 +7,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import { NotVerifiedError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
-import { parsePolicyRawRows } from "../policy/mod.ts";
+import { type RunFiles, runFilesOf } from "../base/fs.ts";
 import type { PreparedCase } from "../protocol/mod.ts";
 import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
@@ -17,8 +16,8 @@ import { detectRunKind } from "./run_kind.ts";
 import { type Recomputed, verifyRun } from "./verification.ts";
 
 /**
- * Detects, verifies and collects the report of a run directory; throws `NotVerifiedError` (from
- * `base/errors.ts`) when any check fails.
+ * Detects, verifies and collects the report of a run directory, each of its files read once: what is reported
+ * is what was verified. Throws `NotVerifiedError` (from `base/errors.ts`) when any check fails.
  *
  * @example
  * ```ts
@@ -34,17 +33,18 @@ import { type Recomputed, verifyRun } from "./verification.ts";
  * ```
  */
 export async function buildReport(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   options: { recomputed?: Recomputed; prices?: Prices; candidate?: RunCandidate } = {},
 ): Promise<RunReport> {
-  const kind = await detectRunKind(directory);
-  const verification = await verifyRun(kind, directory, contracts, options.recomputed, options.candidate);
-  if (!verification.ok) throw new NotVerifiedError(directory, verification);
-  if (kind === "qa") return await qaReport(directory, contracts, verification, options.prices);
-  const path = `${directory}/policy.raw.jsonl`;
-  const rows = parsePolicyRawRows((await readTextIfExists(path)) ?? "", path);
-  return await policyReport(directory, rows, verification);
+  const files = runFilesOf(directory);
+  const kind = await detectRunKind(files.directory);
+  const verified = await verifyRun(kind, files, contracts, options.recomputed, options.candidate);
+  const { verification } = verified;
+  if (!verification.ok) throw new NotVerifiedError(files.directory, verification);
+  if (kind === "qa") return await qaReport(files, contracts, verified, options.prices);
+  // Verified: the rows parsed.
+  return await policyReport(files, verified.policyRows!, verification);
 }
 
 /** With the dataset: the protocol's prepared cases and answer tasks, for the per-row checks. */
@@ -56,9 +56,10 @@ export interface RecomputedProtocol {
 /** What {@linkcode reportRuns} reports: a run, optionally one to compare with, and what to re-derive them from. */
 export interface RunsRequest {
   contracts: Contracts;
-  directory: string;
+  /** The run (its files as already held, when a stage read some of them first). */
+  directory: string | RunFiles;
   /** Another run of the same kind to compare with. */
-  against?: string;
+  against?: string | RunFiles;
   /** The protocol prepared from the pinned dataset: also re-derive every row. */
   recomputed?: RecomputedProtocol;
   prices?: Prices;
@@ -92,8 +93,8 @@ export interface RunsReport {
  */
 export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
   const { contracts } = request;
-  const build = async (directory: string, candidate?: RunCandidate, recomputed = request.recomputed) => {
-    const kind = await detectRunKind(directory);
+  const build = async (directory: string | RunFiles, candidate?: RunCandidate, recomputed = request.recomputed) => {
+    const kind = await detectRunKind(runFilesOf(directory).directory);
     const rederive = recomputed === undefined
       ? {}
       : kind === "qa"

@@ -8,7 +8,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
-import { decodeUtf8, readBytesIfExists } from "../base/fs.ts";
+import { decodeUtf8, type RunFiles, runFilesOf } from "../base/fs.ts";
 import { evaluateAll, POLICIES } from "../policy/mod.ts";
 import {
   parsePolicyRawRows,
@@ -101,16 +101,16 @@ function runRecordProblems(record: Record<string, unknown>, contracts: Contracts
  * ```
  */
 export async function verifyPolicyRun(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   cases?: readonly PreparedCase[],
 ): Promise<PolicyVerification> {
+  const files = runFilesOf(directory);
   const checks: Check[] = [];
-  const rawPath = `${directory}/policy.raw.jsonl`;
-  const raw = await readFile(rawPath);
-  const rows = checkRawRows(checks, raw?.text, rawPath, contracts);
-  checkSummary(checks, rows, (await readFile(`${directory}/summary.json`))?.bytes, contracts);
-  checkRunRecord(checks, (await readFile(`${directory}/run.json`))?.text, contracts);
+  const raw = await readFile(files, "policy.raw.jsonl");
+  const rows = checkRawRows(checks, raw?.text, files.path("policy.raw.jsonl"), contracts);
+  checkSummary(checks, rows, (await readFile(files, "summary.json"))?.bytes, contracts);
+  checkRunRecord(checks, (await readFile(files, "run.json"))?.text, contracts);
   if (cases !== undefined && raw !== undefined) {
     const recomputed = new TextEncoder().encode(policyRawJsonl(evaluateAll(cases, contracts.config)));
     const at = firstByteDifference(raw.bytes, recomputed);
@@ -127,9 +127,9 @@ export async function verifyPolicyRun(
 }
 
 /** A file's bytes and text (capped; invalid UTF-8 refused as every text read refuses it), or `undefined`. */
-async function readFile(path: string): Promise<{ bytes: Uint8Array; text: string } | undefined> {
-  const bytes = await readBytesIfExists(path);
-  return bytes === undefined ? undefined : { bytes, text: decodeUtf8(bytes, path) };
+async function readFile(files: RunFiles, name: string): Promise<{ bytes: Uint8Array; text: string } | undefined> {
+  const bytes = await files.bytes(name);
+  return bytes === undefined ? undefined : { bytes, text: decodeUtf8(bytes, files.path(name)) };
 }
 
 function checkRawRows(
