@@ -22,10 +22,10 @@ import {
   type PublishOptions,
   ReadBudget,
   readTextIfExists,
-  RunFiles,
-  runFilesOf,
   refuseExisting,
   refuseOverCap,
+  RunFiles,
+  runFilesOf,
   writeAllOrNothing,
 } from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";

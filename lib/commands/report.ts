@@ -177,7 +177,7 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   } else {
-    const comparison = await compareRuns(runs.report, runs.against, contracts);
+    const comparison = await compareRuns(runs.report, runs.against);
     const heading = comparisonHeading(comparison);
     const sections = comparisonSections(comparison);
     text = sectionsText(heading, sections, undefined, io.columns);

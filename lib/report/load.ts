@@ -93,7 +93,11 @@ export interface RunsReport {
  */
 export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
   const { contracts } = request;
-  const build = async (directory: string | RunFiles, candidate?: RunCandidate, recomputed = request.recomputed) => {
+  const build = async (
+    directory: string | RunFiles,
+    candidate?: RunCandidate,
+    recomputed = request.recomputed,
+  ) => {
     const kind = await detectRunKind(runFilesOf(directory).directory);
     const rederive = recomputed === undefined
       ? {}

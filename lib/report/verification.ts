@@ -68,7 +68,10 @@ export async function verifyRun(
   const files = runFilesOf(directory);
   if (kind === "policy") {
     const { checks, proved, rows } = await verifyPolicyRun(files, contracts, recomputed.cases);
-    return { verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved }, policyRows: rows };
+    return {
+      verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved },
+      policyRows: rows,
+    };
   }
   const { result, pair, rows } = await verifyQaRun(files, contracts, recomputed.tasks, { candidate });
   // The marker as the checks read it (a missing one is what they found missing).
@@ -81,5 +84,9 @@ export async function verifyRun(
   const proved = hasMarker
     ? conclusion
     : `${conclusion}; no qa_run.json: the run is not bound to artifact hashes`;
-  return { verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved }, pair, rows };
+  return {
+    verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved },
+    pair,
+    rows,
+  };
 }

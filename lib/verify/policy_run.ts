@@ -127,7 +127,10 @@ export async function verifyPolicyRun(
 }
 
 /** A file's bytes and text (capped; invalid UTF-8 refused as every text read refuses it), or `undefined`. */
-async function readFile(files: RunFiles, name: string): Promise<{ bytes: Uint8Array; text: string } | undefined> {
+async function readFile(
+  files: RunFiles,
+  name: string,
+): Promise<{ bytes: Uint8Array; text: string } | undefined> {
   const bytes = await files.bytes(name);
   return bytes === undefined ? undefined : { bytes, text: decodeUtf8(bytes, files.path(name)) };
 }

@@ -103,7 +103,9 @@ export async function verifyQaRun(
   // Without the module or the dataset, the run's own record says which two policies it compares.
   const candidate = options.candidate ??
     (tasks === undefined ? "as recorded" as const : undefined);
-  const pair = candidate === "as recorded" ? policyPair(await recordedCandidate(files)) : policyPair(candidate);
+  const pair = candidate === "as recorded"
+    ? policyPair(await recordedCandidate(files))
+    : policyPair(candidate);
   const read = await checkRowsFile(list, files, contracts, pair);
   await checkDerivedFiles(list, files, contracts, read, pair);
   await checkMarkerFile(list, files, contracts, candidate);

@@ -51,7 +51,9 @@ interface Read {
 async function readFile(files: RunFiles, name: string): Promise<Read> {
   try {
     const bytes = await files.bytes(name, "sweep output", SWEEP_OUTPUT_CAP);
-    return bytes === undefined ? { problem: "missing" } : { bytes, text: decodeUtf8(bytes, files.path(name)) };
+    return bytes === undefined
+      ? { problem: "missing" }
+      : { bytes, text: decodeUtf8(bytes, files.path(name)) };
   } catch (error) {
     // Invalid UTF-8, a file over its cap or not a regular file is refused (thrown), as every text read refuses it.
     if (error instanceof InputError && !(error instanceof UnreadableFileError)) {
