@@ -12,7 +12,7 @@
 
 import { GRADED_ROWS_FILE, QA_STATS_FILE, QA_SUMMARY_FILE } from "../qa/mod.ts";
 import { InputError, UnreadableFileError } from "../base/errors.ts";
-import { decodeUtf8, GRADED_ROWS_CAP, type RunFiles, runFilesOf } from "../base/fs.ts";
+import { decodeUtf8, firstInvalidUtf8, GRADED_ROWS_CAP, type RunFiles, runFilesOf } from "../base/fs.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
@@ -146,7 +146,9 @@ async function checkRowsFile(
     read.bytes = await files.bytes(ROWS_FILE, "graded rows", GRADED_ROWS_CAP);
     if (read.bytes === undefined) list.fail(schemaName, "missing");
     else {
-      read.rows = parseGradedRows(decodeUtf8(read.bytes, rowsPath), rowsPath, contracts.config, pair);
+      // Invalid UTF-8 is refused as every text read refuses it; valid, the rows are parsed a line at a time.
+      if (firstInvalidUtf8(read.bytes) >= 0) decodeUtf8(read.bytes, rowsPath);
+      read.rows = parseGradedRows(read.bytes, rowsPath, contracts.config, pair);
       list.pass(schemaName);
     }
   } catch (error) {
