@@ -222,6 +222,16 @@ const COMMANDS: {
     args: (r) => ["report", `${r}/run`, "--against", `${r}/other`],
   },
   {
+    name: "report of a sweep --dataset",
+    prepare: (r) => smallSweep(r, `${r}/run`),
+    args: (r) => ["report", `${r}/run`, "--html", `${r}/out/sweep.html`, ...datasetFlags],
+  },
+  {
+    name: "verify of a sweep",
+    prepare: (r) => smallSweep(r, `${r}/run`),
+    args: (r) => ["verify", `${r}/run`],
+  },
+  {
     name: "explain --output-dir",
     prepare: (r) => copyQaRun(`${r}/run`),
     args: (r) => ["explain", "05fdf179", "--output-dir", `${r}/run`, ...datasetFlags],
@@ -235,6 +245,21 @@ const COMMANDS: {
     args: (r) => ["grade-qa", "--output-dir", `${r}/run`, ...datasetFlags],
   },
 ];
+
+/** A small sweep of the fixture (one capacity, weights in halves) into `directory`, written by the CLI. */
+async function smallSweep(root: string, directory: string): Promise<void> {
+  await Deno.writeTextFile(`${root}/grid.yaml`, "weights_step: 0.5\ncapacities: [7]\n");
+  const made = await run([
+    "sweep",
+    "--output-dir",
+    directory,
+    "--grid",
+    `${root}/grid.yaml`,
+    ...datasetFlags,
+    ...fixtureProtocolFlags(),
+  ]);
+  assertEquals(made.code, 0, made.err);
+}
 
 async function copyPolicyRun(directory: string): Promise<void> {
   await Deno.mkdir(directory, { recursive: true });
