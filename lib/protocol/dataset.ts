@@ -257,10 +257,11 @@ function parseDatasetRows(bytes: Uint8Array, path: string): ParsedRows {
     let whole = true;
     try {
       for (let index = 0; index < pieces.length; index += 2) {
-        const item = parsePyJson(decodeStrictUtf8(bytes.subarray(pieces[index], pieces[index + 1])), CHECKED);
+        const piece = bytes.subarray(pieces[index], pieces[index + 1]);
+        const item = parsePyJson(decodeStrictUtf8(piece), CHECKED);
         if (refused !== undefined) continue;
         try {
-          addRow(parsed, item, index / 2, path);
+          addRow(parsed, item, index / 2, path, piece);
         } catch (error) {
           refused = { error };
         }
@@ -383,8 +384,11 @@ export function parseRows(
   return parsed;
 }
 
-/** Validates and renders one parsed row (`index` in the file's list) into `parsed`. */
-function addRow(parsed: ParsedRows, item: unknown, index: number, path: string): void {
+/**
+ * Validates and renders one parsed row (`index` in the file's list) into `parsed`; given the row's `piece` of the
+ * file, its evidence is selected again from it when first asked for, and nothing of it is held till then.
+ */
+function addRow(parsed: ParsedRows, item: unknown, index: number, path: string, piece?: Uint8Array): void {
   const { rows, byId } = parsed;
   if (!isRecord(item)) throw new DatasetIntegrityError("must be an object", { path, field: `[${index}]` });
   const questionId = item.question_id;
@@ -409,6 +413,9 @@ function addRow(parsed: ParsedRows, item: unknown, index: number, path: string):
     }
     throw error;
   }
+  const evidenceLength = evidenceCodePoints(evidence);
+  let blocks: EvidenceBlock[] | undefined = piece === undefined ? evidence : undefined;
+  let source = piece;
   let text: string | undefined;
   const row: DatasetRow = {
     questionId,
@@ -420,9 +427,17 @@ function addRow(parsed: ParsedRows, item: unknown, index: number, path: string):
       : pyStr(item.question_date),
     // Built on first use: only the cases' support rows and the drawn distractors need the text.
     get evidence() {
-      return text ??= evidenceText(evidence);
+      if (text === undefined) {
+        // The piece parsed once already, so it parses again to the same row.
+        text = evidenceText(
+          blocks ??
+            selectEvidence(parsePyJson(decodeStrictUtf8(source!), CHECKED) as Record<string, unknown>),
+        );
+        blocks = source = undefined; // the file's bytes are let go with the last row that held them
+      }
+      return text;
     },
-    evidenceLength: evidenceCodePoints(evidence),
+    evidenceLength,
   };
   const invalid = recordProblem(item);
   if (invalid !== undefined) row.invalid = `${invalid} for ${questionId}`;
