@@ -17,6 +17,7 @@ import {
 } from "../qa/mod.ts";
 import {
   ANSWER_ROW_CAP,
+  type FileContent,
   GRADED_ROWS_CAP,
   listDirectory,
   type PublishOptions,
@@ -35,7 +36,7 @@ import { compareCodePoints } from "../py/mod.ts";
 import {
   type GradedRow,
   gradedRow,
-  gradedRowsJsonl,
+  gradedRowLine,
   qaStatsOf,
   type QaStatsSuites,
   qaStatsSuites,
@@ -164,10 +165,11 @@ export async function gradeRun(
   }
   graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
   const suites = qaStatsSuites(graded, contracts.config, pair);
-  const rowsText = gradedRowsJsonl(graded);
-  refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", rowsText, GRADED_ROWS_CAP);
-  const files: Record<(typeof QA_OUTPUTS)[number], string> = {
-    [GRADED_ROWS_FILE]: rowsText,
+  // Its lines are streamed to the file: the rows are never held a second time as one text and its bytes.
+  const lines = graded.map(gradedRowLine);
+  refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", lines, GRADED_ROWS_CAP);
+  const files: Record<(typeof QA_OUTPUTS)[number], FileContent> = {
+    [GRADED_ROWS_FILE]: lines,
     [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
     [QA_STATS_FILE]: qaStatsOf(suites, contracts.config, pair),
   };
