@@ -123,13 +123,16 @@ export class ReadBudget {
 export function refuseOverCap(
   path: string,
   what: string,
-  text: string | readonly string[],
+  text: string | Iterable<string>,
   cap: number,
 ): void {
   const parts = typeof text === "string" ? [text] : text;
+  let units = 0;
+  for (const part of parts) units += part.length;
   // At most 3 bytes per UTF-16 unit: the count is needed only when the text might be over.
-  if (parts.reduce((sum, part) => sum + part.length, 0) * 3 <= cap) return;
-  const bytes = parts.reduce((sum, part) => sum + utf8Length(part), 0);
+  if (units * 3 <= cap) return;
+  let bytes = 0;
+  for (const part of parts) bytes += utf8Length(part);
   if (bytes > cap) {
     throw new UnreadableFileError(`${what} would be ${bytes} bytes, over the ${capText(cap)} cap`, { path });
   }

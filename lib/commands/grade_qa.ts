@@ -165,8 +165,12 @@ export async function gradeRun(
   }
   graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
   const suites = qaStatsSuites(graded, contracts.config, pair);
-  // Its lines are streamed to the file: the rows are never held a second time as one text and its bytes.
-  const lines = graded.map(gradedRowLine);
+  // Its lines are made as they are measured and streamed: the rows are never held a second time as text.
+  const lines: Iterable<string> = {
+    *[Symbol.iterator]() {
+      for (const row of graded) yield gradedRowLine(row);
+    },
+  };
   refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", lines, GRADED_ROWS_CAP);
   const files: Record<(typeof QA_OUTPUTS)[number], FileContent> = {
     [GRADED_ROWS_FILE]: lines,
