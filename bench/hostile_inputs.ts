@@ -175,6 +175,41 @@ async function bigDataset(directory: string, size: number): Promise<{ dataset: s
   return { dataset, config };
 }
 
+/**
+ * A dataset that prepares the fixture's cases, padded to about `size` bytes: the fixture's rows, then copies of
+ * them under a type no selection takes (multi-session) and ids after every real one; and a config pinning it.
+ */
+async function paddedDataset(directory: string, size: number): Promise<{ dataset: string; config: string }> {
+  const rows = JSON.parse(await Deno.readTextFile(DATASET)) as Record<string, unknown>[];
+  const parts: Uint8Array[] = [encoder.encode("[" + rows.map((row) => JSON.stringify(row)).join(", "))];
+  let written = parts[0].length;
+  for (let copy = 1; written < size - 200_000; copy++) {
+    const chunk = rows.map((row) =>
+      JSON.stringify({
+        ...row,
+        question_type: "multi-session",
+        question_id: `zz_pad${copy}_${row.question_id}`,
+      })
+    ).join(", ");
+    const bytes = encoder.encode(", " + chunk);
+    parts.push(bytes);
+    written += bytes.length;
+  }
+  parts.push(encoder.encode("]"));
+  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) all.set(part, (at += part.length) - part.length);
+  const dataset = `${directory}/dataset.json`;
+  await Deno.writeFile(dataset, all);
+  const config = `${directory}/config.yaml`;
+  const text = await Deno.readTextFile(`${PROTOCOL}/config.yaml`);
+  await Deno.writeTextFile(
+    config,
+    text.replace(/sha256: [0-9a-f]{64}\n/, `sha256: ${await sha256Hex(all)}\n`),
+  );
+  return { dataset, config };
+}
+
 /** `sweep` of the fixture into D/out over the grid in D/grid.yaml. */
 function sweepWithGrid(d: string): string[] {
   return [
@@ -198,6 +233,11 @@ function manifestFlags(config: string): string[] {
     "--synthetic-manifest",
     `${PROTOCOL}/synthetic.json`,
   ];
+}
+
+/** The padded dataset of D and the config pinning it. */
+function bigFlags(d: string): string[] {
+  return ["--dataset", `${d}/dataset.json`, ...manifestFlags(`${d}/config.yaml`)];
 }
 
 interface Input {
@@ -395,6 +435,51 @@ const INPUTS: Input[] = [
     args: (d) => ["report", `${d}/out`, ...PROTOCOL_FLAGS],
   },
   {
+    name: `two inputs each within its cap: a pinned dataset of ${
+      DATASET_CAP / MIB - 1
+    } MiB that prepares, and 90 answers of 0.97 MB (87 MB of rows) — grade-qa`,
+    dir: "both",
+    prepare: async (d) => {
+      const { dataset, config } = await paddedDataset(d, DATASET_CAP - MIB);
+      await copyRun(`${d}/run`);
+      await longAnswers(`${d}/run`, 970_000);
+      // The run as made under the padded dataset's config: the marker names both.
+      const marker = `${d}/run/qa_run.json`;
+      const hashes = [
+        await sha256Hex(await Deno.readFile(config)),
+        await sha256Hex(await Deno.readFile(dataset)),
+      ];
+      const text = (await Deno.readTextFile(marker))
+        .replace(/"config_sha256": "[0-9a-f]{64}"/, `"config_sha256": "${hashes[0]}"`)
+        .replaceAll(
+          /"(dataset_)?sha256": "cd5c[0-9a-f]{60}"/g,
+          (_, prefix) => `"${prefix ?? ""}sha256": "${hashes[1]}"`,
+        );
+      await Deno.writeTextFile(marker, text);
+    },
+    args: (d) => ["grade-qa", ...bigFlags(d), "--output-dir", `${d}/run`],
+  },
+  {
+    name: "… verify --dataset on it",
+    dir: "both",
+    args: (d) => ["verify", `${d}/run`, ...bigFlags(d)],
+  },
+  {
+    name: "… report --json --dataset",
+    dir: "both",
+    args: (d) => ["report", `${d}/run`, "--json", ...bigFlags(d)],
+  },
+  {
+    name: "… report --html --dataset",
+    dir: "both",
+    args: (d) => ["report", `${d}/run`, "--html", `${d}/report.html`, ...bigFlags(d)],
+  },
+  {
+    name: "… report --against itself --dataset",
+    dir: "both",
+    args: (d) => ["report", `${d}/run`, "--against", `${d}/run`, ...bigFlags(d)],
+  },
+  {
     name: `a vector file at its ${VECTOR_CAP / MIB} MiB cap — conformance`,
     dir: "vectors",
     prepare: async (d) => {
@@ -428,7 +513,12 @@ try {
     `peak RSS by ${HAS_TIME ? "/usr/bin/time -f %M" : "/proc VmHWM polling"}; goal: under 1 GB each`,
   );
   let over = 0;
-  for (const input of INPUTS) {
+  // An argument keeps the inputs whose name holds it, and those they share a directory with (run in order).
+  const only = Deno.args[0];
+  const dirs = new Set(
+    INPUTS.filter((input) => only === undefined || input.name.includes(only)).map((i) => i.dir),
+  );
+  for (const input of INPUTS.filter((item) => dirs.has(item.dir))) {
     const directory = `${root}/${input.dir}`;
     await Deno.mkdir(directory, { recursive: true });
     await input.prepare?.(directory);

@@ -7,5 +7,6 @@
 
 export * from "./read.ts";
 export * from "./publish.ts";
+export * from "./run_files.ts";
 export { decodeUtf8, firstInvalidUtf8 } from "./utf8.ts";
 export type { FileOperation, FileOperationHook } from "./_os_call.ts";

@@ -109,7 +109,8 @@ export class ReadBudget {
 
 /**
  * Refuses (an {@linkcode UnreadableFileError} naming the file and the cap) text that would be more than `cap`
- * bytes as UTF-8: a writer checks what it is about to write against the cap its reader reads it through.
+ * bytes as UTF-8: a writer checks what it is about to write (one string, or the lines it streams) against the
+ * cap its reader reads it through.
  *
  * @example
  * ```ts
@@ -119,10 +120,19 @@ export class ReadBudget {
  * throws(() => refuseOverCap("run/qa.rows.jsonl", "graded rows", "é\n", 2)); // 3 bytes as UTF-8
  * ```
  */
-export function refuseOverCap(path: string, what: string, text: string, cap: number): void {
+export function refuseOverCap(
+  path: string,
+  what: string,
+  text: string | Iterable<string>,
+  cap: number,
+): void {
+  const parts = typeof text === "string" ? [text] : text;
+  let units = 0;
+  for (const part of parts) units += part.length;
   // At most 3 bytes per UTF-16 unit: the count is needed only when the text might be over.
-  if (text.length * 3 <= cap) return;
-  const bytes = utf8Length(text);
+  if (units * 3 <= cap) return;
+  let bytes = 0;
+  for (const part of parts) bytes += utf8Length(part);
   if (bytes > cap) {
     throw new UnreadableFileError(`${what} would be ${bytes} bytes, over the ${capText(cap)} cap`, { path });
   }

@@ -5,6 +5,7 @@
  */
 
 import { ContractError, type DomainErrorOptions, type InputError } from "./errors.ts";
+import { decodeStrictUtf8 } from "./utf8.ts";
 
 /** Options of {@linkcode parseWith}. */
 export interface ParseWithOptions {
@@ -102,9 +103,10 @@ export interface JsonLine<T> {
 
 /**
  * Parses JSON Lines text against `schema`: blank lines are skipped; a line that is not JSON, or not of the
- * schema, throws `options.error` naming the file, the line and (for the schema) the field.
+ * schema, throws `options.error` naming the file, the line and (for the schema) the field. Given the file's
+ * bytes, it decodes one line at a time (strict UTF-8), so the whole text is never held beside its values.
  *
- * @param text The file's text.
+ * @param text The file's text, or its bytes.
  * @param path The file, for messages.
  * @param schema Each line's schema.
  * @param options The error to throw (default {@linkcode ContractError}).
@@ -123,15 +125,18 @@ export interface JsonLine<T> {
  * ```
  */
 export function parseJsonLines<T>(
-  text: string,
+  text: string | Uint8Array,
   path: string,
   schema: Schema<T>,
   options: Pick<ParseWithOptions, "error"> = {},
 ): JsonLine<T>[] {
   const ErrorType = options.error ?? ContractError;
   const rows: JsonLine<T>[] = [];
-  text.split("\n").forEach((source, index) => {
-    if (source.trim() === "") return;
+  const lines = typeof text === "string" ? text.split("\n") : byteLines(text, path, ErrorType);
+  let index = -1;
+  for (const source of lines) {
+    index++;
+    if (source.trim() === "") continue;
     let data: unknown;
     try {
       data = JSON.parse(source);
@@ -142,8 +147,29 @@ export function parseJsonLines<T>(
       value: parseWith(schema, data, path, { ...options, prefix: `line ${index + 1}: ` }),
       line: index + 1,
     });
-  });
+  }
   return rows;
+}
+
+/** The lines of UTF-8 bytes (split at each \n, as text would be), each decoded strictly when it is reached. */
+function* byteLines(
+  bytes: Uint8Array,
+  path: string,
+  ErrorType: NonNullable<ParseWithOptions["error"]>,
+): Generator<string> {
+  let start = 0;
+  for (let line = 1;; line++) {
+    const end = bytes.indexOf(0x0a, start);
+    const piece = bytes.subarray(start, end < 0 ? bytes.length : end);
+    try {
+      yield decodeStrictUtf8(piece);
+    } catch (error) {
+      if (!(error instanceof TypeError)) throw error;
+      throw new ErrorType(`line ${line}: not valid UTF-8`, { path, cause: error });
+    }
+    if (end < 0) return;
+    start = end + 1;
+  }
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { InputError } from "../base/errors.ts";
-import { exists } from "../base/fs.ts";
+import { exists, type RunFiles, runFilesOf } from "../base/fs.ts";
 import { recordedPolicyModule } from "../verify/mod.ts";
 import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
@@ -131,7 +131,7 @@ export interface CandidateHooks {
  */
 export function runCandidateHooks(
   module: ModuleRequest | undefined,
-  directory: string | undefined,
+  directory: string | RunFiles | undefined,
 ): CandidateHooks {
   let stage: StageCandidate | undefined;
   let policyRun: CustomPolicyRun | undefined;
@@ -139,10 +139,11 @@ export function runCandidateHooks(
     beforeDataset: async (contracts) => {
       if (module === undefined) return;
       if (directory === undefined) return refuseModuleWithoutRun(module.path);
-      if (await isPolicyRunDirectory(directory)) {
+      if (await isPolicyRunDirectory(runFilesOf(directory).directory)) {
         policyRun = await policyRunModule(module, directory);
         return;
       }
+      // The marker as the run's own checks read it: the held bytes, when the stage holds them.
       const loaded = await loadCandidate(module);
       const marker = await readMarker(directory, contracts, loaded.identity);
       stage = { loaded, baseline: marker.candidate!.baseline };
@@ -173,9 +174,12 @@ export async function isPolicyRunDirectory(path: string): Promise<boolean> {
 }
 
 /** Loads `--policy-module` for a run-policy directory and holds it to the module its `run.json` records. */
-async function policyRunModule(request: ModuleRequest, directory: string): Promise<CustomPolicyRun> {
+async function policyRunModule(
+  request: ModuleRequest,
+  directory: string | RunFiles,
+): Promise<CustomPolicyRun> {
   const recorded = await recordedPolicyModule(directory);
-  const where = { path: `${directory}/run.json`, field: "policy_module" };
+  const where = { path: runFilesOf(directory).path("run.json"), field: "policy_module" };
   if (recorded === undefined) {
     throw new InputError(
       "the run records no policy module (run-policy made it without one): leave out --policy-module",

@@ -17,6 +17,7 @@ import {
 } from "../qa/mod.ts";
 import {
   ANSWER_ROW_CAP,
+  type FileContent,
   GRADED_ROWS_CAP,
   listDirectory,
   type PublishOptions,
@@ -24,6 +25,8 @@ import {
   readTextIfExists,
   refuseExisting,
   refuseOverCap,
+  RunFiles,
+  runFilesOf,
   writeAllOrNothing,
 } from "../base/fs.ts";
 import { RowIntegrityError } from "../base/errors.ts";
@@ -34,7 +37,7 @@ import { compareCodePoints } from "../py/mod.ts";
 import {
   type GradedRow,
   gradedRow,
-  gradedRowsJsonl,
+  gradedRowLine,
   qaStatsOf,
   type QaStatsSuites,
   qaStatsSuites,
@@ -97,11 +100,13 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   // Existing outputs refuse the run before any work (and gradeRun's all-or-nothing write refuses again).
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
   // The module named must be the run's (by SHA-256); the baseline is the one the run recorded.
-  const hooks = runCandidateHooks(request.policyModule, directory);
+  // The marker is read once, for the module's check and the run's alike.
+  const files = new RunFiles(directory);
+  const hooks = runCandidateHooks(request.policyModule, files);
   const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
-  return await gradeRun(directory, contracts, tasks, request.publish, hooks.recorded());
+  return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded());
 }
 
 /**
@@ -126,15 +131,17 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * ```
  */
 export async function gradeRun(
-  directory: string,
+  run: string | RunFiles,
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   publish: PublishOptions = {},
   candidate?: RunCandidate,
 ): Promise<GradedRun> {
+  const held = runFilesOf(run);
+  const { directory } = held;
   await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
-  await readMarker(directory, contracts, candidate);
+  await readMarker(held, contracts, candidate);
   const pair = policyPair(candidate);
   const graded: GradedRow[] = [];
   // The rows are held together, and what they make verify and report read through the same cap.
@@ -153,10 +160,15 @@ export async function gradeRun(
   }
   graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
   const suites = qaStatsSuites(graded, contracts.config, pair);
-  const rowsText = gradedRowsJsonl(graded);
-  refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", rowsText, GRADED_ROWS_CAP);
-  const files: Record<(typeof QA_OUTPUTS)[number], string> = {
-    [GRADED_ROWS_FILE]: rowsText,
+  // Its lines are made as they are measured and streamed: the rows are never held a second time as text.
+  const lines: Iterable<string> = {
+    *[Symbol.iterator]() {
+      for (const row of graded) yield gradedRowLine(row);
+    },
+  };
+  refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", lines, GRADED_ROWS_CAP);
+  const files: Record<(typeof QA_OUTPUTS)[number], FileContent> = {
+    [GRADED_ROWS_FILE]: lines,
     [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
     [QA_STATS_FILE]: qaStatsOf(suites, contracts.config, pair),
   };

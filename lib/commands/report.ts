@@ -5,7 +5,7 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
-import { exists } from "../base/fs.ts";
+import { exists, RunFiles } from "../base/fs.ts";
 import { visible } from "../base/visible.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
@@ -138,7 +138,10 @@ async function reportRun(
     return;
   }
   const contracts = await readContracts(source.contracts);
-  const hooks = runCandidateHooks(moduleRequest(flags), directory);
+  // Each file of either run is read once, here or by the checks, and what they verified is what is shown.
+  const held = new RunFiles(directory);
+  const other = against === undefined ? undefined : against === directory ? held : new RunFiles(against);
+  const hooks = runCandidateHooks(moduleRequest(flags), held);
   await hooks.beforeDataset(contracts);
   const dataset = source.dataset;
   const stage = dataset === undefined ? undefined : await timedStep(
@@ -160,8 +163,8 @@ async function reportRun(
     () =>
       reportRuns({
         contracts,
-        directory,
-        against,
+        directory: held,
+        against: other,
         recomputed,
         prices,
         candidate,
@@ -180,7 +183,7 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
   } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
-    const comparison = await readPublishedComparison(runs.report, runs.against, contracts);
+    const comparison = readPublishedComparison(runs.report, runs.against, contracts.config.statistics);
     const named = { ...comparison, other: flags.against ?? comparison.other };
     const heading = publishedComparisonHeading(named);
     const sections = publishedComparisonSections(named);
@@ -188,7 +191,7 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   } else {
-    const comparison = await compareRuns(runs.report, runs.against, contracts);
+    const comparison = await compareRuns(runs.report, runs.against);
     const heading = comparisonHeading(comparison);
     const sections = comparisonSections(comparison);
     text = sectionsText(heading, sections, undefined, io.columns);

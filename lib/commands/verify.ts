@@ -5,7 +5,7 @@
  */
 
 import { CommandFailedError, InputError } from "../base/errors.ts";
-import { exists } from "../base/fs.ts";
+import { exists, RunFiles } from "../base/fs.ts";
 import {
   type Check,
   checkLine,
@@ -58,7 +58,9 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     const json = flags.json ?? false;
-    const hooks = runCandidateHooks(moduleRequest(flags), directory);
+    // Each file of the run is read once, by the module's check or the run's own: one set of bytes per verdict.
+    const held = directory === undefined ? undefined : new RunFiles(directory);
+    const hooks = runCandidateHooks(moduleRequest(flags), held);
     const source = await protocolSource(flags, io, directory);
     const dataset = source.dataset;
     const load = () => loadProtocolIfDataset(source.contracts, dataset, hooks);
@@ -72,17 +74,18 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
       (loaded) => loaded.stage?.prepared.cases.length ?? 0,
     );
     const check = async (path: string) => {
+      const files = held ?? new RunFiles(path);
       // A run of another protocol is told in one line, before any check is listed.
-      if (await isRunDirectory(path)) await refuseOtherProtocol(path, contracts);
+      if (await isRunDirectory(path)) await refuseOtherProtocol(files, contracts);
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
       if (await isPolicyRunDirectory(path)) {
-        return await checkPolicyRun(path, contracts, stage, io, json, hooks.policyRun());
+        return await checkPolicyRun(files, contracts, stage, io, json, hooks.policyRun());
       }
       if (await isSweepDirectory(path)) {
-        const { checks, proved } = await verifySweep(path, contracts, stage?.prepared.cases);
+        const { checks, proved } = await verifySweep(files, contracts, stage?.prepared.cases);
         return printChecks({ directory: path, kind: "sweep", checks, proved }, io, json);
       }
-      const result = await verifyResults(path, contracts, stage?.tasks, { candidate: hooks.recorded() });
+      const result = await verifyResults(files, contracts, stage?.tasks, { candidate: hooks.recorded() });
       if (json) {
         writeDocument(
           io,
@@ -103,15 +106,15 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
 
 /** A run-policy directory: every row recomputed with the dataset, the summary and run record always. */
 async function checkPolicyRun(
-  directory: string,
+  files: RunFiles,
   contracts: Contracts,
   stage: StageProtocol | undefined,
   io: Io,
   json: boolean,
   module: CustomPolicyRun | undefined,
 ): Promise<void> {
-  const { checks, proved } = await verifyPolicyRun(directory, contracts, stage?.prepared.cases, module);
-  printChecks({ directory, kind: "policy", checks, proved }, io, json);
+  const { checks, proved } = await verifyPolicyRun(files, contracts, stage?.prepared.cases, module);
+  printChecks({ directory: files.directory, kind: "policy", checks, proved }, io, json);
 }
 
 /** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */

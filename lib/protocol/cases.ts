@@ -89,8 +89,8 @@ function byQuestionId(a: DatasetRow, b: DatasetRow): number {
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { recomputeSelection } from "./cases.ts";
- * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
- * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
  * const byType = recomputeSelection(dataset, contracts.official); // question type → eligible rows, in order
  * const [type] = contracts.official.selection.eligible_question_types;
  * strictEqual(byType.get(type)!.length, contracts.official.selection.take_per_question_type);
@@ -133,8 +133,8 @@ export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest)
  * ```ts
  * import { deepStrictEqual, throws } from "node:assert/strict";
  * import { checkOfficialSelection } from "./cases.ts";
- * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
- * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
  * const scenarios = checkOfficialSelection(dataset, contracts.official, "demo-official.json");
  * deepStrictEqual([...scenarios.keys()], contracts.official.scenario_order);
  * const [scenario] = contracts.official.scenario_order;
@@ -187,8 +187,8 @@ export function checkOfficialSelection(
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { buildDistractorBank } from "./cases.ts";
- * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
- * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
  * strictEqual(buildDistractorBank(dataset, contracts.config).length, contracts.config.pool.distractor_bank_size);
  * ```
  */
@@ -275,8 +275,8 @@ function syntheticDrafts(synthetic: SyntheticManifest): CaseDraft[] {
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { prepareCases } from "./cases.ts";
- * import { buildDemoProtocol, prepareDemoProtocol } from "./demo.ts";
- * const { contracts, dataset } = await prepareDemoProtocol(await buildDemoProtocol()); // generated, pinned data
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
  * const cases = await prepareCases(dataset, contracts);
  * strictEqual(cases.length, 45); // 40 official, 5 synthetic
  * strictEqual(cases.filter((item) => item.source === "synthetic").length, 5);

@@ -116,12 +116,23 @@ function selectEvidence(row: Record<string, unknown>): EvidenceBlock[] {
       header: `SESSION ${pyStr(ids[index])} AT ${pyStr(dates[index])}`,
       turns: selected.map((turn) => ({
         // `str(turn.get("role") or "unknown").upper()`: every falsy role (0, false, [], {} …) is UNKNOWN.
-        role: pyTruthy(turn.role) ? pyUpper(pyStr(turn.role)) : "UNKNOWN",
+        role: pyTruthy(turn.role) ? upperRole(pyStr(turn.role)) : "UNKNOWN",
         content: turn.content as string,
       })),
     });
   });
   return blocks;
+}
+
+// A role as the reference labels it, one string per role (a dataset repeats a few roles over millions of turns).
+const ROLE_LABELS = new Map<string, string>();
+
+function upperRole(role: string): string {
+  const known = ROLE_LABELS.get(role);
+  if (known !== undefined) return known;
+  const label = pyUpper(role);
+  if (ROLE_LABELS.size < 64) ROLE_LABELS.set(role, label);
+  return label;
 }
 
 function evidenceText(blocks: readonly EvidenceBlock[]): string {
@@ -208,22 +219,62 @@ export async function loadDataset(
   const overlap = source instanceof Uint8Array && bytes.length <= OVERLAP_LIMIT;
   const digest = source instanceof Uint8Array ? sha256Hex(bytes) : Promise.resolve(source.sha256);
   if (!overlap) checkDigest(await digest);
-  let parsed: { root: unknown } | { error: unknown };
+  let parsed: { rows: ParsedRows } | { error: unknown };
   try {
-    parsed = { root: parseDatasetJson(bytes) };
+    parsed = { rows: parseDatasetRows(bytes, path) };
   } catch (error) {
     parsed = { error };
   }
   const sha256 = checkDigest(await digest);
   if ("error" in parsed) {
     const { error } = parsed;
+    // A row the reference would refuse, in a file that parses: named as parseRows names it.
+    if (error instanceof DatasetIntegrityError) throw error;
     // Bytes that are not UTF-8 are named by their place, as in every other file (not by the decoder's words).
     const problem = firstInvalidUtf8(bytes) >= 0
       ? invalidUtf8Text(bytes)
       : `not valid JSON: ${(error as Error).message}`;
     throw new DatasetIntegrityError(problem, { path, cause: error });
   }
-  return { sha256, ...parseRows(parsed.root, path) };
+  return { sha256, ...parsed.rows };
+}
+
+/** A dataset's rows, in file order and by question ID. */
+type ParsedRows = { rows: DatasetRow[]; byId: Map<string, DatasetRow> };
+
+/**
+ * The rows of the dataset file, as `parseRows(parseDatasetJson(bytes))` gives them, each row read from its
+ * piece as soon as it is parsed: the parsed tree of the whole file is never held at once, only its rows. A piece
+ * that does not parse falls back to the single parse; a row the reference refuses is thrown once every piece
+ * parses (the single parse would have succeeded, and `parseRows` meets that row first).
+ */
+function parseDatasetRows(bytes: Uint8Array, path: string): ParsedRows {
+  checkJsonLimits(bytes, DATASET_JSON_LIMITS);
+  const pieces = rowPieces(bytes);
+  if (pieces !== undefined) {
+    const parsed: ParsedRows = { rows: [], byId: new Map() };
+    let refused: { error: unknown } | undefined;
+    let whole = true;
+    try {
+      for (let index = 0; index < pieces.length; index += 2) {
+        const piece = bytes.subarray(pieces[index], pieces[index + 1]);
+        const item = parsePyJson(decodeStrictUtf8(piece), CHECKED);
+        if (refused !== undefined) continue;
+        try {
+          addRow(parsed, item, index / 2, path, piece);
+        } catch (error) {
+          refused = { error };
+        }
+      }
+    } catch {
+      whole = false; // the single parse decides, and names what is wrong
+    }
+    if (whole) {
+      if (refused !== undefined) throw refused.error;
+      return parsed;
+    }
+  }
+  return parseRows(parsePyJsonBytes(bytes, CHECKED), path);
 }
 
 // A parse overlapping the hash of a file that proves not to be the pinned one holds its rows for nothing.
@@ -328,51 +379,68 @@ export function parseRows(
   if (!Array.isArray(root)) {
     throw new DatasetIntegrityError("the root must be a list of objects", { path, field: "(root)" });
   }
-  const rows: DatasetRow[] = [];
-  const byId = new Map<string, DatasetRow>();
-  root.forEach((item, index) => {
-    if (!isRecord(item)) throw new DatasetIntegrityError("must be an object", { path, field: `[${index}]` });
-    const questionId = item.question_id;
-    if (typeof questionId !== "string" || questionId === "") {
-      throw new DatasetIntegrityError("must be a non-empty string", {
-        path,
-        field: `[${index}].question_id`,
-      });
+  const parsed: ParsedRows = { rows: [], byId: new Map() };
+  root.forEach((item, index) => addRow(parsed, item, index, path));
+  return parsed;
+}
+
+/**
+ * Validates and renders one parsed row (`index` in the file's list) into `parsed`; given the row's `piece` of the
+ * file, its evidence is selected again from it when first asked for, and nothing of it is held till then.
+ */
+function addRow(parsed: ParsedRows, item: unknown, index: number, path: string, piece?: Uint8Array): void {
+  const { rows, byId } = parsed;
+  if (!isRecord(item)) throw new DatasetIntegrityError("must be an object", { path, field: `[${index}]` });
+  const questionId = item.question_id;
+  if (typeof questionId !== "string" || questionId === "") {
+    throw new DatasetIntegrityError("must be a non-empty string", {
+      path,
+      field: `[${index}].question_id`,
+    });
+  }
+  if (byId.has(questionId)) {
+    throw new DatasetIntegrityError(`duplicate question_id ${questionId}`, {
+      path,
+      field: `[${index}].question_id`,
+    });
+  }
+  let evidence: EvidenceBlock[];
+  try {
+    evidence = selectEvidence(item);
+  } catch (error) {
+    if (error instanceof DatasetIntegrityError) {
+      throw new DatasetIntegrityError(error.detail, { path, field: `[${index}] (question ${questionId})` });
     }
-    if (byId.has(questionId)) {
-      throw new DatasetIntegrityError(`duplicate question_id ${questionId}`, {
-        path,
-        field: `[${index}].question_id`,
-      });
-    }
-    let evidence: EvidenceBlock[];
-    try {
-      evidence = selectEvidence(item);
-    } catch (error) {
-      if (error instanceof DatasetIntegrityError) {
-        throw new DatasetIntegrityError(error.detail, { path, field: `[${index}] (question ${questionId})` });
+    throw error;
+  }
+  const evidenceLength = evidenceCodePoints(evidence);
+  let blocks: EvidenceBlock[] | undefined = piece === undefined ? evidence : undefined;
+  let source = piece;
+  let text: string | undefined;
+  const row: DatasetRow = {
+    questionId,
+    questionType: pyStr(item.question_type ?? null),
+    question: pyStr(item.question ?? null),
+    answer: answerText(item.answer ?? null),
+    questionDate: item.question_date === undefined || item.question_date === null
+      ? null
+      : pyStr(item.question_date),
+    // Built on first use: only the cases' support rows and the drawn distractors need the text.
+    get evidence() {
+      if (text === undefined) {
+        // The piece parsed once already, so it parses again to the same row.
+        text = evidenceText(
+          blocks ??
+            selectEvidence(parsePyJson(decodeStrictUtf8(source!), CHECKED) as Record<string, unknown>),
+        );
+        blocks = source = undefined; // the file's bytes are let go with the last row that held them
       }
-      throw error;
-    }
-    let text: string | undefined;
-    const row: DatasetRow = {
-      questionId,
-      questionType: pyStr(item.question_type ?? null),
-      question: pyStr(item.question ?? null),
-      answer: answerText(item.answer ?? null),
-      questionDate: item.question_date === undefined || item.question_date === null
-        ? null
-        : pyStr(item.question_date),
-      // Built on first use: only the cases' support rows and the drawn distractors need the text.
-      get evidence() {
-        return text ??= evidenceText(evidence);
-      },
-      evidenceLength: evidenceCodePoints(evidence),
-    };
-    const invalid = recordProblem(item);
-    if (invalid !== undefined) row.invalid = `${invalid} for ${questionId}`;
-    rows.push(row);
-    byId.set(questionId, row);
-  });
-  return { rows, byId };
+      return text;
+    },
+    evidenceLength,
+  };
+  const invalid = recordProblem(item);
+  if (invalid !== undefined) row.invalid = `${invalid} for ${questionId}`;
+  rows.push(row);
+  byId.set(questionId, row);
 }

@@ -8,7 +8,7 @@
 import { ensureDir, publishFiles } from "../base/publish.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
 import { sha256Hex } from "../base/hash.ts";
-import { parseRows } from "./dataset.ts";
+import { type Dataset, loadDataset, parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
 import { recomputeSelection } from "./cases.ts";
 import { type ContractPaths, type PreparedProtocol, prepareProtocol } from "./prepare.ts";
@@ -220,6 +220,28 @@ export async function loadDemoContracts(demo: DemoProtocol): Promise<Contracts> 
  */
 export async function prepareDemoProtocol(demo: DemoProtocol): Promise<PreparedProtocol> {
   return await prepareProtocol(await loadDemoContracts(demo), demo.dataset, "demo:dataset.json");
+}
+
+/**
+ * A demo protocol's contracts and its generated dataset parsed (its pin checked), rows and all: what the
+ * selection's and the bank's own examples work on.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol());
+ * strictEqual(dataset.sha256, contracts.config.dataset.sha256);
+ * ```
+ */
+export async function loadDemoDataset(
+  demo: DemoProtocol,
+): Promise<{ contracts: Contracts; dataset: Dataset }> {
+  const contracts = await loadDemoContracts(demo);
+  return {
+    contracts,
+    dataset: await loadDataset(demo.dataset, "demo:dataset.json", contracts.config.dataset.sha256),
+  };
 }
 
 /** Where {@linkcode writeDemoProtocol} put the demo protocol's files. */

@@ -84,8 +84,11 @@ export function contractsLine(validation: ContractsValidation): string {
 export interface PreparedProtocol {
   /** The contracts the cases were prepared from. */
   contracts: Contracts;
-  /** The dataset the cases were drawn from. */
-  dataset: Dataset;
+  /**
+   * The dataset the cases were drawn from, by its SHA-256: its rows are let go once the cases are prepared (the
+   * cases hold what they drew), so a large dataset's text is not held beside what a stage reads next.
+   */
+  dataset: Pick<Dataset, "sha256">;
   /** The prepared cases, official first, in protocol order. */
   cases: PreparedCase[];
 }
@@ -129,7 +132,7 @@ export async function prepareProtocol(
     );
   }
   const cases = await prepareCases(dataset, contracts);
-  return { contracts, dataset, cases };
+  return { contracts, dataset: { sha256: dataset.sha256 }, cases };
 }
 
 /** Where the CLI looks for the dataset when `--dataset` is not given. */

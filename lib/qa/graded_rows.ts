@@ -73,9 +73,12 @@ const _sameGraded: SameType<GradedRow, z.infer<typeof gradedRowSchema>> = true;
  * ```
  */
 export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
-  return rows.map((row) =>
-    dumps({ ...row, support_recall: new PyFloat(row.support_recall) } as PyJson) + "\n"
-  ).join("");
+  return rows.map(gradedRowLine).join("");
+}
+
+/** One graded row as its line of `qa.rows.jsonl`, `\n` included (what {@linkcode gradedRowsJsonl} joins). */
+export function gradedRowLine(row: GradedRow): string {
+  return dumps({ ...row, support_recall: new PyFloat(row.support_recall) } as PyJson) + "\n";
 }
 
 /**
@@ -96,7 +99,7 @@ export function gradedRowsJsonl(rows: readonly GradedRow[]): string {
  * ```
  */
 export function parseGradedRows(
-  text: string,
+  text: string | Uint8Array,
   path: string,
   config: ProtocolConfig,
   pair: PolicyPair = PUBLISHED_PAIR,

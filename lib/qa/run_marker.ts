@@ -10,12 +10,12 @@ import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
 import * as z from "../base/zod.ts";
 import type { Contracts } from "../protocol/contracts.ts";
 import { ContractError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
+import { type RunFiles, runFilesOf } from "../base/fs.ts";
 import { dumps, PyFloat, type PyJson } from "../py/json.ts";
 import { parseWith, type SameType, type Schema } from "../base/schema.ts";
 import type { SourceState } from "../protocol/identity.ts";
 import { createdAtStamp } from "../py/time.ts";
-import { markerPath } from "./run_dir.ts";
+import { MARKER_FILE } from "./run_dir.ts";
 import {
   checkCandidate,
   type ExpectedCandidate,
@@ -324,7 +324,8 @@ export function checkMarker(
 }
 
 /**
- * Reads and checks a run directory's `qa_run.json` read-only; a missing marker is a {@linkcode ContractError}.
+ * Reads and checks a run directory's `qa_run.json` read-only (from the files a command holds, when given: the
+ * bytes every other check of the marker sees); a missing marker is a {@linkcode ContractError}.
  *
  * @example
  * ```ts
@@ -339,12 +340,13 @@ export function checkMarker(
  * ```
  */
 export async function readMarker(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   candidate?: ExpectedCandidate | "as recorded",
 ): Promise<QaRunMarker> {
-  const path = markerPath(directory);
-  const text = await readTextIfExists(path, "run marker");
+  const files = runFilesOf(directory);
+  const path = files.path(MARKER_FILE);
+  const text = await files.text(MARKER_FILE, "run marker");
   if (text === undefined) throw new ContractError("missing: not a run-qa output directory", { path });
   return checkMarker(text, path, contracts, candidate);
 }

@@ -5,19 +5,16 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
 import { POLICIES } from "../policy/mod.ts";
-import { parsePolicyRawRows } from "../policy/mod.ts";
 import { compareCodePoints } from "../py/json.ts";
-import { parseGradedRows } from "../qa/mod.ts";
+import { GRADED_ROWS_FILE } from "../qa/mod.ts";
 import type { FileComparison, RowDifference } from "./compare.ts";
 import { formatP, formatSigned, shorten } from "./format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { RUN_FILES } from "./run_kind.ts";
 import { capacitiesOf, supportKept } from "./_groups.ts";
-import { readRequired } from "./_read.ts";
 import { suiteName } from "./_names.ts";
-import { GRADED_ROWS_CAP } from "../base/fs.ts";
+import { GRADED_ROWS_CAP, INPUT_CAP } from "../base/fs.ts";
 
 /** The aggregate layer: one row per measure (this run, the other, their difference), and whether all agree. */
 export interface AggregateLayer {
@@ -90,11 +87,10 @@ export function policyAggregate(mine: PolicyReport, theirs: PolicyReport): Aggre
   return { rows, identical };
 }
 
-/** A run's rows as compared: QA rows by row id, policy rows by case, capacity and policy. */
-export async function keyedRows(report: RunReport, contracts: Contracts): Promise<KeyedRow[]> {
+/** A run's rows as compared (the verified ones): QA rows by row id, policy rows by case, capacity and policy. */
+export function keyedRows(report: RunReport): KeyedRow[] {
   if (report.kind === "qa") {
-    const path = `${report.directory}/qa.rows.jsonl`;
-    return parseGradedRows(await readRequired(path, "graded rows", GRADED_ROWS_CAP), path, contracts.config)
+    return report.rows
       .map((row) => ({
         id: row.row_id,
         fields: {
@@ -111,8 +107,7 @@ export async function keyedRows(report: RunReport, contracts: Contracts): Promis
         },
       }));
   }
-  const path = `${report.directory}/policy.raw.jsonl`;
-  return parsePolicyRawRows(await readRequired(path), path).map((row) => ({
+  return report.rows.map((row) => ({
     id: `${row.case_id}@${row.capacity}__${row.policy}`,
     fields: {
       kept_fact_ids: JSON.stringify(row.kept_fact_ids),
@@ -179,25 +174,17 @@ function firstDifference(a: Uint8Array, b: Uint8Array): number {
   return length;
 }
 
-async function readIfExists(path: string): Promise<Uint8Array | undefined> {
-  try {
-    return await Deno.readFile(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound) return undefined;
-    throw error;
-  }
-}
-
-/** Each output file of the kind, byte for byte: identical, where it first differs, or which side lacks it. */
-export async function compareFiles(
-  kind: RunReport["kind"],
-  mine: string,
-  theirs: string,
-): Promise<FileComparison[]> {
+/**
+ * Each output file of the kind, byte for byte as the checks read it (held, never read again): identical, where
+ * it first differs, or which side lacks it.
+ */
+export async function compareFiles(mine: RunReport, theirs: RunReport): Promise<FileComparison[]> {
   const files: FileComparison[] = [];
-  for (const file of RUN_FILES[kind]) {
-    const a = await readIfExists(`${mine}/${file}`);
-    const b = await readIfExists(`${theirs}/${file}`);
+  for (const file of RUN_FILES[mine.kind]) {
+    // Through the cap and the name the checks read the file with: the bytes they held.
+    const [what, cap] = file === GRADED_ROWS_FILE ? ["graded rows", GRADED_ROWS_CAP] : [file, INPUT_CAP];
+    const a = await mine.files.bytes(file, what, cap);
+    const b = await theirs.files.bytes(file, what, cap);
     if (a === undefined || b === undefined) {
       const status = a === undefined && b === undefined
         ? "missing in both"

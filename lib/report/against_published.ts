@@ -6,9 +6,7 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
 import { InputError } from "../base/errors.ts";
-import { GRADED_ROWS_CAP } from "../base/fs.ts";
 import { compareCodePoints } from "../py/json.ts";
 import {
   type BootstrapResult,
@@ -17,7 +15,6 @@ import {
   type McnemarResult,
   type Pair,
   pairedBootstrapDifference,
-  parseGradedRows,
   PUBLISHED_PAIR,
 } from "../qa/mod.ts";
 import type { ProtocolConfig } from "../protocol/config.ts";
@@ -25,7 +22,6 @@ import { formatCount, formatP, formatSigned, fraction, shorten } from "./format.
 import { type Section, table } from "./model.ts";
 import type { QaReport } from "./run_report.ts";
 import { SUITES } from "./suites.ts";
-import { readRequired } from "./_read.ts";
 import { suiteName } from "./_names.ts";
 
 /** One suite: the candidate's correct answers and each published policy's, on the cases both runs hold. */
@@ -177,28 +173,13 @@ export function comparePublished(
   };
 }
 
-/** Reads both runs' graded rows (both already verified) and compares them. */
-export async function readPublishedComparison(
+/** Compares both runs' graded rows: the ones their checks ran on (both verified, neither read again). */
+export function readPublishedComparison(
   candidateRun: QaReport,
   published: QaReport,
-  contracts: Contracts,
-): Promise<PublishedComparison> {
-  const rows = async (directory: string, pair: QaReport["policies"]) => {
-    const path = `${directory}/qa.rows.jsonl`;
-    return parseGradedRows(
-      await readRequired(path, "graded rows", GRADED_ROWS_CAP),
-      path,
-      contracts.config,
-      pair,
-    );
-  };
-  return comparePublished(
-    candidateRun,
-    await rows(candidateRun.directory, candidateRun.policies),
-    published.directory,
-    await rows(published.directory, PUBLISHED_PAIR),
-    contracts.config.statistics,
-  );
+  statistics: ProtocolConfig["statistics"],
+): PublishedComparison {
+  return comparePublished(candidateRun, candidateRun.rows, published.directory, published.rows, statistics);
 }
 
 /** The heading of the comparison. */

@@ -1,13 +1,21 @@
 /**
- * Collects a verified run directory's report: reads its rows and its record, then builds each part of the
- * report from them with the section families' pure functions.
+ * Collects a verified run directory's report from what its checks read (the rows they parsed, its record from
+ * the same held bytes), building each part of the report with the section families' pure functions.
  *
  * @module
  */
 
 import type { Contracts } from "../protocol/contracts.ts";
 import { type PolicyRawRow, policySummaryGroups, rawRowEntry } from "../policy/mod.ts";
-import { parseGradedRows, policyPair, qaStatsSuites, runCandidateSchema } from "../qa/mod.ts";
+import {
+  GRADED_ROWS_FILE,
+  type GradedRow,
+  parseGradedRows,
+  type PolicyPair,
+  policyPair,
+  qaStatsSuites,
+  runCandidateSchema,
+} from "../qa/mod.ts";
 import { discordantCases } from "./discordant.ts";
 import { supportDifferences } from "./policy_sections.ts";
 import { policyProvenance, qaProvenance } from "./provenance.ts";
@@ -17,12 +25,22 @@ import { scenarioPoints } from "./scenarios.ts";
 import { suiteReports } from "./suites.ts";
 import { tokenBill } from "./tokens.ts";
 import type { Verification } from "./verification.ts";
-import { readJsonObject, readRequired } from "./_read.ts";
-import { GRADED_ROWS_CAP } from "../base/fs.ts";
+import { readJsonObject } from "./_read.ts";
+import { InputError } from "../base/errors.ts";
+import { GRADED_ROWS_CAP, type RunFiles, runFilesOf } from "../base/fs.ts";
+
+/** A QA run as its checks left it: the verdict, the two policies and the rows checked, parsed from its files. */
+export interface VerifiedQaRun {
+  verification: Verification;
+  /** The policies the rows were checked as (absent: as the run's marker records them). */
+  pair?: PolicyPair;
+  /** The rows the checks parsed (absent: parsed here from the held bytes). */
+  rows?: readonly GradedRow[];
+}
 
 /**
- * Collects a QA results directory's report. The caller has verified the directory (see `verifyRun`); the rows
- * are parsed again here with the same library function `verify` uses.
+ * Collects a QA results directory's report from what its checks read (see `verifyRun`): the rows they parsed, the
+ * marker from the same held bytes; no file is read again.
  *
  * @example
  * ```ts
@@ -42,26 +60,22 @@ import { GRADED_ROWS_CAP } from "../base/fs.ts";
  * ```
  */
 export async function qaReport(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
-  verification: Verification,
+  verified: VerifiedQaRun,
   prices?: Prices,
 ): Promise<QaReport> {
-  const path = `${directory}/qa.rows.jsonl`;
-  const marker = await readJsonObject(`${directory}/qa_run.json`);
+  const files = runFilesOf(directory);
+  const { verification } = verified;
+  const marker = await readJsonObject(files, "qa_run.json");
   // The run's record says which two policies it compares (verified against the module when one was given).
   const recorded = runCandidateSchema.safeParse(marker?.candidate);
-  const policies = policyPair(recorded.success ? recorded.data : undefined);
-  const rows = parseGradedRows(
-    await readRequired(path, "graded rows", GRADED_ROWS_CAP),
-    path,
-    contracts.config,
-    policies,
-  );
+  const policies = verified.pair ?? policyPair(recorded.success ? recorded.data : undefined);
+  const rows = verified.rows ?? await heldRows(files, contracts, policies);
   const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = contracts.config.statistics;
   return {
     kind: "qa",
-    directory,
+    directory: files.directory,
     policies,
     verification,
     suites: suiteReports(qaStatsSuites(rows, contracts.config, policies), policies),
@@ -71,7 +85,17 @@ export async function qaReport(
     bill: tokenBill(rows, prices, policies),
     provenance: qaProvenance(marker, rows, contracts),
     bootstrap: { seed, iterations, alpha },
+    rows,
+    files,
   };
+}
+
+/** The graded rows parsed from the held bytes of `qa.rows.jsonl` (a missing file is bad input). */
+async function heldRows(files: RunFiles, contracts: Contracts, pair: PolicyPair): Promise<GradedRow[]> {
+  const path = files.path(GRADED_ROWS_FILE);
+  const text = await files.text(GRADED_ROWS_FILE, "graded rows", GRADED_ROWS_CAP);
+  if (text === undefined) throw new InputError("missing", { path });
+  return parseGradedRows(text, path, contracts.config, pair);
 }
 
 /**
@@ -91,18 +115,21 @@ export async function qaReport(
  * ```
  */
 export async function policyReport(
-  directory: string,
+  directory: string | RunFiles,
   rows: readonly PolicyRawRow[],
   verification: Verification,
 ): Promise<PolicyReport> {
+  const files = runFilesOf(directory);
   const entries = rows.map(rawRowEntry);
   return {
     kind: "policy",
-    directory,
+    directory: files.directory,
     verification,
     entries,
     groups: policySummaryGroups(entries),
     differences: supportDifferences(rows),
-    provenance: policyProvenance(await readJsonObject(`${directory}/run.json`) ?? {}),
+    provenance: policyProvenance(await readJsonObject(files, "run.json") ?? {}),
+    rows,
+    files,
   };
 }

@@ -6,7 +6,6 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
 import { InputError } from "../base/errors.ts";
 import { shorten } from "./format.ts";
 import type { Section, Table } from "./model.ts";
@@ -101,14 +100,13 @@ function layerVerdicts(
  * const [dir, again] = [await Deno.makeTempDir(), await Deno.makeTempDir()]; // the same run twice
  * for (const into of [dir, again]) await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, into, new Date(0), source);
  * const [mine, theirs] = [await buildReport(dir, prepared.contracts), await buildReport(again, prepared.contracts)];
- * const comparison = await compareRuns(mine, theirs, prepared.contracts);
+ * const comparison = await compareRuns(mine, theirs);
  * deepStrictEqual(comparison.verdicts.map((verdict) => verdict.identical), [true, true, true]); // in every layer
  * ```
  */
 export async function compareRuns(
   mine: RunReport,
   theirs: RunReport,
-  contracts: Contracts,
 ): Promise<Comparison> {
   if (mine.kind !== theirs.kind) {
     throw new InputError(`cannot compare a ${mine.kind} run with a ${theirs.kind} run`, {
@@ -118,10 +116,10 @@ export async function compareRuns(
   const aggregate = mine.kind === "qa"
     ? qaAggregate(mine, theirs as QaReport)
     : policyAggregate(mine, theirs as PolicyReport);
-  const a = await keyedRows(mine, contracts);
-  const b = await keyedRows(theirs, contracts);
+  const a = keyedRows(mine);
+  const b = keyedRows(theirs);
   const rows = compareRows(a, b);
-  const files = await compareFiles(mine.kind, mine.directory, theirs.directory);
+  const files = await compareFiles(mine, theirs);
   return {
     directory: mine.directory,
     other: theirs.directory,

@@ -7,8 +7,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import { NotVerifiedError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
-import { parsePolicyRawRows } from "../policy/mod.ts";
+import { type RunFiles, runFilesOf } from "../base/fs.ts";
 import type { PreparedCase } from "../protocol/mod.ts";
 import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
@@ -18,8 +17,8 @@ import { type Recomputed, verifyRun } from "./verification.ts";
 import { type PolicyRunModule, refuseOtherProtocol } from "../verify/mod.ts";
 
 /**
- * Detects, verifies and collects the report of a run directory; throws `NotVerifiedError` (from
- * `base/errors.ts`) when any check fails.
+ * Detects, verifies and collects the report of a run directory, each of its files read once: what is reported
+ * is what was verified. Throws `NotVerifiedError` (from `base/errors.ts`) when any check fails.
  *
  * @example
  * ```ts
@@ -35,27 +34,28 @@ import { type PolicyRunModule, refuseOtherProtocol } from "../verify/mod.ts";
  * ```
  */
 export async function buildReport(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   options: { recomputed?: Recomputed; prices?: Prices; candidate?: RunCandidate; module?: PolicyRunModule } =
     {},
 ): Promise<RunReport> {
-  const kind = await detectRunKind(directory);
+  const files = runFilesOf(directory);
+  const kind = await detectRunKind(files.directory);
   // A run of another protocol is told in one line, before any check is listed.
-  await refuseOtherProtocol(directory, contracts);
-  const verification = await verifyRun(
+  await refuseOtherProtocol(files, contracts);
+  const verified = await verifyRun(
     kind,
-    directory,
+    files,
     contracts,
     options.recomputed,
     options.candidate,
     options.module,
   );
-  if (!verification.ok) throw new NotVerifiedError(directory, verification);
-  if (kind === "qa") return await qaReport(directory, contracts, verification, options.prices);
-  const path = `${directory}/policy.raw.jsonl`;
-  const rows = parsePolicyRawRows((await readTextIfExists(path)) ?? "", path);
-  return await policyReport(directory, rows, verification);
+  const { verification } = verified;
+  if (!verification.ok) throw new NotVerifiedError(files.directory, verification);
+  if (kind === "qa") return await qaReport(files, contracts, verified, options.prices);
+  // Verified: the rows parsed.
+  return await policyReport(files, verified.policyRows!, verification);
 }
 
 /** With the dataset: the protocol's prepared cases and answer tasks, for the per-row checks. */
@@ -67,9 +67,10 @@ export interface RecomputedProtocol {
 /** What {@linkcode reportRuns} reports: a run, optionally one to compare with, and what to re-derive them from. */
 export interface RunsRequest {
   contracts: Contracts;
-  directory: string;
+  /** The run (its files as already held, when a stage read some of them first). */
+  directory: string | RunFiles;
   /** Another run of the same kind to compare with. */
-  against?: string;
+  against?: string | RunFiles;
   /** The protocol prepared from the pinned dataset: also re-derive every row. */
   recomputed?: RecomputedProtocol;
   prices?: Prices;
@@ -106,12 +107,12 @@ export interface RunsReport {
 export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
   const { contracts } = request;
   const build = async (
-    directory: string,
+    directory: string | RunFiles,
     candidate?: RunCandidate,
     recomputed = request.recomputed,
     module?: PolicyRunModule,
   ) => {
-    const kind = await detectRunKind(directory);
+    const kind = await detectRunKind(runFilesOf(directory).directory);
     const rederive = recomputed === undefined
       ? {}
       : kind === "qa"

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { PolicySummaryGroup, RetentionEntry } from "../policy/mod.ts";
+import type { RunFiles } from "../base/fs.ts";
+import type { PolicyRawRow, PolicySummaryGroup, RetentionEntry } from "../policy/mod.ts";
 import type { GradedRow, PolicyPair, QaSuiteStats, QaSummaryGroup } from "../qa/mod.ts";
 import type { Verification } from "./verification.ts";
 
@@ -88,6 +89,10 @@ export interface QaReport {
   bill: TokenBill;
   provenance: Provenance;
   bootstrap: { seed: bigint; iterations: number; alpha: number };
+  /** The rows the checks ran on, parsed once from the bytes they read (a comparison pairs these). */
+  rows: readonly GradedRow[];
+  /** The run's files as they were read, once (a comparison's byte layer compares these). */
+  files: RunFiles;
 }
 
 /** A case and capacity where one policy keeps the support and the other does not. */
@@ -109,6 +114,10 @@ export interface PolicyReport {
   groups: PolicySummaryGroup[];
   differences: SupportDifference[];
   provenance: Provenance;
+  /** The rows the checks ran on, parsed once from the bytes they read. */
+  rows: readonly PolicyRawRow[];
+  /** The run's files as they were read, once. */
+  files: RunFiles;
 }
 
 /** Either report. */

@@ -5,12 +5,13 @@
  * @module
  */
 
-import { MARKER_FILE, markerPath } from "../qa/mod.ts";
+import { type GradedRow, MARKER_FILE, type PolicyPair } from "../qa/mod.ts";
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
-import { exists } from "../base/fs.ts";
+import { type RunFiles, runFilesOf } from "../base/fs.ts";
+import type { PolicyRawRow } from "../policy/mod.ts";
 import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
-import { type Check, verifyResults } from "../verify/mod.ts";
+import { type Check, verifyQaRun } from "../verify/mod.ts";
 import { type PolicyRunModule, verifyPolicyRun } from "../verify/mod.ts";
 import type { RunKind } from "./run_kind.ts";
 
@@ -20,6 +21,17 @@ export interface Verification {
   ok: boolean;
   /** One sentence: what the checks prove and what they leave unproved. */
   proved: string;
+}
+
+/** A run's verdict and what its checks ran on: the rows parsed from the bytes they read, once. */
+export interface VerifiedRun {
+  verification: Verification;
+  /** A QA run's two policies, as its rows were checked. */
+  pair?: PolicyPair;
+  /** A QA run's graded rows, when they parse. */
+  rows?: readonly GradedRow[];
+  /** A policy run's rows, when they parse. */
+  policyRows?: readonly PolicyRawRow[];
 }
 
 /** What the per-row checks need, by kind: the QA tasks, or the prepared cases of a policy run. */
@@ -41,25 +53,30 @@ export interface Recomputed {
  * const prepared = await prepareDemoProtocol(await buildDemoProtocol());
  * const dir = await Deno.makeTempDir(); // a policy run of two cases
  * await runPolicy({ ...prepared, cases: prepared.cases.slice(0, 2) }, dir, new Date(0), { dirty: null, head: null });
- * const verification = await verifyRun("policy", dir, prepared.contracts);
+ * const { verification } = await verifyRun("policy", dir, prepared.contracts);
  * strictEqual(verification.ok, true);
  * strictEqual(verification.checks.length, 3); // the rows' own consistency, summary.json, run.json
  * ```
  */
 export async function verifyRun(
   kind: RunKind,
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   recomputed: Recomputed = {},
   candidate?: RunCandidate,
   module?: PolicyRunModule,
-): Promise<Verification> {
+): Promise<VerifiedRun> {
+  const files = runFilesOf(directory);
   if (kind === "policy") {
-    const { checks, proved } = await verifyPolicyRun(directory, contracts, recomputed.cases, module);
-    return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
+    const { checks, proved, rows } = await verifyPolicyRun(files, contracts, recomputed.cases, module);
+    return {
+      verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved },
+      policyRows: rows,
+    };
   }
-  const hasMarker = await exists(markerPath(directory));
-  const result = await verifyResults(directory, contracts, recomputed.tasks, { candidate });
+  const { result, pair, rows } = await verifyQaRun(files, contracts, recomputed.tasks, { candidate });
+  // The marker as the checks read it (a missing one is what they found missing).
+  const hasMarker = await files.bytes(MARKER_FILE, "run marker") !== undefined;
   // qa_run.json is optional for a report: without it the artifact hashes are simply not claimed.
   const checks = hasMarker
     ? result.checks
@@ -68,5 +85,9 @@ export async function verifyRun(
   const proved = hasMarker
     ? conclusion
     : `${conclusion}; no qa_run.json: the run is not bound to artifact hashes`;
-  return { checks, ok: checks.every((check) => check.verdict !== "fail"), proved };
+  return {
+    verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved },
+    pair,
+    rows,
+  };
 }

@@ -8,7 +8,7 @@
 
 import type { Contracts } from "../protocol/contracts.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
-import { decodeUtf8, readBytesIfExists } from "../base/fs.ts";
+import { decodeUtf8, type RunFiles, runFilesOf } from "../base/fs.ts";
 import { evaluateAll, evaluatePolicy, type ModulePolicy, POLICIES } from "../policy/mod.ts";
 import {
   parsePolicyRawRows,
@@ -135,18 +135,18 @@ function runRecordProblems(
  * ```
  */
 export async function verifyPolicyRun(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   cases?: readonly PreparedCase[],
   module?: PolicyRunModule,
 ): Promise<PolicyVerification> {
+  const files = runFilesOf(directory);
   const checks: Check[] = [];
-  const rawPath = `${directory}/policy.raw.jsonl`;
-  const raw = await readFile(rawPath);
-  const read = checkRawRows(checks, raw?.text, rawPath, contracts);
+  const raw = await readFile(files, "policy.raw.jsonl");
+  const read = checkRawRows(checks, raw?.text, files.path("policy.raw.jsonl"), contracts);
   const rows = read?.rows;
-  checkSummary(checks, read, (await readFile(`${directory}/summary.json`))?.bytes, contracts);
-  checkRunRecord(checks, (await readFile(`${directory}/run.json`))?.text, contracts, read?.module);
+  checkSummary(checks, read, (await readFile(files, "summary.json"))?.bytes, contracts);
+  checkRunRecord(checks, (await readFile(files, "run.json"))?.text, contracts, read?.module);
   const recorded = read?.module;
   const moduleRows = recorded !== undefined && module === undefined;
   if (cases !== undefined && raw !== undefined) {
@@ -201,9 +201,12 @@ async function recomputedCheck(
 }
 
 /** A file's bytes and text (capped; invalid UTF-8 refused as every text read refuses it), or `undefined`. */
-async function readFile(path: string): Promise<{ bytes: Uint8Array; text: string } | undefined> {
-  const bytes = await readBytesIfExists(path);
-  return bytes === undefined ? undefined : { bytes, text: decodeUtf8(bytes, path) };
+async function readFile(
+  files: RunFiles,
+  name: string,
+): Promise<{ bytes: Uint8Array; text: string } | undefined> {
+  const bytes = await files.bytes(name);
+  return bytes === undefined ? undefined : { bytes, text: decodeUtf8(bytes, files.path(name)) };
 }
 
 /** The rows as read, and the module they were made with (none for a plain run). */
@@ -305,8 +308,10 @@ function checkRunRecord(
  * deepStrictEqual(await recordedPolicyModule(dir), module);
  * ```
  */
-export async function recordedPolicyModule(directory: string): Promise<PolicyModuleRecord | undefined> {
-  const text = (await readFile(`${directory}/run.json`))?.text;
+export async function recordedPolicyModule(
+  directory: string | RunFiles,
+): Promise<PolicyModuleRecord | undefined> {
+  const text = (await readFile(runFilesOf(directory), "run.json"))?.text;
   let record: unknown;
   try {
     record = text === undefined ? undefined : JSON.parse(text);

@@ -12,7 +12,7 @@
 
 import { GRADED_ROWS_FILE, QA_STATS_FILE, QA_SUMMARY_FILE } from "../qa/mod.ts";
 import { InputError, UnreadableFileError } from "../base/errors.ts";
-import { decodeUtf8, GRADED_ROWS_CAP, readBytesIfExists, readTextIfExists } from "../base/fs.ts";
+import { decodeUtf8, firstInvalidUtf8, GRADED_ROWS_CAP, type RunFiles, runFilesOf } from "../base/fs.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
@@ -72,23 +72,46 @@ interface RowsRead {
  * ```
  */
 export async function verifyResults(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   tasks?: readonly AnswerTask[],
   options: VerifyOptions = {},
 ): Promise<VerifyResult> {
+  return (await verifyQaRun(runFilesOf(directory), contracts, tasks, options)).result;
+}
+
+/** What {@linkcode verifyQaRun} found, and the rows its checks ran on (what a report shows). */
+export interface QaRunVerification {
+  result: VerifyResult;
+  /** The two policies the rows were checked as. */
+  pair: PolicyPair;
+  /** The rows parsed from the bytes the checks read, when they parse. */
+  rows?: GradedRow[];
+}
+
+/**
+ * {@linkcode verifyResults} on files held once (`files`): the rows the checks ran on come back with the verdict,
+ * so whatever shows them shows the bytes that were verified.
+ */
+export async function verifyQaRun(
+  files: RunFiles,
+  contracts: Contracts,
+  tasks?: readonly AnswerTask[],
+  options: VerifyOptions = {},
+): Promise<QaRunVerification> {
   const list = new CheckList();
   // Without the module or the dataset, the run's own record says which two policies it compares.
   const candidate = options.candidate ??
     (tasks === undefined ? "as recorded" as const : undefined);
   const pair = candidate === "as recorded"
-    ? policyPair(await recordedCandidate(directory))
+    ? policyPair(await recordedCandidate(files))
     : policyPair(candidate);
-  const read = await checkRowsFile(list, directory, contracts, pair);
-  await checkDerivedFiles(list, directory, contracts, read, pair);
-  await checkMarkerFile(list, directory, contracts, candidate);
+  const read = await checkRowsFile(list, files, contracts, pair);
+  await checkDerivedFiles(list, files, contracts, read, pair);
+  await checkMarkerFile(list, files, contracts, candidate);
   checkRowsAgainstTheirTasks(list, read.rows, tasks);
-  return list.result(tasks === undefined ? "structure-and-statistics" : "every-derivable-field");
+  const result = list.result(tasks === undefined ? "structure-and-statistics" : "every-derivable-field");
+  return { result, pair, rows: read.rows };
 }
 
 /** Options of {@linkcode verifyResults}. */
@@ -98,9 +121,9 @@ export interface VerifyOptions {
 }
 
 /** The candidate a run's marker records, read leniently (a marker that does not parse fails its own check). */
-export async function recordedCandidate(directory: string): Promise<RunCandidate | undefined> {
+export async function recordedCandidate(directory: string | RunFiles): Promise<RunCandidate | undefined> {
   try {
-    const text = await readTextIfExists(`${directory}/${MARKER_FILE}`, "run marker");
+    const text = await runFilesOf(directory).text(MARKER_FILE, "run marker");
     const parsed = text === undefined ? undefined : runCandidateSchema.safeParse(JSON.parse(text)?.candidate);
     return parsed?.success ? parsed.data : undefined;
   } catch {
@@ -110,20 +133,22 @@ export async function recordedCandidate(directory: string): Promise<RunCandidate
 
 async function checkRowsFile(
   list: CheckList,
-  directory: string,
+  files: RunFiles,
   contracts: Contracts,
   pair: PolicyPair,
 ): Promise<RowsRead> {
   const capacity = contracts.config.pool.qa_capacity;
-  const rowsPath = `${directory}/${ROWS_FILE}`;
+  const rowsPath = files.path(ROWS_FILE);
   const schemaName =
     `${ROWS_FILE}: valid UTF-8, every line a graded row (schema, capacity ${capacity}, grader version)`;
   const read: RowsRead = { sound: false };
   try {
-    read.bytes = await readBytesIfExists(rowsPath, "graded rows", GRADED_ROWS_CAP);
+    read.bytes = await files.bytes(ROWS_FILE, "graded rows", GRADED_ROWS_CAP);
     if (read.bytes === undefined) list.fail(schemaName, "missing");
     else {
-      read.rows = parseGradedRows(decodeUtf8(read.bytes, rowsPath), rowsPath, contracts.config, pair);
+      // Invalid UTF-8 is refused as every text read refuses it; valid, the rows are parsed a line at a time.
+      if (firstInvalidUtf8(read.bytes) >= 0) decodeUtf8(read.bytes, rowsPath);
+      read.rows = parseGradedRows(read.bytes, rowsPath, contracts.config, pair);
       list.pass(schemaName);
     }
   } catch (error) {
@@ -149,7 +174,7 @@ async function checkRowsFile(
 
 async function checkDerivedFiles(
   list: CheckList,
-  directory: string,
+  files: RunFiles,
   contracts: Contracts,
   read: RowsRead,
   pair: PolicyPair,
@@ -159,9 +184,8 @@ async function checkDerivedFiles(
     const name = `${file}: re-derived from the rows byte for byte`;
     let published: Uint8Array | undefined;
     try {
-      const path = `${directory}/${file}`;
-      published = await readBytesIfExists(path, file);
-      if (published !== undefined) decodeUtf8(published, path); // invalid UTF-8 is refused, as every text read
+      published = await files.bytes(file, file);
+      if (published !== undefined) decodeUtf8(published, files.path(file)); // invalid UTF-8 is refused, as every text read
     } catch (error) {
       list.fail(name, describe(error));
       continue;
@@ -179,18 +203,17 @@ async function checkDerivedFiles(
 
 async function checkMarkerFile(
   list: CheckList,
-  directory: string,
+  files: RunFiles,
   contracts: Contracts,
   candidate: RunCandidate | "as recorded" | undefined,
 ): Promise<void> {
   const markerName =
     `${MARKER_FILE}: exactly the keys run-qa writes; schema version, protocol id, qa.model and the five artifact hashes of the protocol in use`;
   try {
-    const markerPath = `${directory}/${MARKER_FILE}`;
-    const markerText = await readTextIfExists(markerPath, "run marker");
+    const markerText = await files.text(MARKER_FILE, "run marker");
     if (markerText === undefined) list.fail(markerName, "missing");
     else {
-      checkMarker(markerText, markerPath, contracts, candidate);
+      checkMarker(markerText, files.path(MARKER_FILE), contracts, candidate);
       list.pass(markerName);
     }
   } catch (error) {

@@ -10,7 +10,13 @@ import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../base/order.ts";
 import { decodeStrictUtf8 } from "../base/utf8.ts";
 import { firstByteDifference } from "./checks.ts";
-import { type AnswerTask, type GradedRow, gradedRowsJsonl, identityMismatches } from "../qa/mod.ts";
+import {
+  type AnswerTask,
+  type GradedRow,
+  gradedRowLine,
+  gradedRowsJsonl,
+  identityMismatches,
+} from "../qa/mod.ts";
 import { type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
 
 /**
@@ -166,8 +172,20 @@ export function structureProblems(
  * ```
  */
 export function canonicalDifference(bytes: Uint8Array, rows: readonly GradedRow[]): string | undefined {
-  const canonical = gradedRowsJsonl([...rows].sort((a, b) => compareCodePoints(a.row_id, b.row_id)));
-  const at = firstByteDifference(bytes, new TextEncoder().encode(canonical));
+  const sorted = [...rows].sort((a, b) => compareCodePoints(a.row_id, b.row_id));
+  // Compared a line at a time: the canonical serialisation is never held whole beside the file's bytes.
+  const encoder = new TextEncoder();
+  let offset = 0;
+  let same = true;
+  for (const row of sorted) {
+    const line = encoder.encode(gradedRowLine(row));
+    same = firstByteDifference(bytes.subarray(offset, offset + line.length), line) === undefined;
+    if (!same) break;
+    offset += line.length;
+  }
+  if (same && offset === bytes.length) return undefined;
+  const canonical = gradedRowsJsonl(sorted);
+  const at = firstByteDifference(bytes, encoder.encode(canonical));
   if (at === undefined) return undefined;
   const fallback = `byte ${at} differs from the canonical serialisation`;
   // The bytes differ; their text (a BOM kept) says which line and why, when they are UTF-8 at all.

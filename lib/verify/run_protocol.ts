@@ -6,7 +6,7 @@
  */
 
 import { ContractError } from "../base/errors.ts";
-import { readTextIfExists } from "../base/fs.ts";
+import { decodeUtf8, type RunFiles, runFilesOf } from "../base/fs.ts";
 import type { Contracts } from "../protocol/contracts.ts";
 import { ARTIFACT_KEYS, expectedArtifacts, MARKER_FILE, OTHER_PROTOCOL_ADVICE } from "../qa/mod.ts";
 
@@ -41,10 +41,15 @@ function runRecordFields(record: Record<string, unknown>, contracts: Contracts):
   ];
 }
 
-/** A JSON object read from `path`, or `undefined` when absent or not one (the checks then say why). */
-async function jsonObject(path: string, what: string): Promise<Record<string, unknown> | undefined> {
-  const text = await readTextIfExists(path, what);
-  if (text === undefined) return undefined;
+/** A JSON object of the run's files, or `undefined` when absent or not one (the checks then say why). */
+async function jsonObject(
+  files: RunFiles,
+  name: string,
+  what: string,
+): Promise<Record<string, unknown> | undefined> {
+  const bytes = await files.bytes(name, what);
+  if (bytes === undefined) return undefined;
+  const text = decodeUtf8(bytes, files.path(name));
   try {
     const value = JSON.parse(text);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
@@ -69,11 +74,13 @@ async function jsonObject(path: string, what: string): Promise<Record<string, un
  * await rejects(refuseOtherProtocol(dir, contracts), /run\.json: made under another protocol: protocol_id/);
  * ```
  */
-export async function refuseOtherProtocol(directory: string, contracts: Contracts): Promise<void> {
-  const markerPath = `${directory}/${MARKER_FILE}`;
-  const marker = await jsonObject(markerPath, "run marker");
-  const recordPath = `${directory}/run.json`;
-  const record = marker === undefined ? await jsonObject(recordPath, "run record") : undefined;
+export async function refuseOtherProtocol(directory: string | RunFiles, contracts: Contracts): Promise<void> {
+  // The records as the checks will read them: the same held bytes.
+  const files = runFilesOf(directory);
+  const markerPath = files.path(MARKER_FILE);
+  const marker = await jsonObject(files, MARKER_FILE, "run marker");
+  const recordPath = files.path("run.json");
+  const record = marker === undefined ? await jsonObject(files, "run.json", "run record") : undefined;
   const fields = marker !== undefined
     ? markerFields(marker, contracts)
     : record !== undefined

@@ -10,7 +10,7 @@
  */
 
 import { InputError, UnreadableFileError } from "../base/errors.ts";
-import { decodeUtf8, readBytesIfExists, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
+import { decodeUtf8, type RunFiles, runFilesOf, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
 import { sha256Hex } from "../base/hash.ts";
 import { parseWith } from "../base/schema.ts";
 import type { PreparedCase } from "../protocol/cases.ts";
@@ -48,10 +48,12 @@ interface Read {
   problem?: string;
 }
 
-async function readFile(path: string): Promise<Read> {
+async function readFile(files: RunFiles, name: string): Promise<Read> {
   try {
-    const bytes = await readBytesIfExists(path, "sweep output", SWEEP_OUTPUT_CAP);
-    return bytes === undefined ? { problem: "missing" } : { bytes, text: decodeUtf8(bytes, path) };
+    const bytes = await files.bytes(name, "sweep output", SWEEP_OUTPUT_CAP);
+    return bytes === undefined
+      ? { problem: "missing" }
+      : { bytes, text: decodeUtf8(bytes, files.path(name)) };
   } catch (error) {
     // Invalid UTF-8, a file over its cap or not a regular file is refused (thrown), as every text read refuses it.
     if (error instanceof InputError && !(error instanceof UnreadableFileError)) {
@@ -96,17 +98,18 @@ export const SWEEP_CHECKS = {
  * ```
  */
 export async function verifySweep(
-  directory: string,
+  directory: string | RunFiles,
   contracts: Contracts,
   cases?: readonly PreparedCase[],
 ): Promise<SweepVerification> {
+  const files = runFilesOf(directory);
   const checks: Check[] = [];
   const pass = (name: string) => checks.push({ name, verdict: "pass" });
   const fail = (name: string, detail: string) => checks.push({ name, verdict: "fail", detail });
-  const recordPath = `${directory}/sweep.json`;
-  const rowsPath = `${directory}/sweep.jsonl`;
-  const recordFile = await readFile(recordPath);
-  const rowsFile = await readFile(rowsPath);
+  const recordPath = files.path("sweep.json");
+  const rowsPath = files.path("sweep.jsonl");
+  const recordFile = await readFile(files, "sweep.json");
+  const rowsFile = await readFile(files, "sweep.jsonl");
   const read = checkRecord(recordFile, recordPath, pass, fail);
   const record = read?.record;
   await checkHash(record, rowsFile, pass, fail);

@@ -15,7 +15,7 @@ async function copyPublished(directory: string): Promise<void> {
 
 Deno.test("a run against itself: every layer identical", async () => {
   const report = await buildReport(PUBLISHED, contracts);
-  const comparison = await compareRuns(report, report, contracts);
+  const comparison = await compareRuns(report, report);
   assertEquals(comparison.verdicts.map((verdict) => [verdict.layer, verdict.identical]), [
     ["aggregate", true],
     ["row", true],
@@ -49,7 +49,6 @@ Deno.test("against a copy with one prediction changed: the row is named, aggrega
     const comparison = await compareRuns(
       await buildReport(PUBLISHED, contracts),
       await buildReport(directory, contracts),
-      contracts,
     );
     assertEquals(comparison.verdicts.map((verdict) => verdict.identical), [true, false, false]);
     assertEquals(comparison.rowDifferences, [
@@ -72,7 +71,7 @@ Deno.test("against a run with a different grade: the aggregate layer shows both 
     }
     // The fixture run is a different protocol: compare its report (under its own contracts) with the published one.
     const other = await buildReport(directory, fixture);
-    const comparison = await compareRuns(published, other, contracts);
+    const comparison = await compareRuns(published, other);
     assertEquals(comparison.verdicts[0].identical, false);
     const official = comparison.aggregate.rows.filter((row) => row[0] === "longmemeval");
     assertEquals(official[0], ["longmemeval", "confidence correct", "23", "20", "-3"]);
@@ -84,12 +83,12 @@ Deno.test("against a run with a different grade: the aggregate layer shows both 
 Deno.test("policy runs compare by case, capacity and policy; a QA run and a policy run cannot be compared", async () => {
   const fixture = await fixtureContracts();
   const policy = await buildReport(`${GOLDEN}/fixture-run/policy`, fixture);
-  const comparison = await compareRuns(policy, policy, fixture);
+  const comparison = await compareRuns(policy, policy);
   assertEquals(comparison.verdicts.map((verdict) => verdict.identical), [true, true, true]);
   assertEquals(comparison.fieldAgreement[0], { field: "kept_fact_ids", agree: 270, differ: 0 });
   const qa = await buildReport(`${GOLDEN}/fixture-run/qa`, fixture);
   await assertRejects(
-    () => compareRuns(qa, policy, fixture),
+    () => compareRuns(qa, policy),
     InputError,
     "cannot compare a qa run with a policy run",
   );

@@ -36,7 +36,7 @@ const fixture = await fixtureContracts();
 const published = await buildReport(`${ROOT}results/pr4789-reproduction-v1`, contracts);
 const qaHtml = reportHtml(published);
 const policyHtml = reportHtml(await buildReport(`${GOLDEN}/fixture-run/policy`, fixture));
-const comparison = await compareRuns(published, published, contracts);
+const comparison = await compareRuns(published, published);
 const comparisonHtml = sectionsHtml(comparisonHeading(comparison), comparisonSections(comparison));
 /** A candidate (the published hybrid-v1's rows renamed) beside the published run: `report --against`'s page. */
 function againstPublishedHtml(): string {

@@ -79,7 +79,7 @@ Deno.test("GFM: a policy run's report", async () => {
 
 Deno.test("GFM: a comparison, identical and with a differing row", async () => {
   const published = await publishedReport();
-  const same = await compareRuns(published, published, contracts);
+  const same = await compareRuns(published, published);
   assertGfm(sectionsMarkdown(comparisonHeading(same), comparisonSections(same)), 3, "identical");
   await withTempDir(async (directory) => {
     await copyDirectory(PUBLISHED, directory, QA_FILES);
@@ -88,7 +88,7 @@ Deno.test("GFM: a comparison, identical and with a differing row", async () => {
       `${directory}/qa.rows.jsonl`,
       rows.replace('"prediction": "25"', '"prediction": "2|6"'),
     );
-    const differing = await compareRuns(published, await buildReport(directory, contracts), contracts);
+    const differing = await compareRuns(published, await buildReport(directory, contracts));
     assertEquals(differing.rowDifferences.length, 1);
     assertGfm(sectionsMarkdown(comparisonHeading(differing), comparisonSections(differing)), 4, "differing");
   });
