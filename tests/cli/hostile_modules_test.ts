@@ -132,17 +132,17 @@ const REFUSED: [module: string, expected: RegExp, extra?: string[]][] = [
   // The memory attacks get a long time limit: the memory bound, not the clock, must stop them.
   [
     "wasm_memory.ts",
-    /: case \w+ at capacity 5: the policy threw NotCapable: WebAssembly is not available to a policy module$/,
+    /: case \w+ at capacity 5: the policy threw NotCapable: WebAssembly is not available to a policy module at \S+\/wasm_memory\.ts:\d+:\d+$/,
     ["--policy-time-limit", "60"],
   ],
   [
     "workers.ts",
-    /: cannot load the module: NotCapable: Worker is not available to a policy module$/,
+    /: cannot load the module: NotCapable: Worker is not available to a policy module at \S+\/workers\.ts:\d+:\d+$/,
     ["--policy-time-limit", "60"],
   ],
   [
     "node_workers.ts",
-    /: cannot load the module: (NotCapable: process\.cwd is not available to a policy module|ran out of memory \(.*\))$/,
+    /: cannot load the module: (NotCapable: process\.cwd is not available to a policy module( at \S+:\d+:\d+)?|ran out of memory \(.*\))$/,
     ["--policy-time-limit", "60"],
   ],
   [

@@ -2,20 +2,14 @@
 // explain.
 
 import { assert, assertEquals, assertMatch } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "../helpers/cli.ts";
+import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
 import { FIXTURE_DATASET } from "../helpers/fixture.ts";
 import { sha256Hex } from "../../lib/base/hash.ts";
 
 const POLICIES_DIR = `${ROOT}tests/fixtures/policies`;
 const RECENCY = `${POLICIES_DIR}/recency.ts`;
-const MODULE_FLAGS = [
-  "--no-prompt",
-  "--allow-read",
-  "--allow-write",
-  "--allow-run=deno",
-  "--cached-only",
-  "--ignore-env",
-];
+// The cli task's own permissions: the module's sandbox runs under what the task grants.
+const MODULE_FLAGS = taskFlags("cli");
 
 /** The CLI with run permission for the module's sandbox, on the fixture's protocol. */
 function cli(args: string[]) {

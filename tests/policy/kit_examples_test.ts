@@ -2,7 +2,7 @@
 // module of its own, and run-policy must accept it on the fixture.
 
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, ROOT, runCli, withTempDir } from "../helpers/cli.ts";
+import { fixtureProtocolFlags, ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
 import { FIXTURE_DATASET } from "../helpers/fixture.ts";
 
 const SOURCES = ["lib/policy/kit.ts", "lib/policy/contract.ts"];
@@ -43,7 +43,7 @@ for (const path of SOURCES) {
             module,
             ...fixtureProtocolFlags(),
           ],
-          { flags: ["--no-prompt", "--allow-read", "--allow-write", "--allow-run=deno", "--ignore-env"] },
+          { flags: taskFlags("cli") },
         );
         assertEquals(result.code, 0, `${path}: ${policy.name}: ${result.stderr}`);
       });
