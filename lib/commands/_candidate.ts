@@ -8,10 +8,16 @@
 
 import { InputError } from "../base/errors.ts";
 import { exists, type RunFiles, runFilesOf } from "../base/fs.ts";
-import { recordedPolicyModule } from "../verify/mod.ts";
+import { recordedCandidate, recordedPolicyModule } from "../verify/mod.ts";
 import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
-import { type ExpectedCandidate, type QaCandidate, readMarker, type RunCandidate } from "../qa/mod.ts";
+import {
+  type ExpectedCandidate,
+  MARKER_FILE,
+  type QaCandidate,
+  readMarker,
+  type RunCandidate,
+} from "../qa/mod.ts";
 import { POLICY_TIME_LIMIT_FLAG, policyTimeLimit } from "./_flags.ts";
 import { type CustomPolicyRun, customPolicyRun } from "./run_policy.ts";
 
@@ -195,4 +201,41 @@ async function policyRunModule(
     );
   }
   return custom;
+}
+
+/**
+ * The dataset a run is re-derived on. A candidate QA run is re-derived only through its module: without
+ * `--policy-module`, a dataset the user typed is refused in one line naming the module, and one found beside
+ * the run's protocol (or in the environment) is set aside, the run checked as it records its two policies.
+ */
+export async function datasetForRun(
+  directory: string | RunFiles | undefined,
+  module: ModuleRequest | undefined,
+  typed: string | undefined,
+  dataset: string | undefined,
+): Promise<string | undefined> {
+  if (module !== undefined || directory === undefined || dataset === undefined) return dataset;
+  const recorded = await recordedCandidate(directory);
+  if (recorded === undefined) return dataset;
+  if (typed === undefined) return undefined;
+  throw new InputError(
+    `the run was made with --policy-module ${recorded.policy_module} (sha256 ${recorded.policy_module_sha256}): ` +
+      "pass that module to re-derive it from the dataset, or leave out --dataset",
+    { path: runFilesOf(directory).path(MARKER_FILE), field: "candidate" },
+  );
+}
+
+/** Refuses, in one line, a candidate QA run read without its module where the module's decisions are needed. */
+export async function refuseCandidateWithoutModule(
+  directory: string | undefined,
+  module: ModuleRequest | undefined,
+): Promise<void> {
+  if (module !== undefined || directory === undefined) return;
+  const recorded = await recordedCandidate(directory);
+  if (recorded === undefined) return;
+  throw new InputError(
+    `the run was made with --policy-module ${recorded.policy_module} (sha256 ${recorded.policy_module_sha256}): ` +
+      "pass that module",
+    { path: `${directory}/${MARKER_FILE}`, field: "candidate" },
+  );
 }

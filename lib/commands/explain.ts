@@ -14,6 +14,7 @@ import {
   loadCandidate,
   moduleRequest,
   POLICY_MODULE_FLAG,
+  refuseCandidateWithoutModule,
   runCandidateHooks,
 } from "./_candidate.ts";
 import { defineCommand } from "./_command.ts";
@@ -67,6 +68,8 @@ not ours to redistribute); no network.`,
         { path: directory },
       );
     }
+    // A candidate's answers are read beside its decisions: its run is explained only with its module.
+    await refuseCandidateWithoutModule(directory, module);
     // With a QA directory the module is held to its run (and the baseline read there); alone, against confidence.
     const hooks = runCandidateHooks(directory === undefined ? undefined : module, directory);
     const source = await protocolSource(flags, io, directory);

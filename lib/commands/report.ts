@@ -41,6 +41,7 @@ import { defineCommand, type FlagValues, type Io, writeDocument } from "./_comma
 import { prepareStage } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
 import {
+  datasetForRun,
   moduleRequest,
   POLICY_MODULE_FLAG,
   refuseModuleWithoutRun,
@@ -143,7 +144,7 @@ async function reportRun(
   const other = against === undefined ? undefined : against === directory ? held : new RunFiles(against);
   const hooks = runCandidateHooks(moduleRequest(flags), held);
   await hooks.beforeDataset(contracts);
-  const dataset = source.dataset;
+  const dataset = await datasetForRun(held, moduleRequest(flags), flags.dataset, source.dataset);
   const stage = dataset === undefined ? undefined : await timedStep(
     io,
     "report",

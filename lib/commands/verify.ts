@@ -24,7 +24,13 @@ import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
-import { isPolicyRunDirectory, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import {
+  datasetForRun,
+  isPolicyRunDirectory,
+  moduleRequest,
+  POLICY_MODULE_FLAG,
+  runCandidateHooks,
+} from "./_candidate.ts";
 import type { CustomPolicyRun } from "./run_policy.ts";
 
 /** The `verify` command. */
@@ -62,7 +68,7 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
     const held = directory === undefined ? undefined : new RunFiles(directory);
     const hooks = runCandidateHooks(moduleRequest(flags), held);
     const source = await protocolSource(flags, io, directory);
-    const dataset = source.dataset;
+    const dataset = await datasetForRun(held, moduleRequest(flags), flags.dataset, source.dataset);
     const load = () => loadProtocolIfDataset(source.contracts, dataset, hooks);
     const { contracts, stage } = dataset === undefined ? await load() : await timedStep(
       io,
