@@ -12,10 +12,11 @@ import {
   formatVerifyResult,
   refuseOtherProtocol,
   verifyPolicyRun,
-  verifyResults,
+  verifyQaRun,
   verifySweep,
 } from "../verify/mod.ts";
 import { isSweepDirectory } from "../report/mod.ts";
+import { POLICIES } from "../policy/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
 import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
@@ -89,15 +90,19 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
       }
       if (await isSweepDirectory(path)) {
         const { checks, proved } = await verifySweep(files, contracts, stage?.prepared.cases);
-        return printChecks({ directory: path, kind: "sweep", checks, proved }, io, json);
+        const policies = [...POLICIES];
+        return printChecks({ directory: path, kind: "sweep", policies, checks, proved }, io, json);
       }
-      const result = await verifyResults(files, contracts, stage?.tasks, { candidate: hooks.recorded() });
+      const { result, pair } = await verifyQaRun(files, contracts, stage?.tasks, {
+        candidate: hooks.recorded(),
+      });
       if (json) {
-        writeDocument(
-          io,
-          JSON.stringify({ directory: directory ?? PUBLISHED_RUN, kind: "qa", ...result }, null, 2),
-        );
-      } else io.out(formatVerifyResult(result));
+        const document = { directory: directory ?? PUBLISHED_RUN, kind: "qa", policies: pair, ...result };
+        writeDocument(io, JSON.stringify(document, null, 2));
+      } else {
+        io.out(runOf("a QA run", pair));
+        io.out(formatVerifyResult(result));
+      }
       if (!result.ok) throw new CommandFailedError("a check does not hold");
     };
     if (directory === undefined) {
@@ -119,22 +124,35 @@ async function checkPolicyRun(
   json: boolean,
   module: CustomPolicyRun | undefined,
 ): Promise<void> {
-  const { checks, proved } = await verifyPolicyRun(files, contracts, stage?.prepared.cases, module);
-  printChecks({ directory: files.directory, kind: "policy", checks, proved }, io, json);
+  const { checks, proved, rows } = await verifyPolicyRun(files, contracts, stage?.prepared.cases, module);
+  const policies = [...new Set([...POLICIES, ...(rows ?? []).map((row) => row.policy)])];
+  printChecks({ directory: files.directory, kind: "policy", policies, checks, proved }, io, json);
 }
 
 /** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */
 function printChecks(
-  verified: { directory: string; kind: "policy" | "sweep"; checks: Check[]; proved: string },
+  verified: {
+    directory: string;
+    kind: "policy" | "sweep";
+    policies: string[];
+    checks: Check[];
+    proved: string;
+  },
   io: Io,
   json: boolean,
 ): void {
-  const { directory, kind, checks, proved } = verified;
+  const { directory, kind, policies, checks, proved } = verified;
   const failed = checks.filter((check) => check.verdict === "fail").length;
   const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
   if (json) {
-    writeDocument(io, JSON.stringify({ directory, kind, checks, ok: failed === 0, conclusion }, null, 2));
+    const document = { directory, kind, policies, checks, ok: failed === 0, conclusion };
+    writeDocument(io, JSON.stringify(document, null, 2));
   } else {
+    io.out(
+      kind === "sweep"
+        ? "a sweep of hybrid-v1's parameters against confidence"
+        : runOf("a policy run", policies),
+    );
     for (const check of checks) io.out(checkLine(check));
     io.out(conclusion);
   }
@@ -152,4 +170,12 @@ async function isRunDirectory(path: string): Promise<boolean> {
   if (!(await Deno.stat(path)).isDirectory) return false;
   for (const mark of RUN_MARKS) if (await exists(`${path}/${mark}`)) return true;
   throw new InputError(`is no run directory: it holds none of ${RUN_MARKS.join(", ")}`, { path });
+}
+
+/** The line naming what a run compares: `a QA run of confidence and hybrid-v1`. */
+function runOf(kind: string, policies: readonly string[]): string {
+  const named = policies.length <= 2
+    ? policies.join(" and ")
+    : `${policies.slice(0, -1).join(", ")} and ${policies.at(-1)}`;
+  return `${kind} of ${named}`;
 }

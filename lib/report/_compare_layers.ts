@@ -5,7 +5,7 @@
  * @module
  */
 
-import { POLICIES } from "../policy/mod.ts";
+import { runPolicies } from "./_groups.ts";
 import { compareCodePoints } from "../py/json.ts";
 import { GRADED_ROWS_FILE } from "../qa/mod.ts";
 import type { FileComparison, RowDifference } from "./compare.ts";
@@ -45,9 +45,21 @@ export function qaAggregate(mine: QaReport, theirs: QaReport): AggregateLayer {
       if (a !== b) identical = false;
       rows.push([suiteName(suite.name), name, format(a), format(b), a === b ? "same" : delta]);
     };
-    for (const policy of POLICIES) {
+    // Each run's own pair: a policy only one run answered is shown beside a dash, never as a number.
+    for (const policy of new Set([...mine.policies, ...theirs.policies])) {
       const a = suite.correct[policy];
       const b = other.correct[policy];
+      if (a === undefined || b === undefined) {
+        identical = false;
+        rows.push([
+          suiteName(suite.name),
+          `${policy} correct`,
+          String(a ?? "–"),
+          String(b ?? "–"),
+          "one run only",
+        ]);
+        continue;
+      }
       metric(`${policy} correct`, a, b, String, `${b - a > 0 ? "+" : ""}${b - a}`);
     }
     const pa = suite.stats.mcnemar.p_value;
@@ -69,8 +81,9 @@ export function qaAggregate(mine: QaReport, theirs: QaReport): AggregateLayer {
 export function policyAggregate(mine: PolicyReport, theirs: PolicyReport): AggregateLayer {
   const rows: string[][] = [];
   let identical = true;
+  const policies = new Set([...runPolicies(mine.entries), ...runPolicies(theirs.entries)]);
   for (const capacity of capacitiesOf([...mine.entries, ...theirs.entries])) {
-    for (const policy of POLICIES) {
+    for (const policy of policies) {
       const a = supportKept(mine.entries, capacity, policy);
       const b = supportKept(theirs.entries, capacity, policy);
       const same = a.kept === b.kept && a.cases === b.cases;

@@ -151,7 +151,14 @@ const point = z.strictObject({
 export const SweepReportJson = z.strictObject({
   kind: z.literal("sweep"),
   ...head,
-  sweep: z.strictObject({ protocol_id: z.string(), tool: z.string(), grid_points: count, rows: count }),
+  sweep: z.strictObject({
+    protocol_id: z.string(),
+    tool: z.string(),
+    grid_points: count,
+    rows: count,
+    // The pair every grid point compares: hybrid-v1 at the point's parameters against confidence.
+    policies: z.tuple([z.literal("confidence"), z.literal("hybrid-v1")]),
+  }),
   best: z.array(point),
   worst: z.array(point),
   published: z.strictObject({ parameters: SweepRow.shape.parameters, points: z.array(point) }),
@@ -307,6 +314,7 @@ export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.i
       tool: summary.tool,
       grid_points: summary.gridPoints,
       rows: summary.rows,
+      policies: ["confidence", "hybrid-v1"],
     },
     best: summary.best.map(pointJson),
     worst: summary.worst.map(pointJson),
