@@ -15,20 +15,23 @@ import {
   rowFileName,
   SUPERSEDED_DIR,
 } from "../qa/mod.ts";
+import { checkMarker, markerPath, PARTIAL_RECORD_FILE, partialLine, type PartialRecord } from "../qa/mod.ts";
 import {
   ANSWER_ROW_CAP,
+  decodeUtf8,
   GRADED_ROWS_CAP,
   listDirectory,
   type PublishOptions,
   ReadBudget,
+  readBytesIfExists,
   readTextIfExists,
   refuseExisting,
   refuseOverCap,
   writeAllOrNothing,
 } from "../base/fs.ts";
-import { RowIntegrityError } from "../base/errors.ts";
+import { ContractError, RowIntegrityError } from "../base/errors.ts";
+import { sha256Hex } from "../base/hash.ts";
 import { refuseIfLocked } from "../base/lock.ts";
-import { readMarker } from "../qa/mod.ts";
 import { compareCodePoints } from "../py/mod.ts";
 import {
   type GradedRow,
@@ -51,6 +54,8 @@ import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHook
 import { type PolicyPair, policyPair, type RunCandidate } from "../qa/mod.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
+import { gradePartial, partialDir } from "./_partial_grade.ts";
+import { gradedFiles, readAnswerRows } from "./_grading.ts";
 
 /** The three files `grade-qa` writes. */
 export const QA_OUTPUTS: typeof GRADED_OUTPUTS = GRADED_OUTPUTS;
@@ -74,6 +79,8 @@ export interface GradedRun {
   suites: QaStatsSuites;
   /** The two policies compared, `[first, second]`. */
   pair: PolicyPair;
+  /** A partial run's record: the rows and statistics are its complete pairs', written under `partial/`. */
+  partial?: PartialRecord;
 }
 
 /**
@@ -100,7 +107,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
-  return await gradeRun(directory, contracts, tasks, request.publish, hooks.recorded());
+  return await gradeRun(directory, contracts, tasks, request.publish, hooks.recorded(), { partial: true });
 }
 
 /**
@@ -130,35 +137,28 @@ export async function gradeRun(
   tasks: readonly AnswerTask[],
   publish: PublishOptions = {},
   candidate?: RunCandidate,
+  options: { partial?: boolean } = {},
 ): Promise<GradedRun> {
   await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
-  await readMarker(directory, contracts, candidate);
+  const marker = markerPath(directory);
+  const markerText = await readTextIfExists(marker, "run marker");
+  if (markerText === undefined) {
+    throw new ContractError("missing: not a run-qa output directory", { path: marker });
+  }
+  checkMarker(markerText, marker, contracts, candidate);
   const pair = policyPair(candidate);
-  const graded: GradedRow[] = [];
-  // The rows are held together, and what they make verify and report read through the same cap.
-  const budget = new ReadBudget(GRADED_ROWS_CAP, "the run's answer rows", GRADED_ROWS_FILE);
-  for (const task of tasks) {
-    const path = responsePath(directory, task.rowId);
-    const text = await readTextIfExists(path, "answer row", ANSWER_ROW_CAP, budget);
-    if (text === undefined) {
+  const present = await readAnswerRows(directory, tasks);
+  if (present.length < tasks.length) {
+    const missing = tasks.find((task) => !present.some((read) => read.task === task))!;
+    if (!options.partial) {
       throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
-        path,
+        path: responsePath(directory, missing.rowId),
       });
     }
-    const row = parseAnswerRow(text, path);
-    checkRowIdentity(row, task, path);
-    graded.push(gradedRow(task, row));
+    return await gradePartial({ directory, contracts, tasks, present, pair, markerText, publish });
   }
-  graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
-  const suites = qaStatsSuites(graded, contracts.config, pair);
-  const rowsText = gradedRowsJsonl(graded);
-  refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", rowsText, GRADED_ROWS_CAP);
-  const files: Record<(typeof QA_OUTPUTS)[number], string> = {
-    [GRADED_ROWS_FILE]: rowsText,
-    [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
-    [QA_STATS_FILE]: qaStatsOf(suites, contracts.config, pair),
-  };
+  const { graded, suites, files } = gradedFiles(directory, contracts, present, pair);
   await writeAllOrNothing(directory, files, publish);
   return { rows: graded, suites, pair };
 }
@@ -210,7 +210,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const { rows, suites, pair } = await gradeQa({
+    const { rows, suites, pair, partial } = await gradeQa({
       ...await protocolSource(flags, io, directory),
       directory,
       onForeignFiles: (foreign) =>
@@ -221,7 +221,9 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
       publish: publishOptions(io),
       policyModule: moduleRequest(flags),
     });
+    if (partial !== undefined) io.out(partialLine(partial));
     for (const line of suiteLines(rows, suites, pair)) io.out(line);
-    io.out(wroteLine(directory, QA_OUTPUTS));
+    if (partial === undefined) io.out(wroteLine(directory, QA_OUTPUTS));
+    else io.out(wroteLine(partialDir(directory), [...QA_OUTPUTS, PARTIAL_RECORD_FILE]));
   },
 });

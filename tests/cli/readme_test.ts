@@ -134,7 +134,10 @@ function substitute(
     ` ${places.runs}/`,
   ).replace(/(?<= )M(?= |$)/g, places.module)
     .replace(/(?<= )CASE(?= |$)/g, places.caseId);
-  if (/ --dataset | runs\//.test(command)) text += ` --config ${places.protocol}/config.yaml --official-manifest ${places.protocol}/official.json --synthetic-manifest ${places.protocol}/synthetic.json`;
+  if (/ --dataset | runs\//.test(command)) {
+    text +=
+      ` --config ${places.protocol}/config.yaml --official-manifest ${places.protocol}/official.json --synthetic-manifest ${places.protocol}/synthetic.json`;
+  }
   return text;
 }
 
