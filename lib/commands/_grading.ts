@@ -20,7 +20,7 @@ import {
   type AnswerRow,
   type AnswerTask,
   checkRowIdentity,
-  GRADED_OUTPUTS,
+  type GRADED_OUTPUTS,
   GRADED_ROWS_FILE,
   type GradedRow,
   gradedRow,

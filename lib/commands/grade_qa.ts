@@ -7,51 +7,37 @@
  */
 
 import {
+  type AnswerTask,
+  checkMarker,
   GRADED_OUTPUTS,
-  GRADED_ROWS_FILE,
-  QA_STATS_FILE,
-  QA_SUMMARY_FILE,
+  type GradedRow,
+  markerPath,
+  PARTIAL_RECORD_FILE,
+  partialLine,
+  type PartialRecord,
+  type PolicyPair,
+  policyPair,
+  type QaStatsSuites,
+  responsePath,
   responsesDir,
   rowFileName,
+  type RunCandidate,
+  suiteLines,
   SUPERSEDED_DIR,
 } from "../qa/mod.ts";
-import { checkMarker, markerPath, PARTIAL_RECORD_FILE, partialLine, type PartialRecord } from "../qa/mod.ts";
 import {
-  ANSWER_ROW_CAP,
-  decodeUtf8,
-  GRADED_ROWS_CAP,
   listDirectory,
   type PublishOptions,
-  ReadBudget,
-  readBytesIfExists,
   readTextIfExists,
   refuseExisting,
-  refuseOverCap,
   writeAllOrNothing,
 } from "../base/fs.ts";
 import { ContractError, RowIntegrityError } from "../base/errors.ts";
-import { sha256Hex } from "../base/hash.ts";
 import { refuseIfLocked } from "../base/lock.ts";
-import { compareCodePoints } from "../py/mod.ts";
-import {
-  type GradedRow,
-  gradedRow,
-  gradedRowsJsonl,
-  qaStatsOf,
-  type QaStatsSuites,
-  qaStatsSuites,
-  qaSummary,
-} from "../qa/mod.ts";
-import { checkRowIdentity, parseAnswerRow, responsePath } from "../qa/mod.ts";
-import type { AnswerTask } from "../qa/mod.ts";
-import type { Contracts } from "../protocol/mod.ts";
-import type { ContractPaths } from "../protocol/mod.ts";
-
-import { suiteLines } from "../qa/mod.ts";
+import type { ContractPaths, Contracts } from "../protocol/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
-import { type PolicyPair, policyPair, type RunCandidate } from "../qa/mod.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { gradePartial, partialDir } from "./_partial_grade.ts";
