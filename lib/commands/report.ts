@@ -48,6 +48,8 @@ import {
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
 import { labelFiles, labelSynthetic } from "./_synthetic.ts";
+import { labelPartial, labelPartialFiles, partialToReport, refuseUnsoundPartial } from "./_partial.ts";
+import { gradedTasks } from "../verify/mod.ts";
 import { REPORT_FILE_FLAGS, type ReportFile, toStandardOutput, writeReportFiles } from "./_report_files.ts";
 
 const PRICE_FLAGS = {
@@ -122,6 +124,7 @@ async function reportRun(
 ): Promise<void> {
   refuseJsonConflicts(flags);
   const source = await protocolSource(flags, io, directory);
+  const partial = await partialToReport(directory, against);
   if (await isSweepDirectory(directory)) {
     await reportSweep(directory, source, flags, io);
     return;
@@ -139,14 +142,26 @@ async function reportRun(
     () => prepareStage(contracts, dataset, hooks.candidate()),
     (prepared) => prepared.prepared.cases.length,
   );
-  const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
+  if (partial !== undefined) await refuseUnsoundPartial(io, partial, stage?.tasks);
+  // A partial run is re-derived on the tasks its grading holds (its complete pairs).
+  const recomputed = stage &&
+    { cases: stage.prepared.cases, tasks: partial ? gradedTasks(partial, stage.tasks) : stage.tasks };
   const candidate = hooks.recorded();
   // The other run of a candidate's report compares the published pair: its tasks are those of the protocol.
   const againstRecomputed = stage && candidate &&
     { cases: stage.prepared.cases, tasks: await buildAnswerTasks(contracts, stage.prepared.cases) };
   const runs = await refusingUnverified(
     io,
-    () => reportRuns({ contracts, directory, against, recomputed, prices, candidate, againstRecomputed }),
+    () =>
+      reportRuns({
+        contracts,
+        directory: partial?.grading ?? directory,
+        against,
+        recomputed,
+        prices,
+        candidate,
+        againstRecomputed,
+      }),
   );
   const files: ReportFile[] = [];
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
@@ -174,9 +189,11 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   }
-  const labelled = labelFiles(contracts, files);
+  const labelled = labelPartialFiles(partial, labelFiles(contracts, files));
   if (!toStandardOutput(labelled)) {
-    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+    const format = flags.json ? "json" : "text";
+    const synthetic = labelSynthetic(contracts, format, text);
+    printText(io, partial ? labelPartial(partial, format, synthetic) : synthetic, flags.json);
   }
   await writeReportFiles(labelled, io);
 }

@@ -9,7 +9,10 @@ import { exists } from "../base/fs.ts";
 import {
   type Check,
   checkLine,
+  findPartialRun,
   formatVerifyResult,
+  partialJson,
+  verifyPartialRun,
   verifyPolicyRun,
   verifyResults,
   verifySweep,
@@ -77,13 +80,19 @@ records its two policies. Writes nothing; no network. Exit 0 only when every che
         const { checks, proved } = await verifySweep(path, contracts, stage?.prepared.cases);
         return printChecks({ directory: path, kind: "sweep", checks, proved }, io, json);
       }
-      const result = await verifyResults(path, contracts, stage?.tasks, { candidate: hooks.recorded() });
+      // A run with no full outputs but a partial grading is verified as one, and says so first.
+      const partial = await findPartialRun(path);
+      const options = { candidate: hooks.recorded() };
+      const result = partial === undefined
+        ? await verifyResults(path, contracts, stage?.tasks, options)
+        : await verifyPartialRun(partial, contracts, stage?.tasks, options);
       if (json) {
+        const named = { directory: directory ?? PUBLISHED_RUN, kind: "qa", ...result };
         writeDocument(
           io,
-          JSON.stringify({ directory: directory ?? PUBLISHED_RUN, kind: "qa", ...result }, null, 2),
+          JSON.stringify(partial ? { partial: partialJson(partial), ...named } : named, null, 2),
         );
-      } else io.out(formatVerifyResult(result));
+      } else io.out(partial ? `${partial.line}\n${formatVerifyResult(result)}` : formatVerifyResult(result));
       if (!result.ok) throw new CommandFailedError("a check does not hold");
     };
     if (directory === undefined) {

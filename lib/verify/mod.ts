@@ -10,3 +10,4 @@ export * from "./policy_run.ts";
 export * from "./qa_run.ts";
 export * from "./row_checks.ts";
 export * from "./sweep_run.ts";
+export * from "./partial_run.ts";
