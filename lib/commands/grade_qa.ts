@@ -101,7 +101,8 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * one of the tasks' rows present and equal to its recomputed task (the first mismatch refuses, naming the row
  * file and the field) — then grades each prediction blindly against the recomputed reference answer and writes
  * `qa.rows.jsonl`, `qa.summary.json` and `qa.stats.json` all together or not at all, refusing (before any work)
- * to overwrite any of them.
+ * to overwrite any of them. A task without its row refuses the run, unless `options.partial`: then the complete
+ * pairs are graded into `DIR/partial/` instead (see `_partial_grade.ts`).
  *
  * @example
  * ```ts
@@ -186,7 +187,9 @@ the recomputed case (never one a row names) and writes into DIR:
   qa.rows.jsonl     the graded rows
   qa.summary.json   accuracy by source, scenario and policy
   qa.stats.json     exact McNemar and the seeded paired bootstrap, per suite
-Refuses to overwrite any of them. No network. A run made with --policy-module is graded only with the same
+Refuses to overwrite any of them. A partial run (run-qa --limit, or interrupted) is graded on its complete pairs
+into DIR/partial (the three files, qa_run.json and partial.json), never into DIR's own files; verify and report
+then read it as "partial: K of N tasks". No network. A run made with --policy-module is graded only with the same
 module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   flags: {
     ...DATASET_FLAG,
