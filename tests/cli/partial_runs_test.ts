@@ -58,6 +58,10 @@ Deno.test("a --limit 10 run grades, verifies and reports as partial in every for
     assertEquals(verified.code, 0, verified.stderr);
     assertEquals(verified.stdout.split("\n")[0], PARTIAL_10);
     assertMatch(verified.stdout, /^✓ partial\/partial\.json: .*SHA-256/m);
+    // The grading's folder named directly is partial too: never read as a full results directory.
+    const folder = await runCli(["verify", `${run}/partial`, ...protocol], CLI);
+    assertEquals(folder.code, 0, folder.stderr);
+    assertEquals(folder.stdout.split("\n")[0], PARTIAL_10);
     const verifiedJson = await runCli(["verify", run, ...protocol, "--json"], CLI);
     assertEquals(verifiedJson.code, 0, verifiedJson.stderr);
     const verifiedDocument = JSON.parse(verifiedJson.stdout);
@@ -143,6 +147,16 @@ Deno.test("a partial grading whose row file changed since is not verified, and i
     const reported = await runCli(["report", run, ...protocol], CLI);
     assertEquals(reported.code, 1, reported.stderr);
     assertMatch(reported.stderr, /SHA-256/);
+    // A record that contradicts itself is bad input: one line naming the file and the field, exit 2.
+    const recordPath = `${run}/partial/partial.json`;
+    const record = JSON.parse(await Deno.readTextFile(recordPath));
+    await Deno.writeTextFile(recordPath, JSON.stringify({ ...record, tasks_with_rows: 5 }));
+    for (const command of ["verify", "report"]) {
+      const refused = await runCli([command, run, ...protocol], CLI);
+      assertEquals(refused.code, 2, refused.stderr);
+      assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+      assertMatch(refused.stderr, /partial\/partial\.json: .*tasks_with_rows/);
+    }
   });
 });
 
