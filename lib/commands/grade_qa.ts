@@ -7,24 +7,28 @@
  */
 
 import {
+  type AnswerTask,
   GRADED_OUTPUTS,
-  GRADED_ROWS_FILE,
-  QA_STATS_FILE,
-  QA_SUMMARY_FILE,
+  type GradedRow,
+  MARKER_FILE,
+  PARTIAL_RECORD_FILE,
+  partialLine,
+  type PartialRecord,
+  type PolicyPair,
+  policyPair,
+  type QaStatsSuites,
+  readMarker,
+  responsePath,
   responsesDir,
   rowFileName,
+  type RunCandidate,
+  suiteLines,
   SUPERSEDED_DIR,
 } from "../qa/mod.ts";
 import {
-  ANSWER_ROW_CAP,
-  type FileContent,
-  GRADED_ROWS_CAP,
   listDirectory,
   type PublishOptions,
-  ReadBudget,
-  readTextIfExists,
   refuseExisting,
-  refuseOverCap,
   RunFiles,
   runFilesOf,
   writeAllOrNothing,
@@ -32,29 +36,14 @@ import {
 import { RowIntegrityError } from "../base/errors.ts";
 import { visible } from "../base/visible.ts";
 import { refuseIfLocked } from "../base/lock.ts";
-import { readMarker } from "../qa/mod.ts";
-import { compareCodePoints } from "../py/mod.ts";
-import {
-  type GradedRow,
-  gradedRow,
-  gradedRowLine,
-  qaStatsOf,
-  type QaStatsSuites,
-  qaStatsSuites,
-  qaSummary,
-} from "../qa/mod.ts";
-import { checkRowIdentity, parseAnswerRow, responsePath } from "../qa/mod.ts";
-import type { AnswerTask } from "../qa/mod.ts";
-import type { Contracts } from "../protocol/mod.ts";
-import type { ContractPaths } from "../protocol/mod.ts";
-
-import { suiteLines } from "../qa/mod.ts";
+import type { ContractPaths, Contracts } from "../protocol/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
-import { type PolicyPair, policyPair, type RunCandidate } from "../qa/mod.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
+import { gradePartial, partialDir } from "./_partial_grade.ts";
+import { gradedFiles, readAnswerRows } from "./_grading.ts";
 
 /** The three files `grade-qa` writes. */
 export const QA_OUTPUTS: typeof GRADED_OUTPUTS = GRADED_OUTPUTS;
@@ -78,6 +67,8 @@ export interface GradedRun {
   suites: QaStatsSuites;
   /** The two policies compared, `[first, second]`. */
   pair: PolicyPair;
+  /** A partial run's record: the rows and statistics are its complete pairs', written under `partial/`. */
+  partial?: PartialRecord;
 }
 
 /**
@@ -106,7 +97,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
-  return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded());
+  return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded(), { partial: true });
 }
 
 /**
@@ -114,7 +105,8 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
  * one of the tasks' rows present and equal to its recomputed task (the first mismatch refuses, naming the row
  * file and the field) — then grades each prediction blindly against the recomputed reference answer and writes
  * `qa.rows.jsonl`, `qa.summary.json` and `qa.stats.json` all together or not at all, refusing (before any work)
- * to overwrite any of them.
+ * to overwrite any of them. A task without its row refuses the run, unless `options.partial`: then the complete
+ * pairs are graded into `DIR/partial/` instead (see `_partial_grade.ts`).
  *
  * @example
  * ```ts
@@ -136,42 +128,27 @@ export async function gradeRun(
   tasks: readonly AnswerTask[],
   publish: PublishOptions = {},
   candidate?: RunCandidate,
+  options: { partial?: boolean } = {},
 ): Promise<GradedRun> {
   const held = runFilesOf(run);
   const { directory } = held;
   await refuseIfLocked(directory, "grade the run after it has finished");
   await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
   await readMarker(held, contracts, candidate);
+  // The marker's bytes as its check read them: a partial grading keeps a copy of them.
+  const markerText = (await held.text(MARKER_FILE, "run marker"))!;
   const pair = policyPair(candidate);
-  const graded: GradedRow[] = [];
-  // The rows are held together, and what they make verify and report read through the same cap.
-  const budget = new ReadBudget(GRADED_ROWS_CAP, "the run's answer rows", GRADED_ROWS_FILE);
-  for (const task of tasks) {
-    const path = responsePath(directory, task.rowId);
-    const text = await readTextIfExists(path, "answer row", ANSWER_ROW_CAP, budget);
-    if (text === undefined) {
+  const present = await readAnswerRows(directory, tasks);
+  if (present.length < tasks.length) {
+    const missing = tasks.find((task) => !present.some((read) => read.task === task))!;
+    if (!options.partial) {
       throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
-        path,
+        path: responsePath(directory, missing.rowId),
       });
     }
-    const row = parseAnswerRow(text, path);
-    checkRowIdentity(row, task, path);
-    graded.push(gradedRow(task, row));
+    return await gradePartial({ directory, contracts, tasks, present, pair, markerText, publish });
   }
-  graded.sort((a, b) => compareCodePoints(a.row_id, b.row_id));
-  const suites = qaStatsSuites(graded, contracts.config, pair);
-  // Its lines are made as they are measured and streamed: the rows are never held a second time as text.
-  const lines: Iterable<string> = {
-    *[Symbol.iterator]() {
-      for (const row of graded) yield gradedRowLine(row);
-    },
-  };
-  refuseOverCap(`${directory}/${GRADED_ROWS_FILE}`, "graded rows", lines, GRADED_ROWS_CAP);
-  const files: Record<(typeof QA_OUTPUTS)[number], FileContent> = {
-    [GRADED_ROWS_FILE]: lines,
-    [QA_SUMMARY_FILE]: qaSummary(graded, contracts.config),
-    [QA_STATS_FILE]: qaStatsOf(suites, contracts.config, pair),
-  };
+  const { graded, suites, files } = gradedFiles(directory, contracts, present, pair);
   await writeAllOrNothing(directory, files, publish);
   return { rows: graded, suites, pair };
 }
@@ -213,7 +190,9 @@ the recomputed case (never one a row names) and writes into DIR:
   qa.rows.jsonl     the graded rows
   qa.summary.json   accuracy by source, scenario and policy
   qa.stats.json     exact McNemar and the seeded paired bootstrap, per suite
-Refuses to overwrite any of them. No network. A run made with --policy-module is graded only with the same
+Refuses to overwrite any of them. A partial run (run-qa --limit, or interrupted) is graded on its complete pairs
+into DIR/partial (the three files, qa_run.json and partial.json), never into DIR's own files; verify and report
+then read it as "partial: K of N tasks". No network. A run made with --policy-module is graded only with the same
 module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   flags: {
     ...DATASET_FLAG,
@@ -223,7 +202,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   },
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const { rows, suites, pair } = await gradeQa({
+    const { rows, suites, pair, partial } = await gradeQa({
       ...await protocolSource(flags, io, directory),
       directory,
       onForeignFiles: (foreign) =>
@@ -234,7 +213,9 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
       publish: publishOptions(io),
       policyModule: moduleRequest(flags),
     });
+    if (partial !== undefined) io.out(partialLine(partial));
     for (const line of suiteLines(rows, suites, pair)) io.out(line);
-    io.out(wroteLine(directory, QA_OUTPUTS));
+    if (partial === undefined) io.out(wroteLine(directory, QA_OUTPUTS));
+    else io.out(wroteLine(partialDir(directory), [...QA_OUTPUTS, PARTIAL_RECORD_FILE]));
   },
 });

@@ -58,6 +58,8 @@ import {
   writeReportFiles,
 } from "./_report_files.ts";
 import { reportManyCandidates } from "./_many_report.ts";
+import { labelPartial, labelPartialFiles, partialToReport, refuseUnsoundPartial } from "./_partial.ts";
+import { gradedTasks } from "../verify/mod.ts";
 
 const REPORT_FLAGS = {
   ...DATASET_FLAG,
@@ -134,6 +136,7 @@ async function reportRun(
 ): Promise<void> {
   refuseJsonConflicts(flags);
   const source = await protocolSource(flags, io, directory);
+  const partial = await partialToReport(directory, against);
   if (await isSweepDirectory(directory)) {
     await reportSweep(directory, source, flags, io);
     return;
@@ -154,7 +157,10 @@ async function reportRun(
     () => prepareStage(contracts, dataset, hooks.candidate()),
     (prepared) => prepared.prepared.cases.length,
   );
-  const recomputed = stage && { cases: stage.prepared.cases, tasks: stage.tasks };
+  if (partial !== undefined) await refuseUnsoundPartial(io, partial, stage?.tasks);
+  // A partial run is re-derived on the tasks its grading holds (its complete pairs).
+  const recomputed = stage &&
+    { cases: stage.prepared.cases, tasks: partial ? gradedTasks(partial, stage.tasks) : stage.tasks };
   const candidate = hooks.recorded();
   // The other run of a candidate's report compares the published pair: its tasks are those of the protocol.
   const againstRecomputed = stage && candidate &&
@@ -164,7 +170,7 @@ async function reportRun(
     () =>
       reportRuns({
         contracts,
-        directory: held,
+        directory: partial === undefined ? held : partial.grading,
         against: other,
         recomputed,
         prices,
@@ -199,9 +205,11 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
     ask("--html", flags.html, () => sectionsHtml(heading, sections));
   }
-  const labelled = labelFiles(contracts, files);
+  const labelled = labelPartialFiles(partial, labelFiles(contracts, files));
   if (!toStandardOutput(labelled)) {
-    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+    const format = flags.json ? "json" : "text";
+    const synthetic = labelSynthetic(contracts, format, text);
+    printText(io, partial ? labelPartial(partial, format, synthetic) : synthetic, flags.json);
   }
   await writeReportFiles(labelled, io);
 }

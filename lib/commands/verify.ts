@@ -9,13 +9,18 @@ import { exists, RunFiles } from "../base/fs.ts";
 import {
   type Check,
   checkLine,
+  findPartialRun,
   formatVerifyResult,
+  partialJson,
+  recordedCandidate,
   refuseOtherProtocol,
+  verifyPartialRun,
   verifyPolicyRun,
   verifyQaRun,
   verifySweep,
 } from "../verify/mod.ts";
 import { isSweepDirectory } from "../report/mod.ts";
+import { policyPair } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
@@ -93,13 +98,23 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
         const policies = [...POLICIES];
         return printChecks({ directory: path, kind: "sweep", policies, checks, proved }, io, json);
       }
-      const { result, pair } = await verifyQaRun(files, contracts, stage?.tasks, {
-        candidate: hooks.recorded(),
-      });
+      // A run with no full outputs but a partial grading is verified as one, and says so first.
+      const partial = await findPartialRun(path);
+      const options = { candidate: hooks.recorded() };
+      const { result, pair } = partial === undefined
+        ? await verifyQaRun(files, contracts, stage?.tasks, options)
+        : {
+          result: await verifyPartialRun(partial, contracts, stage?.tasks, options),
+          pair: policyPair(options.candidate ?? await recordedCandidate(files)),
+        };
       if (json) {
-        const document = { directory: directory ?? PUBLISHED_RUN, kind: "qa", policies: pair, ...result };
-        writeDocument(io, JSON.stringify(document, null, 2));
+        const named = { directory: directory ?? PUBLISHED_RUN, kind: "qa", policies: pair, ...result };
+        writeDocument(
+          io,
+          JSON.stringify(partial ? { partial: partialJson(partial), ...named } : named, null, 2),
+        );
       } else {
+        if (partial !== undefined) io.out(partial.line);
         io.out(runOf("a QA run", pair));
         io.out(formatVerifyResult(result));
       }

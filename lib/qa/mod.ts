@@ -28,3 +28,4 @@ export * from "./stats.ts";
 export * from "./suite_stats.ts";
 export * from "./tasks.ts";
 export * from "./demo_run.ts";
+export * from "./partial.ts";

@@ -41,7 +41,10 @@ function suite(rows: readonly GradedRow[], config: ProtocolConfig, pair: PolicyP
   });
   const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = config.statistics;
   const mcnemar = exactMcnemar(pairs);
-  const bootstrap = pairedBootstrapDifference(pairs, { seed, iterations, alpha });
+  // Only a partial run's grading has a suite with no pair (every protocol has cases in each): no difference.
+  const bootstrap = pairs.length === 0
+    ? { mean_difference: 0, lower: 0, upper: 0 }
+    : pairedBootstrapDifference(pairs, { seed, iterations, alpha });
   return { bootstrap: { alpha, iterations, ...bootstrap, seed }, cases: pairs.length, mcnemar };
 }
 

@@ -11,3 +11,4 @@ export * from "./qa_run.ts";
 export * from "./row_checks.ts";
 export * from "./sweep_run.ts";
 export * from "./run_protocol.ts";
+export * from "./partial_run.ts";

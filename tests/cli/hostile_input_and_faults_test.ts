@@ -265,15 +265,18 @@ const CASES: TrustCase[] = [
   },
   // 9. Missing inputs are refused, naming them.
   {
-    name: "grade-qa with a missing row file",
+    // A run missing rows grades as partial (tests/cli/partial_runs_test.ts), but only with a complete pair.
+    name: "grade-qa on a run whose rows make no complete pair",
     setup: async (d) => {
       await qaRun(d);
-      await Deno.remove(`${d}/run/${ROW}`);
+      for await (const entry of Deno.readDir(`${d}/run/responses`)) {
+        if (`responses/${entry.name}` !== ROW) await Deno.remove(`${d}/run/responses/${entry.name}`);
+      }
     },
     args: gradeArgs,
     code: 2,
-    message: `run/${ROW}: missing: every task needs its answer row`,
-    absent: qaOut,
+    message: "run/responses: no case has both policies' rows yet (1 of 90 tasks): run run-qa to answer more",
+    absent: [...qaOut, "run/partial"],
   },
   {
     name: "grade-qa with a missing qa_run.json",

@@ -3,6 +3,7 @@ import { gradeAnswer } from "../../lib/qa/grading.ts";
 import { qaSummary } from "../../lib/qa/accuracy_summary.ts";
 import { parseGradedRows } from "../../lib/qa/graded_rows.ts";
 import { qaStats } from "../../lib/qa/suite_stats.ts";
+import { graded } from "../../lib/qa/_samples.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/cli.ts";
 
@@ -22,4 +23,18 @@ Deno.test("published qa.summary.json and qa.stats.json re-derive byte for byte f
   assertEquals(rows.length, 90);
   assertEquals(qaSummary(rows, contracts.config), await Deno.readTextFile(`${PUBLISHED}/qa.summary.json`));
   assertEquals(qaStats(rows, contracts.config), await Deno.readTextFile(`${PUBLISHED}/qa.stats.json`));
+});
+
+Deno.test("a suite with no pair (only a partial run's grading has one) has zero cases and no difference, the others their figures", () => {
+  const rows = [
+    graded("q1", "confidence", false, "longmemeval"),
+    graded("q1", "hybrid-v1", true, "longmemeval"),
+  ];
+  const stats = JSON.parse(qaStats(rows, contracts.config));
+  assertEquals(stats.suites.synthetic.cases, 0);
+  assertEquals(
+    [stats.suites.synthetic.bootstrap.mean_difference, stats.suites.synthetic.mcnemar.p_value],
+    [0, 1],
+  );
+  assertEquals([stats.suites.official.cases, stats.suites.official.bootstrap.mean_difference], [1, 1]);
 });
