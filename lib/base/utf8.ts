@@ -29,6 +29,38 @@ export function decodeStrictUtf8(bytes: Uint8Array): string {
 }
 
 /**
+ * Whether `text` begins with a byte-order mark (each format's reader decides what that means).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { startsWithBom } from "./utf8.ts";
+ * strictEqual(startsWithBom("\ufeff{}"), true);
+ * strictEqual(startsWithBom("{}"), false);
+ * ```
+ */
+export function startsWithBom(text: string): boolean {
+  return text.startsWith(BOM);
+}
+
+const searching = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/**
+ * Decodes bytes only to search them (a child's stderr for why it ended): invalid UTF-8 becomes U+FFFD, so the
+ * text must never be printed or stored.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { decodeForSearch } from "./utf8.ts";
+ * strictEqual(decodeForSearch(new Uint8Array([0x61, 0xff])).startsWith("a"), true);
+ * ```
+ */
+export function decodeForSearch(bytes: Uint8Array): string {
+  return searching.decode(bytes);
+}
+
+/**
  * The byte offset of the first invalid UTF-8 sequence, or -1 when the bytes are valid UTF-8.
  *
  * @example

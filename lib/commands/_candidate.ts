@@ -19,7 +19,7 @@ import {
   type RunCandidate,
 } from "../qa/mod.ts";
 import { POLICY_TIME_LIMIT_FLAG, policyTimeLimit } from "./_flags.ts";
-import { type CustomPolicyRun, customPolicyRun } from "./run_policy.ts";
+import { type CustomPolicyRun, customPolicyRun } from "./_policy_module.ts";
 
 /** `--policy-module FILE`, shared by run-qa, grade-qa, verify, report and explain. */
 export const POLICY_MODULE_FLAG = {

@@ -27,6 +27,7 @@ import {
   gradedRow,
   gradedRowLine,
   parseAnswerRow,
+  type PartialRecord,
   type PolicyPair,
   QA_STATS_FILE,
   QA_SUMMARY_FILE,
@@ -93,4 +94,14 @@ export function gradedFiles(
     [QA_STATS_FILE]: qaStatsOf(suites, contracts.config, pair),
   };
   return { graded, suites, files };
+}
+
+/** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
+export interface GradedRun {
+  rows: GradedRow[];
+  suites: QaStatsSuites;
+  /** The two policies compared, `[first, second]`. */
+  pair: PolicyPair;
+  /** A partial run's record: the rows and statistics are its complete pairs', written under `partial/`. */
+  partial?: PartialRecord;
 }

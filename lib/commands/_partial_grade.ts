@@ -20,7 +20,7 @@ import {
   responsesDir,
 } from "../qa/mod.ts";
 import { pairedTasks } from "../qa/mod.ts";
-import type { GradedRun } from "./grade_qa.ts";
+import type { GradedRun } from "./_grading.ts";
 import { gradedFiles, type ReadAnswerRow } from "./_grading.ts";
 
 /** What a partial grading is made from: the run, its protocol's tasks and the rows there are. */

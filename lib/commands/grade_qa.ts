@@ -9,14 +9,10 @@
 import {
   type AnswerTask,
   GRADED_OUTPUTS,
-  type GradedRow,
   MARKER_FILE,
   PARTIAL_RECORD_FILE,
   partialLine,
-  type PartialRecord,
-  type PolicyPair,
   policyPair,
-  type QaStatsSuites,
   readMarker,
   responsePath,
   responsesDir,
@@ -38,6 +34,9 @@ import { visible } from "../base/visible.ts";
 import { refuseIfLocked } from "../base/lock.ts";
 import type { ContractPaths, Contracts } from "../protocol/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
+import type { GradedRun } from "./_grading.ts";
+
+export type { GradedRun };
 import { loadProtocol } from "./_protocol.ts";
 import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
@@ -59,16 +58,6 @@ export interface GradeQaRequest {
   publish?: PublishOptions;
   /** The candidate policy module the run was made with (`run-qa --policy-module`). */
   policyModule?: ModuleRequest;
-}
-
-/** A graded run: its rows, ordered by row id, and the statistics `qa.stats.json` holds, as values. */
-export interface GradedRun {
-  rows: GradedRow[];
-  suites: QaStatsSuites;
-  /** The two policies compared, `[first, second]`. */
-  pair: PolicyPair;
-  /** A partial run's record: the rows and statistics are its complete pairs', written under `partial/`. */
-  partial?: PartialRecord;
 }
 
 /**

@@ -37,7 +37,7 @@ import {
   POLICY_MODULE_FLAG,
   runCandidateHooks,
 } from "./_candidate.ts";
-import type { CustomPolicyRun } from "./run_policy.ts";
+import type { CustomPolicyRun } from "./_policy_module.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({

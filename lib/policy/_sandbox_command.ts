@@ -7,6 +7,7 @@
  * @module
  */
 
+import { decodeStrictUtf8 } from "../base/utf8.ts";
 import { PolicyModuleError } from "../base/errors.ts";
 import { printable } from "./_sandbox_codec.ts";
 
@@ -37,7 +38,7 @@ function denoOnPath(origin: string): Promise<string> {
     stdout: "piped",
     stderr: "null",
   }).output().then((output) => {
-    const path = new TextDecoder("utf-8", { fatal: true }).decode(output.stdout).trim();
+    const path = decodeStrictUtf8(output.stdout).trim();
     if (!output.success || !path.startsWith("/")) throw new Error(`deno eval exited ${output.code}`);
     return path;
   });

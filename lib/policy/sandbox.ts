@@ -10,6 +10,7 @@
  * @module
  */
 
+import { decodeForSearch, decodeStrictUtf8 } from "../base/utf8.ts";
 import { IoError, PolicyModuleError } from "../base/errors.ts";
 import { checkJsonLimits, JSON_LIMITS } from "../py/json_parse.ts";
 import type { PolicyInput } from "./contract.ts";
@@ -273,7 +274,7 @@ export class PolicySandbox {
       return this.#refuse(where, `its sandbox sent an answer ${limit}`);
     }
     try {
-      return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      return decodeStrictUtf8(bytes);
     } catch {
       await this.close();
       return this.#refuse(where, "its sandbox sent an answer that is not UTF-8");
@@ -318,5 +319,5 @@ async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
     offset += chunk.length;
   }
   // Only searched for the reason the child ended, never printed: a broken sequence may stay broken.
-  return new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  return decodeForSearch(bytes);
 }

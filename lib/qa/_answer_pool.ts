@@ -9,7 +9,7 @@ import { AnswerFailedError, CallAbortedError, ProviderError } from "../base/erro
 import { writeFileAtomic } from "../base/fs.ts";
 import { createdAtStamp } from "../py/time.ts";
 import { answerRow, answerRowJson } from "./answer_rows.ts";
-import type { RunQaOptions, RunQaSummary } from "./answering.ts";
+import type { RunQaOptions, RunQaSummary } from "./_answer_types.ts";
 import { redact, redactAnswer, usageHoldsSecret } from "./redact.ts";
 import type { RowPlan } from "./resume.ts";
 import { answerWithRetries } from "./retry.ts";

@@ -6,6 +6,7 @@
  * @module
  */
 
+import { startsWithBom } from "../base/utf8.ts";
 import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
 import * as z from "../base/zod.ts";
 import type { Contracts } from "../protocol/contracts.ts";
@@ -284,7 +285,7 @@ export function checkMarker(
   advice: string = OTHER_PROTOCOL_ADVICE,
 ): QaRunMarker {
   // The reference's json.load refuses a leading BOM rather than skipping it.
-  if (text.startsWith("\ufeff")) throw new ContractError("not valid JSON: Unexpected UTF-8 BOM", { path });
+  if (startsWithBom(text)) throw new ContractError("not valid JSON: Unexpected UTF-8 BOM", { path });
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -8,13 +8,29 @@
 import { runPolicies } from "./_groups.ts";
 import { compareCodePoints } from "../py/json.ts";
 import { GRADED_ROWS_FILE } from "../qa/mod.ts";
-import type { FileComparison, RowDifference } from "./compare.ts";
 import { formatP, formatSigned, shorten } from "./format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { RUN_FILES } from "./run_kind.ts";
 import { capacitiesOf, supportKept } from "./_groups.ts";
 import { suiteName } from "./_names.ts";
 import { GRADED_ROWS_CAP, INPUT_CAP } from "../base/fs.ts";
+
+/** A row that differs between the two runs (or exists in one only). */
+export interface RowDifference {
+  rowId: string;
+  fields: string[];
+  /** Short descriptions of this run's and the other run's values of the first differing field. */
+  mine: string;
+  theirs: string;
+}
+
+/** A file's byte-level comparison. */
+export interface FileComparison {
+  file: string;
+  status: "identical" | "differs" | "missing here" | "missing there" | "missing in both";
+  /** The first differing byte, when both exist and differ. */
+  firstDifference?: number;
+}
 
 /** The aggregate layer: one row per measure (this run, the other, their difference), and whether all agree. */
 export interface AggregateLayer {

@@ -7,16 +7,8 @@
 
 import { type PolicyResult, rankOrder } from "../policy/mod.ts";
 import { PyFloat } from "../py/json.ts";
-import type { CaseExplanation, FactUnderPolicy } from "./explanation.ts";
+import type { CandidateView, CaseExplanation } from "./explanation.ts";
 import { tableLines } from "./text.ts";
-
-/** The candidate's view of the case, added to its explanation. */
-export interface CandidateView {
-  name: string;
-  baseline: string;
-  /** Per fact id: its score and rank at the QA capacity, the capacities it is kept at, its named components. */
-  facts: Record<string, FactUnderPolicy & { named: Record<string, number> }>;
-}
 
 function numberOf(value: unknown): number {
   return value instanceof PyFloat ? value.value : Number(value);

@@ -14,34 +14,21 @@ import {
   type AggregateLayer,
   compareFiles,
   compareRows,
+  type FileComparison,
   keyedRows,
   policyAggregate,
   qaAggregate,
+  type RowDifference,
   type RowLayer,
 } from "./_compare_layers.ts";
+
+export type { FileComparison, RowDifference };
 
 /** One layer's verdict. */
 export interface LayerVerdict {
   layer: "aggregate" | "row" | "byte";
   identical: boolean;
   summary: string;
-}
-
-/** A row that differs between the two runs (or exists in one only). */
-export interface RowDifference {
-  rowId: string;
-  fields: string[];
-  /** Short descriptions of this run's and the other run's values of the first differing field. */
-  mine: string;
-  theirs: string;
-}
-
-/** A file's byte-level comparison. */
-export interface FileComparison {
-  file: string;
-  status: "identical" | "differs" | "missing here" | "missing there" | "missing in both";
-  /** The first differing byte, when both exist and differ. */
-  firstDifference?: number;
 }
 
 /** The whole comparison. */

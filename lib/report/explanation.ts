@@ -12,7 +12,6 @@ import { type EvictionPolicy, rankOrder, selectFactsForCapacity } from "../polic
 import { evaluateCase, hybridParams, POLICIES, selectionOptions } from "../policy/mod.ts";
 import { buildPool, type Pool } from "../protocol/pool.ts";
 import type { ScoreComponents } from "../policy/mod.ts";
-import type { CandidateView } from "./candidate_explanation.ts";
 
 /** One fact under one policy. */
 export interface FactUnderPolicy {
@@ -159,4 +158,12 @@ export function explainCase(
     facts,
     reservedSlots,
   };
+}
+
+/** The candidate's view of the case, added to its explanation. */
+export interface CandidateView {
+  name: string;
+  baseline: string;
+  /** Per fact id: its score and rank at the QA capacity, the capacities it is kept at, its named components. */
+  facts: Record<string, FactUnderPolicy & { named: Record<string, number> }>;
 }

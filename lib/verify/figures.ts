@@ -5,6 +5,7 @@
  * @module
  */
 
+import { decodeStrictUtf8 } from "../base/utf8.ts";
 import { firstByteDifference } from "./checks.ts";
 
 /** One field whose value in the file is not the one re-derived. */
@@ -90,7 +91,7 @@ export function figureDetail(bytes: Uint8Array, derived: string, from = "rows"):
   if (at === undefined) return undefined;
   let differences: FigureDifference[];
   try {
-    const text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    const text = decodeStrictUtf8(bytes);
     differences = figureDifferences(JSON.parse(text), JSON.parse(derived));
   } catch {
     differences = []; // not JSON: the bytes are all there is to name

@@ -8,7 +8,7 @@
 import { gradeAnswer } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints } from "../base/order.ts";
-import { decodeStrictUtf8 } from "../base/utf8.ts";
+import { decodeStrictUtf8, startsWithBom } from "../base/utf8.ts";
 import { firstByteDifference } from "./checks.ts";
 import {
   type AnswerTask,
@@ -199,7 +199,7 @@ export function canonicalDifference(bytes: Uint8Array, rows: readonly GradedRow[
 }
 
 function lineDifference(text: string, canonical: string): string | undefined {
-  if (text.startsWith("\ufeff")) return "line 1: begins with a UTF-8 byte-order mark";
+  if (startsWithBom(text)) return "line 1: begins with a UTF-8 byte-order mark";
   const published = text.split("\n");
   const expected = canonical.split("\n");
   let at = 0;

@@ -1,0 +1,76 @@
+/**
+ * One home per rule, explicit surfaces: no import circle between files, every cross-folder import through the
+ * folder's `mod.ts`, which names what it exports; reading and decoding only in lib/base and lib/py.
+ */
+
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { ROOT } from "./helpers/paths.ts";
+import { importCycles, readImportGraph, surfaceBypasses } from "./helpers/layers.ts";
+
+async function libFiles(): Promise<{ path: string; text: string }[]> {
+  const files: { path: string; text: string }[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for await (const entry of Deno.readDir(`${ROOT}lib/${dir}`)) {
+      const path = dir === "" ? entry.name : `${dir}/${entry.name}`;
+      if (entry.isDirectory) await walk(path);
+      else if (entry.name.endsWith(".ts")) {
+        files.push({ path, text: await Deno.readTextFile(`${ROOT}lib/${path}`) });
+      }
+    }
+  };
+  await walk("");
+  return files.sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+Deno.test("no import circle between any two files of lib/", async () => {
+  assertEquals(importCycles(await readImportGraph(`${ROOT}lib`)), []);
+});
+
+Deno.test("the circle check finds a circle of three files and a file importing itself", () => {
+  const edges = [
+    { from: "qa/a.ts", to: "qa/b.ts" },
+    { from: "qa/b.ts", to: "qa/c.ts" },
+    { from: "qa/c.ts", to: "qa/a.ts" },
+    { from: "qa/c.ts", to: "base/d.ts" },
+    { from: "base/e.ts", to: "base/e.ts" },
+  ];
+  assertEquals(importCycles(edges), [["base/e.ts"], ["qa/a.ts", "qa/b.ts", "qa/c.ts"]]);
+});
+
+Deno.test("every import into another folder goes through that folder's mod.ts", async () => {
+  assertEquals(surfaceBypasses(await readImportGraph(`${ROOT}lib`)), []);
+});
+
+Deno.test("each folder's mod.ts names what it exports (no export *)", async () => {
+  const stars = (await libFiles()).filter(({ path, text }) =>
+    path.endsWith("/mod.ts") && /^export \* from/m.test(text)
+  ).map(({ path }) => path);
+  assertEquals(stars, []);
+});
+
+// Reading files and decoding bytes have one home each: the readers of lib/base, the reference's formats in lib/py.
+const READING = [
+  [/new TextDecoder\(/, "decodes bytes itself"],
+  [/\bDeno\.(?:readFile|readTextFile)(?:Sync)?\(/, "reads a file itself"],
+  [/\\u(?:feff|FEFF)|\uFEFF/, "spells a BOM"],
+] as const;
+
+Deno.test("outside lib/base and lib/py no module reads a file, decodes bytes or spells a BOM", async () => {
+  const problems: string[] = [];
+  for (const { path, text } of await libFiles()) {
+    if (path.startsWith("base/") || path.startsWith("py/")) continue;
+    const code = text.split("\n").filter((line) => !/^\s*(?:\*|\/\/)/.test(line)).join("\n");
+    for (const [pattern, what] of READING) if (pattern.test(code)) problems.push(`${path} ${what}`);
+  }
+  assertEquals(problems, []);
+});
+
+Deno.test("the reading rule's patterns catch each form", () => {
+  const samples = ['new TextDecoder("utf-8")', "await Deno.readTextFile(path)", 'text.startsWith("\\ufeff")'];
+  assertEquals(samples.map((sample) => READING.filter(([pattern]) => pattern.test(sample)).length), [
+    1,
+    1,
+    1,
+  ]);
+  assert(!READING.some(([pattern]) => pattern.test("readBytesCapped(path)")));
+});
