@@ -4,14 +4,71 @@
  * @module
  */
 
-export * from "./errors.ts";
-export * from "./failure.ts";
-export * from "./fs.ts";
-export * from "./group.ts";
-export * from "./hash.ts";
-export * from "./lock.ts";
-export * from "./schema.ts";
-export * from "./utf8.ts";
-export * from "./order.ts";
-export * from "./terminal.ts";
-export * from "./visible.ts";
+export { type FileOperationHook } from "./_os_call.ts";
+export {
+  AnswerFailedError,
+  BudgetExceededError,
+  CallAbortedError,
+  CommandFailedError,
+  ContractError,
+  DatasetIntegrityError,
+  type DomainErrorOptions,
+  InputError,
+  IoError,
+  NotVerifiedError,
+  OverwriteError,
+  PolicyModuleError,
+  ProviderError,
+  ResponseTooLargeError,
+  RowIntegrityError,
+  UnreadableFileError,
+  VectorFormatError,
+} from "./errors.ts";
+export { groupBy } from "./group.ts";
+export { fnv1a, sha256Bytes, sha256Hex } from "./hash.ts";
+export { acquireDirectoryLock, LOCK_FILE, type LockHolder, refuseIfLocked } from "./lock.ts";
+export { compareCodePoints } from "./order.ts";
+export {
+  ensureDir,
+  type FileContent,
+  moveAside,
+  publishFiles,
+  type PublishOptions,
+  refuseExisting,
+  settleJournals,
+  writeAllOrNothing,
+  writeFileAtomic,
+} from "./publish.ts";
+export {
+  ANSWER_ROW_CAP,
+  CONTRACT_CAP,
+  DATASET_CAP,
+  exists,
+  GRADED_ROWS_CAP,
+  type HashedBytes,
+  INPUT_CAP,
+  listDirectory,
+  MIB,
+  ReadBudget,
+  readBytes,
+  readBytesIfExists,
+  readText,
+  readTextIfExists,
+  refuseOverCap,
+  SWEEP_OUTPUT_CAP,
+  VECTOR_CAP,
+} from "./read.ts";
+export { RunFiles, runFilesOf } from "./run_files.ts";
+export { parseJsonLines, parseWith, type SameType, type Schema } from "./schema.ts";
+export { columnsOf, describeStream, printable, styleLine, wrapLine } from "./terminal.ts";
+export {
+  BOM,
+  decodeForSearch,
+  decodeStrictUtf8,
+  decodeUtf8,
+  firstInvalidUtf8,
+  invalidUtf8Text,
+  startsWithBom,
+} from "./utf8.ts";
+export { visible } from "./visible.ts";
+export * as z from "./zod.ts";

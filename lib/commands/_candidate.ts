@@ -6,8 +6,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { exists, type RunFiles, runFilesOf } from "../base/fs.ts";
+import { exists, InputError, type RunFiles, runFilesOf } from "../base/mod.ts";
 import { recordedCandidate, recordedPolicyModule } from "../verify/mod.ts";
 import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { FileOperationHook, PublishOptions } from "../base/fs.ts";
+import type { FileOperationHook, PublishOptions } from "../base/mod.ts";
 
 /** Where a command writes its lines and reads its environment; tests capture them. */
 export interface Io {

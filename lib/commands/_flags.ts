@@ -5,8 +5,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { visible } from "../base/visible.ts";
+import { InputError, visible } from "../base/mod.ts";
 import { DEFAULT_POLICY_TIME_LIMIT_SECONDS } from "../policy/mod.ts";
 import { type ContractPaths, DATASET_ENV } from "../protocol/mod.ts";
 import type { FlagValues, Io } from "./_command.ts";

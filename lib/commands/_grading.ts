@@ -7,15 +7,15 @@
 
 import {
   ANSWER_ROW_CAP,
+  compareCodePoints,
   decodeUtf8,
   type FileContent,
   GRADED_ROWS_CAP,
   ReadBudget,
   readBytesIfExists,
   refuseOverCap,
-} from "../base/fs.ts";
-import { sha256Hex } from "../base/hash.ts";
-import { compareCodePoints } from "../py/mod.ts";
+  sha256Hex,
+} from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerRow,

@@ -7,9 +7,8 @@
  * @module
  */
 
-import { CommandFailedError, InputError } from "../base/errors.ts";
-import { GRADED_ROWS_CAP, readTextIfExists } from "../base/fs.ts";
-import { type Contracts, readContracts, withPublishedRun } from "../protocol/mod.ts";
+import { CommandFailedError, GRADED_ROWS_CAP, InputError, readTextIfExists } from "../base/mod.ts";
+import { type ContractPaths, type Contracts, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { GRADED_ROWS_FILE, parseGradedRows, policyPair, readMarker } from "../qa/mod.ts";
 import {
   type CandidateRow,
@@ -25,7 +24,6 @@ import {
 } from "../report/mod.ts";
 import { verifyResults } from "../verify/mod.ts";
 import { type FlagValues, type Io, writeDocument } from "./_command.ts";
-import type { ContractPaths } from "../protocol/mod.ts";
 import {
   type REPORT_FILE_FLAGS,
   type ReportFile,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { ensureDir, type PublishOptions, refuseExisting } from "../base/fs.ts";
+import { ensureDir, type PublishOptions, refuseExisting } from "../base/mod.ts";
 
 /**
  * Refuses `directory` when it is not a directory (as creating it would) or holds any of `names`; an absent

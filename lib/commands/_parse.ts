@@ -7,7 +7,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { InputError } from "../base/errors.ts";
+import { InputError } from "../base/mod.ts";
 import type { Command, FlagTable, FlagValues } from "./_command.ts";
 import { usageLine } from "./_help.ts";
 

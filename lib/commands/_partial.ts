@@ -5,7 +5,7 @@
  * @module
  */
 
-import { CommandFailedError, InputError } from "../base/errors.ts";
+import { CommandFailedError, InputError } from "../base/mod.ts";
 import { escapeHtml } from "../report/mod.ts";
 import { checkLine, findPartialRun, partialChecks, partialJson, type PartialRun } from "../verify/mod.ts";
 import type { AnswerTask } from "../qa/mod.ts";

@@ -5,13 +5,20 @@
  * @module
  */
 
-import { OverwriteError, RowIntegrityError } from "../base/errors.ts";
-import { ensureDir, exists, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
-import { compareCodePoints } from "../py/mod.ts";
+import {
+  compareCodePoints,
+  ensureDir,
+  exists,
+  OverwriteError,
+  type PublishOptions,
+  RowIntegrityError,
+  writeAllOrNothing,
+} from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
   MARKER_FILE,
+  pairedTasks,
   PARTIAL_DIR,
   PARTIAL_RECORD_FILE,
   type PartialRecord,
@@ -19,7 +26,6 @@ import {
   type PolicyPair,
   responsesDir,
 } from "../qa/mod.ts";
-import { pairedTasks } from "../qa/mod.ts";
 import type { GradedRun } from "./_grading.ts";
 import { gradedFiles, type ReadAnswerRow } from "./_grading.ts";
 

@@ -7,10 +7,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { readBytes, readTextIfExists } from "../base/fs.ts";
-import { CONTRACT_CAP } from "../base/fs.ts";
-import { sha256Hex } from "../base/hash.ts";
+import { CONTRACT_CAP, InputError, readBytes, readTextIfExists, sha256Hex } from "../base/mod.ts";
 import { type ContractPaths, KEPT_PROTOCOL_DIR, readProtocolDirectory } from "../protocol/mod.ts";
 import type { FlagValues, Io } from "./_command.ts";
 import { contractPaths, type DATASET_FLAG, datasetPath, type PROTOCOL_FLAGS } from "./_flags.ts";

@@ -5,9 +5,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { publishFiles, refuseExisting } from "../base/fs.ts";
-import { visible } from "../base/visible.ts";
+import { InputError, publishFiles, refuseExisting, visible } from "../base/mod.ts";
 import { type Io, publishOptions, writeDocument } from "./_command.ts";
 
 /** `--markdown` and `--html`, declared once for `report`. */

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { exists } from "../base/fs.ts";
+import { exists, InputError } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import { type AnswerTask, GRADED_ROWS_FILE, readReuseSource, type ReuseSource } from "../qa/mod.ts";
 import { verifyResults } from "../verify/mod.ts";

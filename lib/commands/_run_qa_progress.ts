@@ -5,7 +5,7 @@
  * @module
  */
 
-import { visible } from "../base/visible.ts";
+import { visible } from "../base/mod.ts";
 import type { RunEvent } from "../qa/mod.ts";
 import type { Io } from "./_command.ts";
 import { formatElapsed, formatRate } from "./_progress.ts";

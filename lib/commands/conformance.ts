@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CommandFailedError, InputError } from "../base/errors.ts";
+import { CommandFailedError, InputError } from "../base/mod.ts";
 import { formatConformance, runConformance } from "../conformance/mod.ts";
 import { defineCommand, writeDocument } from "./_command.ts";
 

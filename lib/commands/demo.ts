@@ -10,14 +10,15 @@ import {
   contractsLine,
   KEPT_PROTOCOL_DIR,
   type SourceState,
+  STAND_IN_MODEL,
   validateContracts,
   validatedLine,
   writeDemoProtocol,
 } from "../protocol/mod.ts";
 import { buildReport, reportText } from "../report/mod.ts";
 import { formatVerifyResult, verifyResults } from "../verify/mod.ts";
-import { STAND_IN_MODEL, suiteLines } from "../qa/mod.ts";
-import { CommandFailedError } from "../base/errors.ts";
+import { suiteLines } from "../qa/mod.ts";
+import { CommandFailedError } from "../base/mod.ts";
 import { loadProtocol } from "./_protocol.ts";
 import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
 import { runQa } from "./run_qa.ts";

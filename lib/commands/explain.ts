@@ -4,7 +4,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
+import { InputError } from "../base/mod.ts";
 import { candidateView, explainCase, explainText, readCaseAnswers } from "../report/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { policyPair } from "../qa/mod.ts";

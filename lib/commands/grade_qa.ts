@@ -25,13 +25,13 @@ import {
   listDirectory,
   type PublishOptions,
   refuseExisting,
+  refuseIfLocked,
+  RowIntegrityError,
   RunFiles,
   runFilesOf,
+  visible,
   writeAllOrNothing,
-} from "../base/fs.ts";
-import { RowIntegrityError } from "../base/errors.ts";
-import { visible } from "../base/visible.ts";
-import { refuseIfLocked } from "../base/lock.ts";
+} from "../base/mod.ts";
 import type { ContractPaths, Contracts } from "../protocol/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
 import type { GradedRun } from "./_grading.ts";

@@ -4,9 +4,7 @@
  * @module
  */
 
-import { CommandFailedError, InputError } from "../base/errors.ts";
-import { exists, RunFiles } from "../base/fs.ts";
-import { visible } from "../base/visible.ts";
+import { CommandFailedError, exists, InputError, NotVerifiedError, RunFiles, visible } from "../base/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {
@@ -14,7 +12,6 @@ import {
   comparisonHeading,
   comparisonSections,
   isSweepDirectory,
-  NotVerifiedError,
   type Prices,
   publishedComparisonHeading,
   publishedComparisonSections,

@@ -5,14 +5,19 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { ensureDir, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
-import { evaluateAll, type PolicyResult } from "../policy/mod.ts";
-import { evaluatePolicy, POLICY_MEMORY_BOUND } from "../policy/mod.ts";
-import { POLICIES, policyRawJsonl, policySummary, runRecord } from "../policy/mod.ts";
-import type { SourceState } from "../protocol/mod.ts";
-import type { PreparedProtocol } from "../protocol/mod.ts";
-import { retentionTable } from "../policy/mod.ts";
+import { ensureDir, InputError, type PublishOptions, writeAllOrNothing } from "../base/mod.ts";
+import {
+  evaluateAll,
+  evaluatePolicy,
+  POLICIES,
+  POLICY_MEMORY_BOUND,
+  policyRawJsonl,
+  type PolicyResult,
+  policySummary,
+  retentionTable,
+  runRecord,
+} from "../policy/mod.ts";
+import type { PreparedProtocol, SourceState } from "../protocol/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
 import { type CustomPolicyRun, customPolicyRun } from "./_policy_module.ts";
 import { refuseExistingOutputs } from "./_outputs.ts";

@@ -6,31 +6,49 @@
  * @module
  */
 
-import type { PublishOptions } from "../base/fs.ts";
-import type { ProtocolConfig } from "../protocol/mod.ts";
-import { InputError } from "../base/errors.ts";
-import { refuseIfLocked } from "../base/lock.ts";
-import { visible } from "../base/visible.ts";
-import type { SourceState } from "../protocol/mod.ts";
-import { openAiProvider, STAND_IN_MODEL, startStandIn } from "../qa/mod.ts";
 import {
+  BudgetExceededError,
+  CommandFailedError,
+  InputError,
+  type PublishOptions,
+  refuseIfLocked,
+  visible,
+} from "../base/mod.ts";
+import {
+  type ContractPaths,
+  type Contracts,
+  type ProtocolConfig,
+  type SourceState,
+  STAND_IN_MODEL,
+} from "../protocol/mod.ts";
+import {
+  type AnswerTask,
   answerTasks,
   checkQaSettings,
   checkRunDirectory,
+  type CostBudget,
+  costLines,
   dryRunLines,
+  endpointOrigin,
+  interruptHandler,
   LOCKED_ACTION,
+  MIN_SECRET_LENGTH,
+  openAiProvider,
+  parseBaseline,
   planRows,
+  redact,
+  refuseSelfReuse,
+  requestSettings,
   resolveCredentials,
+  type ReuseSource,
+  type RunCandidate,
   type RunEvent,
   type RunQaSummary,
+  secretOf,
+  startStandIn,
+  TOKEN_RULE,
 } from "../qa/mod.ts";
-import { requestSettings } from "../qa/mod.ts";
-import type { ContractPaths, Contracts } from "../protocol/mod.ts";
-import type { AnswerTask } from "../qa/mod.ts";
 
-import { BudgetExceededError, CommandFailedError } from "../base/errors.ts";
-import { type CostBudget, costLines, TOKEN_RULE } from "../qa/cost.ts";
-import { interruptHandler, MIN_SECRET_LENGTH, redact, secretOf } from "../qa/mod.ts";
 import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
 import { loadProtocol } from "./_protocol.ts";
 import {
@@ -40,12 +58,10 @@ import {
   POLICY_MODULE_FLAG,
   type StageCandidate,
 } from "./_candidate.ts";
-import { parseBaseline, type RunCandidate } from "../qa/mod.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { DATASET_FLAG, parsePrices, PRICE_FLAGS, PROTOCOL_FLAGS, requiredDirectory, usd } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
-import { endpointOrigin, refuseSelfReuse, type ReuseSource } from "../qa/mod.ts";
 import { readReuseSources, REUSE_FLAG, reuseDirectories } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CONTRACT_CAP, readText } from "../base/fs.ts";
+import { CONTRACT_CAP, readText } from "../base/mod.ts";
 import {
   defaultGrid,
   parseGrid,

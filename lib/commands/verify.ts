@@ -4,8 +4,7 @@
  * @module
  */
 
-import { CommandFailedError, InputError } from "../base/errors.ts";
-import { exists, RunFiles } from "../base/fs.ts";
+import { CommandFailedError, exists, InputError, RunFiles } from "../base/mod.ts";
 import {
   type Check,
   checkLine,
@@ -22,9 +21,8 @@ import {
 import { isSweepDirectory } from "../report/mod.ts";
 import { policyPair } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
-import type { Contracts } from "../protocol/mod.ts";
+import { type Contracts, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
-import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";

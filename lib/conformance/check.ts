@@ -5,8 +5,8 @@
  * @module
  */
 
-import { VectorFormatError } from "../base/errors.ts";
-import { parsePyJson } from "../py/json.ts";
+import { VectorFormatError } from "../base/mod.ts";
+import { parsePyJson } from "../py/mod.ts";
 import { type AsyncVectorChecker, type LineVerdict, ulpsApart, type VectorChecker } from "./compare.ts";
 import type { FileReport } from "./report.ts";
 import { PYTHON_FLOAT_FILES, VECTOR_CHECKERS } from "./vectors.ts";

@@ -4,9 +4,7 @@
  * @module
  */
 
-export * from "./check.ts";
-export * from "./compare.ts";
-export * from "./float_bits.ts";
-export * from "./report.ts";
-export * from "./run.ts";
-export * from "./vectors.ts";
+export { checkVectorText } from "./check.ts";
+export { formatConformance } from "./report.ts";
+export { decodeVectorFile, readVectorFile, runConformance } from "./run.ts";
+export { VECTOR_CHECKERS } from "./vectors.ts";

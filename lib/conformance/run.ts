@@ -5,9 +5,18 @@
  * @module
  */
 
-import { compareCodePoints } from "../base/order.ts";
-import { InputError, IoError, UnreadableFileError, VectorFormatError } from "../base/errors.ts";
-import { decodeUtf8, firstInvalidUtf8, MIB, readBytes, VECTOR_CAP } from "../base/fs.ts";
+import {
+  compareCodePoints,
+  decodeUtf8,
+  firstInvalidUtf8,
+  InputError,
+  IoError,
+  MIB,
+  readBytes,
+  UnreadableFileError,
+  VECTOR_CAP,
+  VectorFormatError,
+} from "../base/mod.ts";
 import { checkVectorText } from "./check.ts";
 import type { ConformanceOptions, ConformanceReport, FileReport } from "./report.ts";
 import { VECTOR_CHECKERS } from "./vectors.ts";

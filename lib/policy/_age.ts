@@ -5,7 +5,7 @@
  * @module
  */
 
-import { elapsedSeconds, type Instant, MICROS_PER_DAY, parseCanonicalIso } from "../py/time.ts";
+import { elapsedSeconds, type Instant, MICROS_PER_DAY, parseCanonicalIso } from "../py/mod.ts";
 import { parseTimestamp } from "./lenient.ts";
 
 /** Scratch output of {@linkcode parseCanonicalIso}: [day since the epoch, microsecond of that day]. */

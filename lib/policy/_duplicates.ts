@@ -5,7 +5,7 @@
  * @module
  */
 
-import { fnv1a } from "../base/hash.ts";
+import { fnv1a } from "../base/mod.ts";
 import { RADIX_THRESHOLD, radixOrder32 } from "./_radix.ts";
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { pyFloatOf, pyStr, pyStrip } from "../py/builtins.ts";
+import { pyFloatOf, pyStr, pyStrip } from "../py/mod.ts";
 
 /** A fact as the selector reads it. */
 export type Record_ = Readonly<Record<string, unknown>>;

@@ -7,8 +7,7 @@
  * @module
  */
 
-import { decodeStrictUtf8 } from "../base/utf8.ts";
-import { PolicyModuleError } from "../base/errors.ts";
+import { decodeStrictUtf8, PolicyModuleError } from "../base/mod.ts";
 import { printable } from "./_sandbox_codec.ts";
 
 /** The sandbox's V8 heap limit, in MiB. */

@@ -6,9 +6,8 @@
  * @module
  */
 
-import type { ProtocolConfig } from "../protocol/config.ts";
-import type { Instant } from "../py/time.ts";
-import { PyFloat, type PyJson } from "../py/json.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
+import { type Instant, PyFloat, type PyJson } from "../py/mod.ts";
 import type { Policy } from "./contract.ts";
 import { selectFactsForCapacity } from "./selector.ts";
 import {

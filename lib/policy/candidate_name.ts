@@ -5,7 +5,7 @@
  * @module
  */
 
-import { PolicyModuleError } from "../base/errors.ts";
+import { PolicyModuleError } from "../base/mod.ts";
 
 /** What a candidate's name may be: it names row files (`<case_id>__<name>.json`) and report columns. */
 const CANDIDATE_NAME = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;

@@ -6,12 +6,9 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import type { ProtocolConfig } from "../protocol/config.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import type { Fact, Pool, UsageEntry } from "../protocol/pool.ts";
-import { isoformatZulu } from "../py/time.ts";
-import type { PyJson } from "../py/json.ts";
+import { z } from "../base/mod.ts";
+import type { Fact, Pool, PreparedCase, ProtocolConfig, UsageEntry } from "../protocol/mod.ts";
+import { isoformatZulu, type PyJson } from "../py/mod.ts";
 
 /** What a policy sees of one case at one capacity: the pool (read-only copies) and the evaluation clock. */
 export interface PolicyInput {

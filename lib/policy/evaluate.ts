@@ -6,11 +6,9 @@
  * @module
  */
 
-import type { ProtocolConfig } from "../protocol/config.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import { PolicyModuleError } from "../base/errors.ts";
-import { buildPool, type Pool } from "../protocol/pool.ts";
-import { dumps, PyFloat, type PyJson } from "../py/json.ts";
+import { buildPool, type Pool, type PreparedCase, type ProtocolConfig } from "../protocol/mod.ts";
+import { PolicyModuleError } from "../base/mod.ts";
+import { dumps, PyFloat, type PyJson } from "../py/mod.ts";
 import { builtinPolicies, builtinPolicy } from "./builtins.ts";
 import {
   checkDecision,

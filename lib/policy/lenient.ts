@@ -6,8 +6,7 @@
  * @module
  */
 
-import { pyFloatOf, pyStrip } from "../py/builtins.ts";
-import { fromIsoFormat, type Instant, parseCanonicalIso } from "../py/time.ts";
+import { fromIsoFormat, type Instant, parseCanonicalIso, pyFloatOf, pyStrip } from "../py/mod.ts";
 
 /**
  * The reference's `_bounded_number`: Python `float()` of the value (booleans and null excluded), the default

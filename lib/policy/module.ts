@@ -5,9 +5,7 @@
  * @module
  */
 
-import { PolicyModuleError } from "../base/errors.ts";
-import { MIB, readBytes } from "../base/fs.ts";
-import { sha256Hex } from "../base/hash.ts";
+import { MIB, PolicyModuleError, readBytes, sha256Hex } from "../base/mod.ts";
 import type { Policy } from "./contract.ts";
 import { EVICTION_POLICY_CONFIDENCE, EVICTION_POLICY_HYBRID_V1 } from "./selection_types.ts";
 import { DEFAULT_POLICY_TIME_LIMIT_SECONDS, PolicySandbox, type SandboxModule } from "./sandbox.ts";

@@ -5,18 +5,17 @@
  * @module
  */
 
-import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
-import { groupBy } from "../base/group.ts";
-import * as z from "../base/zod.ts";
-import { CASE_SOURCES } from "../protocol/cases.ts";
-import type { Contracts } from "../protocol/contracts.ts";
-import type { SourceState } from "../protocol/identity.ts";
-import { createdAtStamp, isoformatUtc } from "../py/time.ts";
-import { RowIntegrityError } from "../base/errors.ts";
-import { parseJsonLines } from "../base/schema.ts";
+import {
+  artifactHashes,
+  CASE_SOURCES,
+  type Contracts,
+  datasetIdentity,
+  type SourceState,
+} from "../protocol/mod.ts";
+import { compareCodePoints, groupBy, parseJsonLines, RowIntegrityError, z } from "../base/mod.ts";
+import { createdAtStamp, dumps, isoformatUtc, PyFloat, type PyJson } from "../py/mod.ts";
 import type { PolicyResult } from "./contract.ts";
 import { POLICIES } from "./builtins.ts";
-import { compareCodePoints, dumps, PyFloat, type PyJson } from "../py/json.ts";
 
 /**
  * The `policy.raw.jsonl` text: one compact sorted-key line per result, in evaluation order.

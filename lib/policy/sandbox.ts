@@ -10,9 +10,8 @@
  * @module
  */
 
-import { decodeForSearch, decodeStrictUtf8 } from "../base/utf8.ts";
-import { IoError, PolicyModuleError } from "../base/errors.ts";
-import { checkJsonLimits, JSON_LIMITS } from "../py/json_parse.ts";
+import { decodeForSearch, decodeStrictUtf8, IoError, PolicyModuleError } from "../base/mod.ts";
+import { checkJsonLimits, JSON_LIMITS } from "../py/mod.ts";
 import type { PolicyInput } from "./contract.ts";
 import { printable, sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";
 import { sandboxProgramUrl } from "./_sandbox_child.ts";

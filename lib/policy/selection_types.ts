@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { Instant } from "../py/time.ts";
-import { EVICTION_POLICY_VERSION } from "../protocol/versions.ts";
+import type { Instant } from "../py/mod.ts";
+import { EVICTION_POLICY_VERSION } from "../protocol/mod.ts";
 
 /**
  * The historical policy: rank by confidence alone.

@@ -9,9 +9,8 @@
  * @module
  */
 
-import { fnv1a } from "../base/hash.ts";
-import type { Instant } from "../py/time.ts";
-import { log1p } from "../py/libm.ts";
+import { fnv1a } from "../base/mod.ts";
+import { type Instant, log1p } from "../py/mod.ts";
 import { RADIX_THRESHOLD, rankOrder } from "./_radix.ts";
 import { ageDaysOf, decay, epochMicros } from "./_age.ts";
 import { lastIndexById } from "./_duplicates.ts";

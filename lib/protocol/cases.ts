@@ -7,16 +7,14 @@
 
 import type { ProtocolConfig } from "./config.ts";
 import type { Dataset, DatasetRow } from "./dataset.ts";
-import { ContractError, DatasetIntegrityError } from "../base/errors.ts";
-import { sha256Bytes } from "../base/hash.ts";
+import { compareCodePoints, ContractError, DatasetIntegrityError, sha256Bytes } from "../base/mod.ts";
 import {
   OFFICIAL_SCENARIOS,
   type OfficialManifest,
   SYNTHETIC_SCENARIO,
   type SyntheticManifest,
 } from "./manifest.ts";
-import { codePointLength, pyLower, pyStrip } from "../py/builtins.ts";
-import { compareCodePoints } from "../py/json.ts";
+import { codePointLength, pyLower, pyStrip } from "../py/mod.ts";
 
 /** Every source a case can come from. */
 export const CASE_SOURCES = ["longmemeval", "synthetic"] as const;

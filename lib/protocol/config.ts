@@ -6,13 +6,17 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import { parseEvaluationTime } from "../py/pydantic_datetime.ts";
-import { ContractError } from "../base/errors.ts";
-import { laxBigInt, laxBool, laxFloat, laxInt, laxIntLiteral } from "../py/pydantic_lax.ts";
-import { parsePyYamlFile } from "../py/yaml.ts";
-import { parseWith, type SameType, type Schema } from "../base/schema.ts";
-import type { Instant } from "../py/time.ts";
+import { ContractError, parseWith, type SameType, type Schema, z } from "../base/mod.ts";
+import {
+  type Instant,
+  laxBigInt,
+  laxBool,
+  laxFloat,
+  laxInt,
+  laxIntLiteral,
+  parseEvaluationTime,
+  parsePyYamlFile,
+} from "../py/mod.ts";
 
 const sha256 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "must be 64 lowercase hex digits (SHA-256)"));
 const revision = z.string().check(z.regex(/^[0-9a-f]{40}$/, "must be 40 lowercase hex digits"));

@@ -10,10 +10,8 @@ import embeddedOfficial from "../../manifests/longmemeval-pr4789-v1.json" with {
 import embeddedSynthetic from "../../manifests/synthetic-corrections-pr4789-v1.json" with { type: "text" };
 import embeddedPrompt from "../../prompts/answer-v1.txt" with { type: "text" };
 import { parseConfig, type ProtocolConfig } from "./config.ts";
-import { ContractError } from "../base/errors.ts";
+import { ContractError, decodeStrictUtf8, sha256Hex } from "../base/mod.ts";
 import { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";
-import { sha256Hex } from "../base/hash.ts";
-import { decodeStrictUtf8 } from "../base/utf8.ts";
 import {
   type OfficialManifest,
   parseOfficialManifest,

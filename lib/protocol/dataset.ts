@@ -5,19 +5,27 @@
  * @module
  */
 
-import { DatasetIntegrityError } from "../base/errors.ts";
-import type { HashedBytes } from "../base/fs.ts";
-import { sha256Hex } from "../base/hash.ts";
-import { decodeStrictUtf8, firstInvalidUtf8, invalidUtf8Text } from "../base/utf8.ts";
+import {
+  DatasetIntegrityError,
+  decodeStrictUtf8,
+  firstInvalidUtf8,
+  type HashedBytes,
+  invalidUtf8Text,
+  sha256Hex,
+} from "../base/mod.ts";
 import {
   checkJsonLimits,
+  codePointLength,
   dumps,
   type JsonLimits,
   parsePyJson,
   parsePyJsonBytes,
   type PyJson,
-} from "../py/json.ts";
-import { codePointLength, pyLower, pyStr, pyTruthy, pyUpper } from "../py/builtins.ts";
+  pyLower,
+  pyStr,
+  pyTruthy,
+  pyUpper,
+} from "../py/mod.ts";
 
 /** One dataset row, as the reference reads it. */
 export interface DatasetRow {

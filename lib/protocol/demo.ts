@@ -5,9 +5,8 @@
  * @module
  */
 
-import { ensureDir, publishFiles } from "../base/publish.ts";
+import { ensureDir, publishFiles, sha256Hex } from "../base/mod.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
-import { sha256Hex } from "../base/hash.ts";
 import { type Dataset, loadDataset, parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
 import { recomputeSelection } from "./cases.ts";

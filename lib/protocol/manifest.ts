@@ -4,12 +4,8 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import { ContractError } from "../base/errors.ts";
-import { laxInt, laxIntLiteral } from "../py/pydantic_lax.ts";
-import { parsePyJson } from "../py/json.ts";
-import { parseWith, type SameType, type Schema } from "../base/schema.ts";
-import { BOM } from "../base/utf8.ts";
+import { BOM, ContractError, parseWith, type SameType, type Schema, z } from "../base/mod.ts";
+import { laxInt, laxIntLiteral, parsePyJson } from "../py/mod.ts";
 
 /**
  * The four official scenarios, each controlling one thing.

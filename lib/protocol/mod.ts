@@ -4,15 +4,37 @@
  * @module
  */
 
-export * from "./cases.ts";
-export * from "./config.ts";
-export * from "./contracts.ts";
-export * from "./dataset.ts";
-export * from "./demo.ts";
-export * from "./identity.ts";
-export * from "./manifest.ts";
-export * from "./pool.ts";
-export * from "./prepare.ts";
-export * from "./protocol_dir.ts";
-export * from "./versions.ts";
-export * from "./published.ts";
+export { CASE_SOURCES, type CaseSource, distractorOffset, type PreparedCase } from "./cases.ts";
+export { ProtocolConfig } from "./config.ts";
+export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "./contracts.ts";
+export { answerText, renderEvidence } from "./dataset.ts";
+export {
+  buildDemoProtocol,
+  DEMO_PROTOCOL_ID,
+  prepareDemoProtocol,
+  STAND_IN_MODEL,
+  SYNTHETIC_NOTICE,
+  writeDemoProtocol,
+} from "./demo.ts";
+export {
+  type ArtifactHashes,
+  artifactHashes,
+  type DatasetIdentity,
+  datasetIdentity,
+  type SourceState,
+} from "./identity.ts";
+export { buildPool, type Fact, type Pool, type UsageEntry } from "./pool.ts";
+export {
+  type ContractPaths,
+  contractsLine,
+  DATASET_ENV,
+  prepareDataset,
+  type PreparedProtocol,
+  prepareProtocol,
+  readContracts,
+  validateContracts,
+  validatedLine,
+} from "./prepare.ts";
+export { KEPT_PROTOCOL_DIR, readProtocolDirectory } from "./protocol_dir.ts";
+export { PUBLISHED_RUN, withPublishedRun } from "./published.ts";
+export { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";

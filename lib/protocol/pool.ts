@@ -6,10 +6,9 @@
  * @module
  */
 
-import { isoformatZulu } from "../py/time.ts";
+import { type Instant, isoformatZulu } from "../py/mod.ts";
 import type { PreparedCase } from "./cases.ts";
-import type { Instant } from "../py/time.ts";
-import { compareCodePoints } from "../py/json.ts";
+import { compareCodePoints } from "../base/mod.ts";
 
 /** A memory fact as DeerMem stores it (the fields the selector and prompt read). */
 export interface Fact {

@@ -13,8 +13,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { listDirectory } from "../base/fs.ts";
+import { InputError, listDirectory } from "../base/mod.ts";
 import type { ContractPaths } from "./prepare.ts";
 
 /** The folder a run directory keeps its protocol in. */

@@ -10,7 +10,7 @@ import rows from "../../results/pr4789-reproduction-v1/qa.rows.jsonl" with { typ
 import stats from "../../results/pr4789-reproduction-v1/qa.stats.json" with { type: "text" };
 import summary from "../../results/pr4789-reproduction-v1/qa.summary.json" with { type: "text" };
 import marker from "../../results/pr4789-reproduction-v1/qa_run.json" with { type: "text" };
-import { publishFiles } from "../base/publish.ts";
+import { publishFiles } from "../base/mod.ts";
 
 /** Where the published run lives in the repository, and how the program names it. */
 export const PUBLISHED_RUN = "results/pr4789-reproduction-v1";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { compareCodePoints } from "../base/order.ts";
+import { compareCodePoints } from "../base/mod.ts";
 import { floatRepr, PyFloat } from "./float.ts";
 
 /** A value that {@linkcode dumps} can serialise. */

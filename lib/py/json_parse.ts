@@ -6,7 +6,7 @@
  * @module
  */
 
-import { BOM, decodeStrictUtf8 } from "../base/utf8.ts";
+import { BOM, decodeStrictUtf8 } from "../base/mod.ts";
 import { PyFloat } from "./float.ts";
 import type { PyJson } from "./json_dumps.ts";
 

@@ -11,7 +11,7 @@
  * @module
  */
 
-import type { DomainErrorOptions, InputError } from "../base/errors.ts";
+import type { DomainErrorOptions, InputError } from "../base/mod.ts";
 import { isCollection, isPair, Lexer, parseDocument, type ScalarTag, visit, type YAMLError } from "yaml";
 
 /** The YAML library's debug switches: it reads them on every token (an env permission) and logs to stdout. */

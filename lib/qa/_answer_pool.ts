@@ -5,9 +5,8 @@
  * @module
  */
 
-import { AnswerFailedError, CallAbortedError, ProviderError } from "../base/errors.ts";
-import { writeFileAtomic } from "../base/fs.ts";
-import { createdAtStamp } from "../py/time.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError, writeFileAtomic } from "../base/mod.ts";
+import { createdAtStamp } from "../py/mod.ts";
 import { answerRow, answerRowJson } from "./answer_rows.ts";
 import type { RunQaOptions, RunQaSummary } from "./_answer_types.ts";
 import { redact, redactAnswer, usageHoldsSecret } from "./redact.ts";

@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { SourceState } from "../protocol/identity.ts";
-import type { PublishOptions } from "../base/fs.ts";
+import type { SourceState } from "../protocol/mod.ts";
+import type { PublishOptions } from "../base/mod.ts";
 import type { AnswerProvider } from "./provider.ts";
 import type { RetryPolicy } from "./retry.ts";
 import type { RunCandidate } from "./candidate.ts";

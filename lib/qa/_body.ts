@@ -5,8 +5,7 @@
  * @module
  */
 
-import { ResponseTooLargeError } from "../base/errors.ts";
-import { firstInvalidUtf8 } from "../base/utf8.ts";
+import { firstInvalidUtf8, ResponseTooLargeError } from "../base/mod.ts";
 import { networkCause } from "./chat_completions.ts";
 
 /**

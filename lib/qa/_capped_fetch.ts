@@ -8,8 +8,7 @@
  * @module
  */
 
-import { ProviderError } from "../base/errors.ts";
-import { decodeStrictUtf8 } from "../base/utf8.ts";
+import { decodeStrictUtf8, ProviderError } from "../base/mod.ts";
 import { networkCause } from "./chat_completions.ts";
 import { ACCEPT_ENCODING, readBody, type ReadBodyOptions } from "./_body.ts";
 

@@ -4,9 +4,9 @@
  * @module
  */
 
-import { groupBy } from "../base/group.ts";
-import type { ProtocolConfig } from "../protocol/config.ts";
-import { compareCodePoints, dumps, PyFloat } from "../py/json.ts";
+import { compareCodePoints, groupBy } from "../base/mod.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
+import { dumps, PyFloat } from "../py/mod.ts";
 import type { GradedRow } from "./graded_rows.ts";
 import { GRADER_VERSION } from "./grading.ts";
 

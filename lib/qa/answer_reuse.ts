@@ -9,13 +9,22 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import type { Contracts } from "../protocol/contracts.ts";
-import { ContractError, InputError, RowIntegrityError } from "../base/errors.ts";
-import { ANSWER_ROW_CAP, listDirectory, moveAside, readTextIfExists, writeFileAtomic } from "../base/fs.ts";
-import type { PublishOptions } from "../base/fs.ts";
-import { parseWith, type Schema } from "../base/schema.ts";
-import { compareCodePoints } from "../py/json.ts";
+import {
+  ANSWER_ROW_CAP,
+  compareCodePoints,
+  ContractError,
+  InputError,
+  listDirectory,
+  moveAside,
+  parseWith,
+  type PublishOptions,
+  readTextIfExists,
+  RowIntegrityError,
+  type Schema,
+  writeFileAtomic,
+  z,
+} from "../base/mod.ts";
+import type { Contracts } from "../protocol/mod.ts";
 import { type AnswerRow, answerRow, answerRowJson, parseAnswerRow } from "./answer_rows.ts";
 import { policyPair } from "./candidate.ts";
 import { readMarker } from "./run_marker.ts";

@@ -6,12 +6,9 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import { CASE_SOURCES } from "../protocol/cases.ts";
-import { RowIntegrityError } from "../base/errors.ts";
-import { dumps, floatRepr, parsePyJson, PyFloat, type PyJson } from "../py/json.ts";
-import { laxIntLiteral } from "../py/pydantic_lax.ts";
-import { parseWith, type SameType, type Schema } from "../base/schema.ts";
+import { parseWith, RowIntegrityError, type SameType, type Schema, z } from "../base/mod.ts";
+import { CASE_SOURCES } from "../protocol/mod.ts";
+import { dumps, floatRepr, laxIntLiteral, parsePyJson, PyFloat, type PyJson } from "../py/mod.ts";
 import type { AnswerTask } from "./tasks.ts";
 
 /**

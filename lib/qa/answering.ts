@@ -9,10 +9,16 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
-import { ensureDir, moveAside, settleJournals, writeFileAtomic } from "../base/fs.ts";
-import { acquireDirectoryLock, type LockHolder } from "../base/lock.ts";
-import { compareCodePoints } from "../py/json.ts";
+import type { Contracts } from "../protocol/mod.ts";
+import {
+  acquireDirectoryLock,
+  compareCodePoints,
+  ensureDir,
+  type LockHolder,
+  moveAside,
+  settleJournals,
+  writeFileAtomic,
+} from "../base/mod.ts";
 import { answerQueue } from "./_answer_pool.ts";
 import { checkRunDirectory, planRows, type RowPlan } from "./resume.ts";
 import { qaRunMarker } from "./run_marker.ts";

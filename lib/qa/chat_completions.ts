@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ProviderError } from "../base/errors.ts";
+import { ProviderError } from "../base/mod.ts";
 import type { Answer } from "./answer_rows.ts";
 
 /**

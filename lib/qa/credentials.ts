@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { ProtocolConfig } from "../protocol/config.ts";
-import { InputError } from "../base/errors.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
+import { InputError } from "../base/mod.ts";
 
 /** Where the answer model lives and the key to call it with. Never written anywhere. */
 export interface Credentials {

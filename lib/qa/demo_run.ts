@@ -4,7 +4,7 @@
  * @module
  */
 
-import { compareCodePoints } from "../base/order.ts";
+import { compareCodePoints } from "../base/mod.ts";
 import { buildDemoProtocol, type Contracts, prepareDemoProtocol } from "../protocol/mod.ts";
 import { answerRow } from "./answer_rows.ts";
 import { type GradedRow, gradedRow } from "./graded_rows.ts";

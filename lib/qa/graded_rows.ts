@@ -5,11 +5,9 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import type { ProtocolConfig } from "../protocol/config.ts";
-import { RowIntegrityError } from "../base/errors.ts";
-import { parseJsonLines, type SameType, type Schema } from "../base/schema.ts";
-import { dumps, PyFloat, type PyJson } from "../py/json.ts";
+import { parseJsonLines, RowIntegrityError, type SameType, type Schema, z } from "../base/mod.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
+import { dumps, PyFloat, type PyJson } from "../py/mod.ts";
 import { type AnswerRow, answerRowObject } from "./answer_rows.ts";
 import { GRADE_RULES, gradeAnswer, GRADER_VERSION, type GradeRule } from "./grading.ts";
 import type { AnswerTask } from "./tasks.ts";

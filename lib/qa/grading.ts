@@ -8,11 +8,10 @@
  * @module
  */
 
-import { DatasetIntegrityError, RowIntegrityError } from "../base/errors.ts";
-import { PY_INT_MAX_STR_DIGITS } from "../py/json.ts";
-import { pyLower } from "../py/builtins.ts";
+import { DatasetIntegrityError, RowIntegrityError } from "../base/mod.ts";
+import { PY_INT_MAX_STR_DIGITS, pyLower } from "../py/mod.ts";
 
-export { GRADER_VERSION } from "../protocol/versions.ts";
+export { GRADER_VERSION } from "../protocol/mod.ts";
 
 /** Accept threshold for the overlap rule, in both directions. */
 export const OVERLAP_THRESHOLD = 0.6;

@@ -6,9 +6,7 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import { parseWith } from "../base/schema.ts";
-import { ContractError } from "../base/errors.ts";
+import { ContractError, parseWith, z } from "../base/mod.ts";
 import type { AnswerTask } from "./tasks.ts";
 import type { PolicyPair } from "./candidate.ts";
 

@@ -6,9 +6,8 @@
  * @module
  */
 
-import { ContractError } from "../base/errors.ts";
-import { sha256Hex } from "../base/hash.ts";
-import { compareCodePoints, dumps, PyFloat } from "../py/json.ts";
+import { compareCodePoints, ContractError, sha256Hex } from "../base/mod.ts";
+import { dumps, PyFloat } from "../py/mod.ts";
 
 /** A chat message. */
 export interface ChatMessage {

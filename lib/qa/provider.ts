@@ -10,8 +10,7 @@
  * @module
  */
 
-import { CallAbortedError, ProviderError } from "../base/errors.ts";
-import { visible } from "../base/visible.ts";
+import { CallAbortedError, ProviderError, visible } from "../base/mod.ts";
 import type { ChatMessage, RequestSettings } from "./prompt.ts";
 import type { Answer } from "./answer_rows.ts";
 import { answerFromBody, httpFailure, networkCause, serverMessage } from "./chat_completions.ts";

@@ -5,10 +5,9 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
-import { ContractError, RowIntegrityError } from "../base/errors.ts";
-import { exists, readTextIfExists } from "../base/fs.ts";
-import { codePointLength } from "../py/builtins.ts";
+import type { Contracts } from "../protocol/mod.ts";
+import { ContractError, exists, readTextIfExists, RowIntegrityError } from "../base/mod.ts";
+import { codePointLength } from "../py/mod.ts";
 import { type AnswerRow, identityMismatches, parseAnswerRow } from "./answer_rows.ts";
 import { checkMarker } from "./run_marker.ts";
 import type { RunCandidate } from "./candidate.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AnswerFailedError, CallAbortedError, ProviderError } from "../base/errors.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError } from "../base/mod.ts";
 import type { ChatMessage } from "./prompt.ts";
 import type { Answer } from "./answer_rows.ts";
 import type { AnswerProvider } from "./provider.ts";

@@ -12,9 +12,9 @@
  * @module
  */
 
-import { RowIntegrityError } from "../base/errors.ts";
+import { RowIntegrityError } from "../base/mod.ts";
 
-export { LOCK_FILE } from "../base/lock.ts";
+export { LOCK_FILE } from "../base/mod.ts";
 
 /** The marker's file name inside a run directory. */
 export const MARKER_FILE = "qa_run.json";

@@ -6,16 +6,18 @@
  * @module
  */
 
-import { startsWithBom } from "../base/utf8.ts";
-import { artifactHashes, datasetIdentity } from "../protocol/identity.ts";
-import * as z from "../base/zod.ts";
-import type { Contracts } from "../protocol/contracts.ts";
-import { ContractError } from "../base/errors.ts";
-import { type RunFiles, runFilesOf } from "../base/fs.ts";
-import { dumps, PyFloat, type PyJson } from "../py/json.ts";
-import { parseWith, type SameType, type Schema } from "../base/schema.ts";
-import type { SourceState } from "../protocol/identity.ts";
-import { createdAtStamp } from "../py/time.ts";
+import {
+  ContractError,
+  parseWith,
+  type RunFiles,
+  runFilesOf,
+  type SameType,
+  type Schema,
+  startsWithBom,
+  z,
+} from "../base/mod.ts";
+import { artifactHashes, type Contracts, datasetIdentity, type SourceState } from "../protocol/mod.ts";
+import { createdAtStamp, dumps, PyFloat, type PyJson } from "../py/mod.ts";
 import { MARKER_FILE } from "./run_dir.ts";
 import {
   checkCandidate,

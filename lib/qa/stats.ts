@@ -5,7 +5,7 @@
  * @module
  */
 
-import { PythonRandom } from "../py/random.ts";
+import { PythonRandom } from "../py/mod.ts";
 
 // Resamples summed per pass: bounds the totals' memory whatever the iteration count (up to 10^7).
 const BOOTSTRAP_CHUNK = 65536;

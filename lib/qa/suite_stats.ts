@@ -5,8 +5,9 @@
  * @module
  */
 
-import type { ProtocolConfig } from "../protocol/config.ts";
-import { compareCodePoints, dumps, PyFloat, type PyJson } from "../py/json.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
+import { compareCodePoints } from "../base/mod.ts";
+import { dumps, PyFloat, type PyJson } from "../py/mod.ts";
 import type { GradedRow } from "./graded_rows.ts";
 import { type PolicyPair, PUBLISHED_PAIR } from "./candidate.ts";
 import { GRADER_VERSION } from "./grading.ts";

@@ -5,10 +5,9 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
-import { ContractError } from "../base/errors.ts";
-import { evaluateCase, POLICIES } from "../policy/mod.ts";
-import { buildPool } from "../protocol/pool.ts";
+import { buildPool, type CaseSource, type Contracts, type PreparedCase } from "../protocol/mod.ts";
+import { ContractError } from "../base/mod.ts";
+import { evaluateCase, POLICIES, type PolicyResult } from "../policy/mod.ts";
 import {
   type ChatMessage,
   parsePromptTemplate,
@@ -16,8 +15,6 @@ import {
   requestFingerprint,
   type RequestSettings,
 } from "./prompt.ts";
-import type { CaseSource, PreparedCase } from "../protocol/cases.ts";
-import type { PolicyResult } from "../policy/mod.ts";
 import type { QaCandidate } from "./candidate.ts";
 
 /** The fields a candidate's rows carry beside `policy`. */

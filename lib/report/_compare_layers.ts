@@ -6,14 +6,13 @@
  */
 
 import { runPolicies } from "./_groups.ts";
-import { compareCodePoints } from "../py/json.ts";
+import { compareCodePoints, GRADED_ROWS_CAP, INPUT_CAP } from "../base/mod.ts";
 import { GRADED_ROWS_FILE } from "../qa/mod.ts";
 import { formatP, formatSigned, shorten } from "./format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { RUN_FILES } from "./run_kind.ts";
 import { capacitiesOf, supportKept } from "./_groups.ts";
 import { suiteName } from "./_names.ts";
-import { GRADED_ROWS_CAP, INPUT_CAP } from "../base/fs.ts";
 
 /** A row that differs between the two runs (or exists in one only). */
 export interface RowDifference {

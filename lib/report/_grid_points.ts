@@ -5,8 +5,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { parseWith } from "../base/schema.ts";
+import { InputError, parseWith } from "../base/mod.ts";
 import { SweepRow } from "./sweep_schema.ts";
 
 /** A grid point: a parameter set at one capacity, with its per-scenario rows. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { RunFiles } from "../base/fs.ts";
+import type { RunFiles } from "../base/mod.ts";
 
 /**
  * A JSON object file's value (from the run's files, as they were read once), or `undefined` when it is missing,

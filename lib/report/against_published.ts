@@ -6,8 +6,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { compareCodePoints } from "../py/json.ts";
+import { compareCodePoints, InputError } from "../base/mod.ts";
 import {
   type BootstrapResult,
   exactMcnemar,
@@ -17,7 +16,7 @@ import {
   pairedBootstrapDifference,
   PUBLISHED_PAIR,
 } from "../qa/mod.ts";
-import type { ProtocolConfig } from "../protocol/config.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
 import { formatCount, formatP, formatSigned, fraction, shorten } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { QaReport } from "./run_report.ts";

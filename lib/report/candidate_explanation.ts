@@ -6,7 +6,7 @@
  */
 
 import { type PolicyResult, rankOrder } from "../policy/mod.ts";
-import { PyFloat } from "../py/json.ts";
+import { PyFloat } from "../py/mod.ts";
 import type { CandidateView, CaseExplanation } from "./explanation.ts";
 import { tableLines } from "./text.ts";
 

@@ -5,13 +5,17 @@
  * @module
  */
 
-import { GRADED_ROWS_FILE } from "../qa/mod.ts";
-import type { ProtocolConfig } from "../protocol/config.ts";
-import { InputError } from "../base/errors.ts";
-import { GRADED_ROWS_CAP, readTextIfExists } from "../base/fs.ts";
-import { parseAnswerRow, responsePath } from "../qa/mod.ts";
-import { gradeAnswer } from "../qa/mod.ts";
-import { parseGradedRows, type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
+import {
+  gradeAnswer,
+  GRADED_ROWS_FILE,
+  parseAnswerRow,
+  parseGradedRows,
+  type PolicyPair,
+  PUBLISHED_PAIR,
+  responsePath,
+} from "../qa/mod.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
+import { GRADED_ROWS_CAP, InputError, readTextIfExists } from "../base/mod.ts";
 import type { CaseAnswer, CaseExplanation } from "./explanation.ts";
 
 /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
+import type { Contracts } from "../protocol/mod.ts";
 import { type PolicyRawRow, policySummaryGroups, rawRowEntry } from "../policy/mod.ts";
 import {
   GRADED_ROWS_FILE,
@@ -26,8 +26,7 @@ import { suiteReports } from "./suites.ts";
 import { tokenBill } from "./tokens.ts";
 import type { Verification } from "./verification.ts";
 import { readJsonObject } from "./_read.ts";
-import { InputError } from "../base/errors.ts";
-import { GRADED_ROWS_CAP, type RunFiles, runFilesOf } from "../base/fs.ts";
+import { GRADED_ROWS_CAP, InputError, type RunFiles, runFilesOf } from "../base/mod.ts";
 
 /** A QA run as its checks left it: the verdict, the two policies and the rows checked, parsed from its files. */
 export interface VerifiedQaRun {

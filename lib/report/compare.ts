@@ -6,7 +6,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
+import { InputError } from "../base/mod.ts";
 import { shorten } from "./format.ts";
 import type { Section, Table } from "./model.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";

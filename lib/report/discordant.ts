@@ -5,7 +5,7 @@
  * @module
  */
 
-import { compareCodePoints } from "../py/json.ts";
+import { compareCodePoints } from "../base/mod.ts";
 import { type GradedRow, type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
 import { shorten } from "./format.ts";
 import { type Section, table } from "./model.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { visible } from "../base/visible.ts";
+import { visible } from "../base/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import type { CaseExplanation, FactExplanation } from "./explanation.ts";
 import { tableLines } from "./text.ts";

@@ -5,13 +5,18 @@
  * @module
  */
 
-import type { ProtocolConfig } from "../protocol/config.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import { InputError } from "../base/errors.ts";
-import { type EvictionPolicy, rankOrder, selectFactsForCapacity } from "../policy/mod.ts";
-import { evaluateCase, hybridParams, POLICIES, selectionOptions } from "../policy/mod.ts";
-import { buildPool, type Pool } from "../protocol/pool.ts";
-import type { ScoreComponents } from "../policy/mod.ts";
+import { buildPool, type Pool, type PreparedCase, type ProtocolConfig } from "../protocol/mod.ts";
+import { InputError } from "../base/mod.ts";
+import {
+  evaluateCase,
+  type EvictionPolicy,
+  hybridParams,
+  POLICIES,
+  rankOrder,
+  type ScoreComponents,
+  selectFactsForCapacity,
+  selectionOptions,
+} from "../policy/mod.ts";
 
 /** One fact under one policy. */
 export interface FactUnderPolicy {

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { visible } from "../base/visible.ts";
+import { visible } from "../base/mod.ts";
 
 const ENTITIES: Record<string, string> = {
   "&": "&amp;",

@@ -5,10 +5,8 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
-import { NotVerifiedError } from "../base/errors.ts";
-import { type RunFiles, runFilesOf } from "../base/fs.ts";
-import type { PreparedCase } from "../protocol/mod.ts";
+import type { Contracts, PreparedCase } from "../protocol/mod.ts";
+import { NotVerifiedError, type RunFiles, runFilesOf } from "../base/mod.ts";
 import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";

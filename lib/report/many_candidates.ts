@@ -8,8 +8,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { compareCodePoints } from "../base/order.ts";
+import { compareCodePoints, InputError } from "../base/mod.ts";
 import {
   type BootstrapResult,
   exactMcnemar,

@@ -6,7 +6,7 @@
  */
 
 import { type Claim, claimOf, claimScores, claimStatistics } from "./claim.ts";
-import { visible } from "../base/visible.ts";
+import { visible } from "../base/mod.ts";
 import type { Section, Table } from "./model.ts";
 import type { RunReport } from "./run_report.ts";
 import { reportHeading, reportSections } from "./sections.ts";

@@ -4,34 +4,42 @@
  * @module
  */
 
-export { NotVerifiedError } from "../base/errors.ts";
-export * from "./against_published.ts";
-export * from "./candidate_explanation.ts";
-export * from "./case_answers.ts";
-export * from "./collect.ts";
-export * from "./compare.ts";
-export * from "./discordant.ts";
-export * from "./explain.ts";
-export * from "./explanation.ts";
-export * from "./format.ts";
-export * from "./html.ts";
-export * from "./html_escape.ts";
-export * from "./json.ts";
-export * from "./load.ts";
-export * from "./many_candidates.ts";
-export * from "./markdown.ts";
-export * from "./model.ts";
-export * from "./policy_sections.ts";
-export * from "./provenance.ts";
-export * from "./retention.ts";
-export * from "./run_kind.ts";
-export * from "./scenarios.ts";
-export * from "./sections.ts";
-export * from "./suites.ts";
-export * from "./sweep.ts";
-export * from "./sweep_schema.ts";
-export * from "./text.ts";
-export * from "./tokens.ts";
-export * from "./verification.ts";
-export * from "./run_report.ts";
-export * from "./claim.ts";
+export { NotVerifiedError } from "../base/mod.ts";
+export {
+  comparePublished,
+  publishedComparisonHeading,
+  publishedComparisonSections,
+  readPublishedComparison,
+} from "./against_published.ts";
+export { candidateView } from "./candidate_explanation.ts";
+export { readCaseAnswers } from "./case_answers.ts";
+export { compareRuns, comparisonHeading, comparisonSections } from "./compare.ts";
+export { explainText } from "./explain.ts";
+export { explainCase } from "./explanation.ts";
+export { formatCount, formatSigned, shorten } from "./format.ts";
+export { reportHtml, sectionsHtml, sweepHtml } from "./html.ts";
+export { escapeHtml } from "./html_escape.ts";
+export { PolicyReportJson, QaReportJson, reportJson, SweepReportJson, sweepReportJson } from "./json.ts";
+export { buildReport, reportRuns } from "./load.ts";
+export {
+  type CandidateRow,
+  type CandidateRunInput,
+  checkOneBaseline,
+  manyCandidates,
+  manyCandidatesHeading,
+  manyCandidatesJson,
+  manyCandidatesSections,
+} from "./many_candidates.ts";
+export {
+  markdownEscape,
+  markdownTable,
+  reportMarkdown,
+  sectionsMarkdown,
+  sweepMarkdown,
+} from "./markdown.ts";
+export { detectRunKind, isSweepDirectory } from "./run_kind.ts";
+export { type PolicyReport, type Prices, type QaReport, type RunReport } from "./run_report.ts";
+export { reportSections } from "./sections.ts";
+export { readSweepReport, sweepReport } from "./sweep.ts";
+export { reportText, sectionsText, tableLines, verificationLines } from "./text.ts";
+export { type Verification } from "./verification.ts";

@@ -5,9 +5,8 @@
  * @module
  */
 
-import type { PolicyRawRow } from "../policy/mod.ts";
-import { POLICIES } from "../policy/mod.ts";
-import { compareCodePoints } from "../py/json.ts";
+import { POLICIES, type PolicyRawRow } from "../policy/mod.ts";
+import { compareCodePoints } from "../base/mod.ts";
 import { fraction } from "./format.ts";
 import { type Section, table } from "./model.ts";
 import type { PolicyReport, SupportDifference } from "./run_report.ts";

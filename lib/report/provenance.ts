@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
-import { compareCodePoints } from "../py/json.ts";
+import type { Contracts } from "../protocol/mod.ts";
+import { compareCodePoints } from "../base/mod.ts";
 import type { GradedRow } from "../qa/mod.ts";
 import { type Section, table } from "./model.ts";
 import type { Provenance } from "./run_report.ts";

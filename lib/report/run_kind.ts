@@ -5,8 +5,7 @@
  */
 
 import { GRADED_OUTPUTS, MARKER_FILE } from "../qa/mod.ts";
-import { InputError } from "../base/errors.ts";
-import { exists } from "../base/fs.ts";
+import { exists, InputError } from "../base/mod.ts";
 
 /** The two kinds of run directory a report reads. */
 export type RunKind = "qa" | "policy";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { RunFiles } from "../base/fs.ts";
+import type { RunFiles } from "../base/mod.ts";
 import type { PolicyRawRow, PolicySummaryGroup, RetentionEntry } from "../policy/mod.ts";
 import type { GradedRow, PolicyPair, QaSuiteStats, QaSummaryGroup } from "../qa/mod.ts";
 import type { Verification } from "./verification.ts";

@@ -7,12 +7,10 @@
  * @module
  */
 
-import { InputError, NotVerifiedError } from "../base/errors.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import type { Contracts } from "../protocol/contracts.ts";
+import { InputError, NotVerifiedError, parseWith } from "../base/mod.ts";
+import type { Contracts, PreparedCase } from "../protocol/mod.ts";
 import { parametersAt, type SweepResult, sweepSummaryLines } from "../sweep/mod.ts";
 import { verifySweep } from "../verify/mod.ts";
-import { parseWith } from "../base/schema.ts";
 import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./_grid_points.ts";
 import { type HeatMap, heatMapModel, heatMapSvg } from "./_heat_map.ts";
 import { type Section, type Table, table } from "./model.ts";

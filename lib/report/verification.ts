@@ -5,14 +5,17 @@
  * @module
  */
 
-import { type GradedRow, MARKER_FILE, type PolicyPair } from "../qa/mod.ts";
-import type { Contracts } from "../protocol/contracts.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import { type RunFiles, runFilesOf } from "../base/fs.ts";
+import {
+  type AnswerTask,
+  type GradedRow,
+  MARKER_FILE,
+  type PolicyPair,
+  type RunCandidate,
+} from "../qa/mod.ts";
+import type { Contracts, PreparedCase } from "../protocol/mod.ts";
+import { type RunFiles, runFilesOf } from "../base/mod.ts";
 import type { PolicyRawRow } from "../policy/mod.ts";
-import type { AnswerTask, RunCandidate } from "../qa/mod.ts";
-import { type Check, verifyQaRun } from "../verify/mod.ts";
-import { type PolicyRunModule, verifyPolicyRun } from "../verify/mod.ts";
+import { type Check, type PolicyRunModule, verifyPolicyRun, verifyQaRun } from "../verify/mod.ts";
 import type { RunKind } from "./run_kind.ts";
 
 /** What `verify` found: every check, whether they all hold, and what that proves. */

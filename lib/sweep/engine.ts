@@ -5,12 +5,17 @@
  * @module
  */
 
-import type { ProtocolConfig } from "../protocol/config.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import { buildPool, type Pool } from "../protocol/pool.ts";
-import { isoformatZulu } from "../py/time.ts";
-import { EVICTION_POLICY_HYBRID_V1, type HybridParams, selectFactsForCapacity } from "../policy/mod.ts";
-import { CONFIDENCE_POLICY, evaluateTrusted, hybridParams, selectionOptions } from "../policy/mod.ts";
+import { buildPool, type Pool, type PreparedCase, type ProtocolConfig } from "../protocol/mod.ts";
+import { isoformatZulu } from "../py/mod.ts";
+import {
+  CONFIDENCE_POLICY,
+  evaluateTrusted,
+  EVICTION_POLICY_HYBRID_V1,
+  type HybridParams,
+  hybridParams,
+  selectFactsForCapacity,
+  selectionOptions,
+} from "../policy/mod.ts";
 import type { SweepGrid, WeightPoint } from "./grid.ts";
 import { parameterSetOf } from "./parameters.ts";
 

@@ -6,12 +6,9 @@
  * @module
  */
 
-import * as z from "../base/zod.ts";
-import { InputError } from "../base/errors.ts";
-import { parseWith, type SameType, type Schema } from "../base/schema.ts";
-import { laxFloat, laxInt } from "../py/pydantic_lax.ts";
-import { parsePyYamlFile } from "../py/yaml.ts";
-import type { ProtocolConfig } from "../protocol/config.ts";
+import { InputError, parseWith, type SameType, type Schema, z } from "../base/mod.ts";
+import { laxFloat, laxInt, parsePyYamlFile } from "../py/mod.ts";
+import type { ProtocolConfig } from "../protocol/mod.ts";
 import { hybridParams } from "../policy/mod.ts";
 
 /** One point of the weight simplex: multiples of the grid's step (`lattice` counts steps of each). */

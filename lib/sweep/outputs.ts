@@ -6,16 +6,15 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
 import {
   type ArtifactHashes,
   artifactHashes,
+  type Contracts,
   type DatasetIdentity,
   datasetIdentity,
-} from "../protocol/identity.ts";
-import { sha256Hex } from "../base/hash.ts";
-import { dumps, dumpsString, PyFloat, type PyJson } from "../py/json.ts";
-import { isoformatUtc } from "../py/time.ts";
+} from "../protocol/mod.ts";
+import { sha256Hex } from "../base/mod.ts";
+import { dumps, dumpsString, isoformatUtc, PyFloat, type PyJson } from "../py/mod.ts";
 import { hybridParamsConfig } from "../policy/mod.ts";
 import type { SweepResult } from "./engine.ts";
 import { placePublished } from "./neighbourhood.ts";

@@ -5,8 +5,7 @@
  * @module
  */
 
-import { InputError } from "../base/errors.ts";
-import { parseWith } from "../base/schema.ts";
+import { InputError, parseWith } from "../base/mod.ts";
 import type { HybridParams } from "../policy/mod.ts";
 import type { SweepResult } from "./engine.ts";
 import { MAX_GRID_POINTS, simplexWeights, type SweepGrid } from "./grid.ts";

@@ -6,7 +6,7 @@
  */
 
 import type { HybridParams } from "../policy/mod.ts";
-import { floatRepr } from "../py/json.ts";
+import { floatRepr } from "../py/mod.ts";
 import type { SweepResult } from "./engine.ts";
 import { placePublished, shortfallsAt, type SweepPlacement, type SweepShortfall } from "./neighbourhood.ts";
 import { parametersAt } from "./parameters.ts";

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { ensureDir, type FileContent, type PublishOptions, writeAllOrNothing } from "../base/fs.ts";
+import { ensureDir, type FileContent, type PublishOptions, writeAllOrNothing } from "../base/mod.ts";
 
 /** The two files `sweep` writes. */
 export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;

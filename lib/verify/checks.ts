@@ -4,7 +4,7 @@
  * @module
  */
 
-import { visible } from "../base/visible.ts";
+import { visible } from "../base/mod.ts";
 
 /** A check's verdict: held, did not hold, or not run because it needs the dataset. */
 export type Verdict = "pass" | "fail" | "needs-dataset";

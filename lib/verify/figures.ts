@@ -5,7 +5,7 @@
  * @module
  */
 
-import { decodeStrictUtf8 } from "../base/utf8.ts";
+import { decodeStrictUtf8 } from "../base/mod.ts";
 import { firstByteDifference } from "./checks.ts";
 
 /** One field whose value in the file is not the one re-derived. */

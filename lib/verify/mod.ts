@@ -4,11 +4,17 @@
  * @module
  */
 
-export * from "./checks.ts";
-export * from "./figures.ts";
-export * from "./policy_run.ts";
-export * from "./qa_run.ts";
-export * from "./row_checks.ts";
-export * from "./sweep_run.ts";
-export * from "./run_protocol.ts";
-export * from "./partial_run.ts";
+export { type Check, checkLine, formatVerifyResult, NOT_REDERIVABLE, type VerifyResult } from "./checks.ts";
+export { figureDetail } from "./figures.ts";
+export {
+  findPartialRun,
+  gradedTasks,
+  partialChecks,
+  partialJson,
+  type PartialRun,
+  verifyPartialRun,
+} from "./partial_run.ts";
+export { type PolicyRunModule, recordedPolicyModule, verifyPolicyRun } from "./policy_run.ts";
+export { recordedCandidate, verifyQaRun, verifyResults } from "./qa_run.ts";
+export { refuseOtherProtocol } from "./run_protocol.ts";
+export { SWEEP_CHECKS, type SweepVerification, verifySweep } from "./sweep_run.ts";

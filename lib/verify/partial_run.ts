@@ -6,8 +6,7 @@
  * @module
  */
 
-import { sha256Hex } from "../base/hash.ts";
-import { exists, readBytesIfExists, readTextIfExists } from "../base/fs.ts";
+import { exists, readBytesIfExists, readTextIfExists, sha256Hex } from "../base/mod.ts";
 import { firstByteDifference } from "./checks.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {

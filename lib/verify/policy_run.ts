@@ -6,12 +6,14 @@
  * @module
  */
 
-import type { Contracts } from "../protocol/contracts.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import { decodeUtf8, type RunFiles, runFilesOf } from "../base/fs.ts";
-import { evaluateAll, evaluatePolicy, type ModulePolicy, POLICIES } from "../policy/mod.ts";
+import type { Contracts, PreparedCase } from "../protocol/mod.ts";
+import { decodeUtf8, type RunFiles, runFilesOf } from "../base/mod.ts";
 import {
+  evaluateAll,
+  evaluatePolicy,
+  type ModulePolicy,
   parsePolicyRawRows,
+  POLICIES,
   policyModuleOf,
   type PolicyModuleRecord,
   policyRawJsonl,

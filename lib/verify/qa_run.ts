@@ -10,23 +10,32 @@
  * @module
  */
 
-import { GRADED_ROWS_FILE, QA_STATS_FILE, QA_SUMMARY_FILE } from "../qa/mod.ts";
-import { InputError, UnreadableFileError } from "../base/errors.ts";
-import { decodeUtf8, firstInvalidUtf8, GRADED_ROWS_CAP, type RunFiles, runFilesOf } from "../base/fs.ts";
-import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
   checkMarker,
+  GRADED_ROWS_FILE,
   type GradedRow,
   MARKER_FILE,
   parseGradedRows,
   type PolicyPair,
   policyPair,
+  QA_STATS_FILE,
+  QA_SUMMARY_FILE,
   qaStats,
   qaSummary,
   type RunCandidate,
   runCandidateSchema,
 } from "../qa/mod.ts";
+import {
+  decodeUtf8,
+  firstInvalidUtf8,
+  GRADED_ROWS_CAP,
+  InputError,
+  type RunFiles,
+  runFilesOf,
+  UnreadableFileError,
+} from "../base/mod.ts";
+import type { Contracts } from "../protocol/mod.ts";
 import { CheckList, type VerifyResult } from "./checks.ts";
 import { figureDetail } from "./figures.ts";
 import {

@@ -5,19 +5,19 @@
  * @module
  */
 
-import { gradeAnswer } from "../qa/mod.ts";
-import { POLICIES } from "../policy/mod.ts";
-import { compareCodePoints } from "../base/order.ts";
-import { decodeStrictUtf8, startsWithBom } from "../base/utf8.ts";
-import { firstByteDifference } from "./checks.ts";
 import {
   type AnswerTask,
+  gradeAnswer,
   type GradedRow,
   gradedRowLine,
   gradedRowsJsonl,
   identityMismatches,
+  type PolicyPair,
+  PUBLISHED_PAIR,
 } from "../qa/mod.ts";
-import { type PolicyPair, PUBLISHED_PAIR } from "../qa/mod.ts";
+import { POLICIES } from "../policy/mod.ts";
+import { compareCodePoints, decodeStrictUtf8, startsWithBom } from "../base/mod.ts";
+import { firstByteDifference } from "./checks.ts";
 
 /**
  * Compares every row with its recomputed task (identity, kept facts, fingerprint) and re-grades it against the

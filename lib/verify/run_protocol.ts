@@ -5,9 +5,8 @@
  * @module
  */
 
-import { ContractError } from "../base/errors.ts";
-import { decodeUtf8, type RunFiles, runFilesOf } from "../base/fs.ts";
-import type { Contracts } from "../protocol/contracts.ts";
+import { ContractError, decodeUtf8, type RunFiles, runFilesOf } from "../base/mod.ts";
+import type { Contracts } from "../protocol/mod.ts";
 import { ARTIFACT_KEYS, expectedArtifacts, MARKER_FILE, OTHER_PROTOCOL_ADVICE } from "../qa/mod.ts";
 
 type Field = [name: string, actual: unknown, expected: unknown];

@@ -9,14 +9,18 @@
  * @module
  */
 
-import { InputError, UnreadableFileError } from "../base/errors.ts";
-import { decodeUtf8, type RunFiles, runFilesOf, SWEEP_OUTPUT_CAP } from "../base/fs.ts";
-import { sha256Hex } from "../base/hash.ts";
-import { parseWith } from "../base/schema.ts";
-import type { PreparedCase } from "../protocol/cases.ts";
-import type { Contracts } from "../protocol/contracts.ts";
-import { artifactHashes } from "../protocol/identity.ts";
-import type { PyJson } from "../py/json.ts";
+import {
+  decodeUtf8,
+  InputError,
+  parseWith,
+  type RunFiles,
+  runFilesOf,
+  sha256Hex,
+  SWEEP_OUTPUT_CAP,
+  UnreadableFileError,
+} from "../base/mod.ts";
+import { artifactHashes, type Contracts, type PreparedCase } from "../protocol/mod.ts";
+import type { PyJson } from "../py/mod.ts";
 import {
   runSweep,
   SWEEP_RECORD_VERSION,

@@ -1,7 +1,7 @@
 /** `datetime.jsonl`: the selector's timestamp parsing, as epoch microseconds (or null where it refuses). */
 
 import { parseTimestamp } from "../../policy/mod.ts";
-import { instantToEpochMicroseconds } from "../../py/time.ts";
+import { instantToEpochMicroseconds } from "../../py/mod.ts";
 import type { VectorChecker } from "../compare.ts";
 import { requireField, summarize } from "../_record.ts";
 

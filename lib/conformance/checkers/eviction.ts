@@ -1,13 +1,14 @@
 /** `eviction.jsonl` and `eviction-exotic.jsonl`: the production selector's kept, evicted and scored facts. */
 
-import { VectorFormatError } from "../../base/errors.ts";
+import { VectorFormatError } from "../../base/mod.ts";
 import {
+  HYBRID_PARAM_NAMES,
   type HybridParams,
   type ScoreComponents,
   selectFactsForCapacity,
+  selectionOptions,
   type SelectionResult,
 } from "../../policy/mod.ts";
-import { HYBRID_PARAM_NAMES, selectionOptions } from "../../policy/mod.ts";
 import { differences, type Tier, type VectorChecker } from "../compare.ts";
 import { doubleToHex } from "../float_bits.ts";
 import { requireField, requireHexDouble } from "../_record.ts";

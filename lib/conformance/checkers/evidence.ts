@@ -1,8 +1,8 @@
 /** `evidence.jsonl`: a dataset row's rendered evidence, its answer text and length (or the refusal). */
 
-import { InputError } from "../../base/errors.ts";
-import { codePointLength } from "../../py/builtins.ts";
-import { answerText, renderEvidence } from "../../protocol/dataset.ts";
+import { InputError } from "../../base/mod.ts";
+import { codePointLength } from "../../py/mod.ts";
+import { answerText, renderEvidence } from "../../protocol/mod.ts";
 import { differences, type VectorChecker } from "../compare.ts";
 import { requireField } from "../_record.ts";
 

@@ -1,7 +1,7 @@
 /** `libm.jsonl`: glibc's `log1p` and `pow` on doubles given by their bits. */
 
-import { VectorFormatError } from "../../base/errors.ts";
-import { log1p, pow } from "../../py/libm.ts";
+import { VectorFormatError } from "../../base/mod.ts";
+import { log1p, pow } from "../../py/mod.ts";
 import type { VectorChecker } from "../compare.ts";
 import { doubleToHex } from "../float_bits.ts";
 import { requireField, requireHexDouble, requireString } from "../_record.ts";

@@ -1,6 +1,6 @@
 /** `mt19937.jsonl`: Python's Mersenne Twister — `getrandbits(32)` words and `randrange` draws from a seed. */
 
-import { PythonRandom } from "../../py/random.ts";
+import { PythonRandom } from "../../py/mod.ts";
 import { differences, type VectorChecker } from "../compare.ts";
 import { requireField, requireString } from "../_record.ts";
 

@@ -1,6 +1,6 @@
 /** `offsets.jsonl`: each case's distractor offset, hashed from the namespace and the case id. */
 
-import { distractorOffset } from "../../protocol/cases.ts";
+import { distractorOffset } from "../../protocol/mod.ts";
 import type { AsyncVectorChecker } from "../compare.ts";
 import { requireField, requireString } from "../_record.ts";
 

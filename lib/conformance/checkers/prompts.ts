@@ -1,6 +1,6 @@
 /** `prompts.jsonl`: the embedded answer prompt rendered for a question and its facts, and the request's fingerprint. */
 
-import { EMBEDDED_ARTIFACTS } from "../../protocol/contracts.ts";
+import { EMBEDDED_ARTIFACTS } from "../../protocol/mod.ts";
 import { fingerprintPayload, parsePromptTemplate, renderMessages, requestFingerprint } from "../../qa/mod.ts";
 import { type AsyncVectorChecker, differences } from "../compare.ts";
 import { requireField, requireHexDouble, requireString, summarize } from "../_record.ts";

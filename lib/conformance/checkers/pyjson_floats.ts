@@ -1,6 +1,6 @@
 /** `pyjson-floats.jsonl`: Python's `repr(float)` and `json.dumps(float)` of a double given by its bits. */
 
-import { dumps, floatRepr, PyFloat } from "../../py/json.ts";
+import { dumps, floatRepr, PyFloat } from "../../py/mod.ts";
 import type { FieldMismatch, VectorChecker } from "../compare.ts";
 import { requireHexDouble, requireString } from "../_record.ts";
 

@@ -1,6 +1,6 @@
 /** `pyjson-strings.jsonl`: Python's `json.dumps(str)`, plain and with `ensure_ascii`. */
 
-import { dumpsString } from "../../py/json.ts";
+import { dumpsString } from "../../py/mod.ts";
 import type { FieldMismatch, VectorChecker } from "../compare.ts";
 import { requireString, summarize } from "../_record.ts";
 
