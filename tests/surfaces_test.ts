@@ -41,6 +41,18 @@ Deno.test("every import into another folder goes through that folder's mod.ts", 
   assertEquals(surfaceBypasses(await readImportGraph(`${ROOT}lib`)), []);
 });
 
+Deno.test("the surface check names an import that skips mod.ts and lets zod's namespace through", () => {
+  const edges = [
+    { from: "qa/tasks.ts", to: "protocol/cases.ts" },
+    { from: "qa/tasks.ts", to: "protocol/mod.ts" },
+    { from: "qa/tasks.ts", to: "base/zod.ts" },
+    { from: "qa/tasks.ts", to: "qa/prompt.ts" },
+  ];
+  assertEquals(surfaceBypasses(edges), [
+    "qa/tasks.ts -> protocol/cases.ts: import it through protocol/mod.ts",
+  ]);
+});
+
 Deno.test("each folder's mod.ts names what it exports (no export *)", async () => {
   const stars = (await libFiles()).filter(({ path, text }) =>
     path.endsWith("/mod.ts") && /^export \* from/m.test(text)

@@ -71,4 +71,3 @@ export {
   startsWithBom,
 } from "./utf8.ts";
 export { visible } from "./visible.ts";
-export * as z from "./zod.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
 import type { Fact, Pool, PreparedCase, ProtocolConfig, UsageEntry } from "../protocol/mod.ts";
 import { isoformatZulu, type PyJson } from "../py/mod.ts";
 

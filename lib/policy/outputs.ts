@@ -12,7 +12,8 @@ import {
   datasetIdentity,
   type SourceState,
 } from "../protocol/mod.ts";
-import { compareCodePoints, groupBy, parseJsonLines, RowIntegrityError, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { compareCodePoints, groupBy, parseJsonLines, RowIntegrityError } from "../base/mod.ts";
 import { createdAtStamp, dumps, isoformatUtc, PyFloat, type PyJson } from "../py/mod.ts";
 import type { PolicyResult } from "./contract.ts";
 import { POLICIES } from "./builtins.ts";

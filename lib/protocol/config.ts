@@ -6,7 +6,8 @@
  * @module
  */
 
-import { ContractError, parseWith, type SameType, type Schema, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { ContractError, parseWith, type SameType, type Schema } from "../base/mod.ts";
 import {
   type Instant,
   laxBigInt,

@@ -4,7 +4,8 @@
  * @module
  */
 
-import { BOM, ContractError, parseWith, type SameType, type Schema, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { BOM, ContractError, parseWith, type SameType, type Schema } from "../base/mod.ts";
 import { laxInt, laxIntLiteral, parsePyJson } from "../py/mod.ts";
 
 /**

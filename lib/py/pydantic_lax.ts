@@ -12,7 +12,7 @@
  * @module
  */
 
-import { z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
 import { PyFloat } from "./json.ts";
 import { parsePyFloat, pyStrip } from "./builtins.ts";
 

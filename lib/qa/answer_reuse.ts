@@ -9,6 +9,7 @@
  * @module
  */
 
+import * as z from "../base/zod.ts";
 import {
   ANSWER_ROW_CAP,
   compareCodePoints,
@@ -22,7 +23,6 @@ import {
   RowIntegrityError,
   type Schema,
   writeFileAtomic,
-  z,
 } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import { type AnswerRow, answerRow, answerRowJson, parseAnswerRow } from "./answer_rows.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { parseWith, RowIntegrityError, type SameType, type Schema, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { parseWith, RowIntegrityError, type SameType, type Schema } from "../base/mod.ts";
 import { CASE_SOURCES } from "../protocol/mod.ts";
 import { dumps, floatRepr, laxIntLiteral, parsePyJson, PyFloat, type PyJson } from "../py/mod.ts";
 import type { AnswerTask } from "./tasks.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { ContractError, InputError, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { ContractError, InputError } from "../base/mod.ts";
 import { type EvictionPolicy, POLICIES, type PolicyResult } from "../policy/mod.ts";
 
 /** What binds a run to its candidate: the `candidate` block of `qa_run.json`. */

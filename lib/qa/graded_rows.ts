@@ -5,7 +5,8 @@
  * @module
  */
 
-import { parseJsonLines, RowIntegrityError, type SameType, type Schema, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { parseJsonLines, RowIntegrityError, type SameType, type Schema } from "../base/mod.ts";
 import type { ProtocolConfig } from "../protocol/mod.ts";
 import { dumps, PyFloat, type PyJson } from "../py/mod.ts";
 import { type AnswerRow, answerRowObject } from "./answer_rows.ts";

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { ContractError, parseWith, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { ContractError, parseWith } from "../base/mod.ts";
 import type { AnswerTask } from "./tasks.ts";
 import type { PolicyPair } from "./candidate.ts";
 

@@ -6,6 +6,7 @@
  * @module
  */
 
+import * as z from "../base/zod.ts";
 import {
   ContractError,
   parseWith,
@@ -14,7 +15,6 @@ import {
   type SameType,
   type Schema,
   startsWithBom,
-  z,
 } from "../base/mod.ts";
 import { artifactHashes, type Contracts, datasetIdentity, type SourceState } from "../protocol/mod.ts";
 import { createdAtStamp, dumps, PyFloat, type PyJson } from "../py/mod.ts";

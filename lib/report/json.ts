@@ -21,7 +21,7 @@
  * @module
  */
 
-import { z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
 import type { Point } from "./_grid_points.ts";
 import type { PolicyReport, QaReport, RunReport, TokenTotals } from "./run_report.ts";
 import type { BuiltSweepReport } from "./sweep.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
 import { SweepRow } from "../sweep/mod.ts";
 
 export { SweepRow };

@@ -6,7 +6,8 @@
  * @module
  */
 
-import { InputError, parseWith, type SameType, type Schema, z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
+import { InputError, parseWith, type SameType, type Schema } from "../base/mod.ts";
 import { laxFloat, laxInt, parsePyYamlFile } from "../py/mod.ts";
 import type { ProtocolConfig } from "../protocol/mod.ts";
 import { hybridParams } from "../policy/mod.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { z } from "../base/mod.ts";
+import * as z from "../base/zod.ts";
 
 const count = z.number().check(z.int("must be an integer"), z.minimum(0, "must be ≥ 0"));
 const capacity = z.number().check(z.int("must be an integer"), z.minimum(1, "must be ≥ 1"));
