@@ -30,9 +30,10 @@ export const PUBLISHED_FILES: Readonly<Record<string, string>> = Object.freeze({
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
+ * import { readTextIfExists } from "../base/mod.ts";
  * import { PUBLISHED_FILES, writePublishedRun } from "./published.ts";
  * const directory = await writePublishedRun(await Deno.makeTempDir());
- * strictEqual(await Deno.readTextFile(`${directory}/qa_run.json`), PUBLISHED_FILES["qa_run.json"]);
+ * strictEqual(await readTextIfExists(`${directory}/qa_run.json`), PUBLISHED_FILES["qa_run.json"]);
  * ```
  */
 export async function writePublishedRun(directory: string): Promise<string> {

@@ -18,11 +18,11 @@ export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;
  * @example
  * ```ts
  * import { rejects, strictEqual } from "node:assert/strict";
- * import { OverwriteError } from "../base/errors.ts";
+ * import { OverwriteError, readTextIfExists } from "../base/mod.ts";
  * import { writeSweepFiles } from "./sweep.ts";
  * const dir = `${await Deno.makeTempDir()}/sweep`; // created if missing
  * await writeSweepFiles(dir, { "sweep.jsonl": ["{}\n", "{}\n"], "sweep.json": "{}\n" });
- * strictEqual(await Deno.readTextFile(`${dir}/sweep.jsonl`), "{}\n{}\n");
+ * strictEqual(await readTextIfExists(`${dir}/sweep.jsonl`), "{}\n{}\n");
  * await rejects(writeSweepFiles(dir, { "sweep.jsonl": "", "sweep.json": "" }), OverwriteError); // never over a file
  * ```
  */
