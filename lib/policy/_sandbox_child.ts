@@ -71,6 +71,7 @@ for (const name of ["localStorage", "sessionStorage", "caches", "indexedDB"]) de
 // process first: reaching it sets it up, which reads Deno.execPath (its own execPath and pid cannot be redefined).
 for (const name of ["cwd", "chdir", "argv"]) withhold(process, name, "process." + name);
 for (const name of ["cwd", "execPath", "pid", "ppid"]) withhold(Deno, name, "Deno." + name);
+withhold(globalThis, "process", "process"); // its execPath cannot be withheld; node:process is mapped away
 delete Deno[Deno.internal];
 setInterval(() => {}, 1 << 30);
 const reader = Deno.stdin.readable.pipeThrough(new TextDecoderStream()).getReader();
@@ -102,7 +103,7 @@ try {
   policy = (await import("data:" + mediaType + ";base64," + source)).default;
 } catch (error) {
   // The loader's refusals of an import, said as the rule they break (its own words kept after it).
-  const refusedImport = /import access|--no-npm|--no-remote|relative URL|Module not found|Unsupported scheme/;
+  const refusedImport = /import access|--no-npm|--no-remote|relative URL|Module not found|Unsupported scheme|not in import map/;
   const text = describe(error);
   fail(
     refusedImport.test(text)

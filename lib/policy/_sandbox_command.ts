@@ -10,6 +10,15 @@
 import { decodeStrictUtf8, PolicyModuleError } from "../base/mod.ts";
 import { printable } from "./_sandbox_codec.ts";
 
+// node:process's execPath cannot be withheld in place: the import map gives a module a stand-in that refuses.
+const PROCESS_STAND_IN = "data:text/javascript,export default new Proxy({}, { get() { throw new " +
+  'Deno.errors.NotCapable("node:process is not available to a policy module"); } });';
+const PROCESS_WITHHELD = `data:application/json,${
+  encodeURIComponent(
+    JSON.stringify({ imports: { "node:process": PROCESS_STAND_IN, process: PROCESS_STAND_IN } }),
+  )
+}`;
+
 /** The sandbox's V8 heap limit, in MiB. */
 export const POLICY_HEAP_LIMIT_MIB = 512;
 /**
@@ -82,6 +91,7 @@ export async function sandboxCommand(script: string, origin: string): Promise<[s
     "--no-remote",
     "--no-npm",
     "--no-prompt",
+    `--import-map=${PROCESS_WITHHELD}`,
     `--v8-flags=--max-old-space-size=${POLICY_HEAP_LIMIT_MIB}`,
     script,
   ]];
