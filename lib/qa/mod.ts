@@ -112,3 +112,4 @@ export {
   checkQaSettings,
   requestSettings,
 } from "./tasks.ts";
+export { type DemoGradedRun, demoGradedRun } from "./demo_run.ts";

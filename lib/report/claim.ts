@@ -128,12 +128,14 @@ function policyClaim(report: PolicyReport): Claim {
  * ```ts
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
  * import { policySummaryGroups } from "../policy/mod.ts";
+ * import { RunFiles } from "../base/mod.ts";
  * import type { PolicyReport } from "./run_report.ts";
  * import { claimOf } from "./claim.ts";
  * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
  *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
  * const verification = { checks: [], ok: true, proved: "the kept facts need --dataset" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance, differences: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
+ *   differences: [], rows: [], files: new RunFiles("run") };
  * const claim = claimOf(report);
  * strictEqual(claim.title, "Result: support retained, hybrid-v1 against confidence");
  * deepStrictEqual(claim.rows, [{ label: "capacity 7", cases: 1, scores: [{ policy: "confidence", count: 0 }, { policy: "hybrid-v1", count: 1 }] }]);

@@ -48,7 +48,8 @@ export interface VerifiedQaRun {
  * import { answerTasks } from "../qa/mod.ts";
  * import { buildAnswerTasks } from "../qa/mod.ts";
  * import { gradeRun } from "../commands/grade_qa.ts";
- * import { qaReport, verifyRun } from "./mod.ts";
+ * import { qaReport } from "./collect.ts";
+ * import { verifyRun } from "./verification.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const tasks = await buildAnswerTasks(contracts, cases), dir = await Deno.makeTempDir(), source = { dirty: null, head: null };
  * const provider = () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} }); // offline

@@ -70,12 +70,14 @@ function sectionMarkdown(section: Section): string[] {
  * ```ts
  * import { match } from "node:assert/strict";
  * import { policySummaryGroups } from "../policy/mod.ts";
+ * import { RunFiles } from "../base/mod.ts";
  * import type { PolicyReport } from "./run_report.ts";
  * import { reportMarkdown } from "./markdown.ts";
  * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
  *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
  * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance, differences: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
+ *   differences: [], rows: [], files: new RunFiles("run") };
  * match(reportMarkdown(report), /^# deermem-eval report: run \(policy run\)\n/);
  * match(reportMarkdown(report), /\n\| 7 \| longmemeval \| access\\_help \| 0\/1 \| 1\/1 \|\n/); // a GFM table, text escaped
  * ```
