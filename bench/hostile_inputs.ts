@@ -403,12 +403,12 @@ const INPUTS: Input[] = [
     args: sweepWithGrid,
   },
   {
-    name: "a --grid at the bound (92,400 points) — sweep",
+    name: "a --grid at the bound (83,160 points) — sweep",
     dir: "grid-bound",
     prepare: (d) =>
       Deno.writeTextFile(
         `${d}/grid.yaml`,
-        "confirmation_half_life_days: [1, 2, 3, 4]\naccess_half_life_days: [1, 2, 3, 4, 5]\n",
+        "confirmation_half_life_days: [1, 2, 3]\naccess_half_life_days: [1, 2, 3, 4, 5, 6]\n",
       ),
     args: sweepWithGrid,
   },

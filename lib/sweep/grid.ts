@@ -215,11 +215,11 @@ export function parseGrid(text: string, path: string, config: ProtocolConfig): S
 }
 
 /**
- * The most grid points one sweep evaluates: 100,000, 2.4 times the default grid. At the protocol's five scenario
- * groups that is some 190 MB of `sweep.jsonl`, under what `report` reads back (base/read.ts's `SWEEP_OUTPUT_CAP`,
- * bounded by the memory `report` needs for it).
+ * The most grid points one sweep evaluates: 84,000, twice the default grid and no more, since a sweep at this
+ * bound peaks near 930 MB (`deno task bench:hostile`). At the protocol's five scenario groups that is some 155 MB
+ * of `sweep.jsonl`, under what `report` reads back (base/read.ts's `SWEEP_OUTPUT_CAP`).
  */
-export const MAX_GRID_POINTS = 100_000;
+export const MAX_GRID_POINTS = 84_000;
 
 function refuseTooLarge(grid: SweepGrid, path: string): void {
   const dimensions = [

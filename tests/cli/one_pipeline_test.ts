@@ -100,7 +100,7 @@ Deno.test("a --grid of step 0.01 and 200 × 200 half-lives is refused naming its
     oneLine(
       swept,
       "grid.yaml: the grid has 5151 weight points × 200 × 200 half-lives × 2 × 1 reserve values × 10 capacities = " +
-        "4,120,800,000 grid points, more than the 100,000 one sweep evaluates",
+        "4,120,800,000 grid points, more than the 84,000 one sweep evaluates",
     );
   });
 });

@@ -165,11 +165,11 @@ Deno.test("a grid too large to evaluate is refused in one line naming the produc
   assertEquals(
     error.message,
     "grid.yaml: the grid has 5151 weight points × 200 × 200 half-lives × 2 × 1 reserve values × 10 capacities = " +
-      "4,120,800,000 grid points, more than the 100,000 one sweep evaluates",
+      "4,120,800,000 grid points, more than the 84,000 one sweep evaluates",
   );
 });
 
-Deno.test("the grid bound leaves room: the default grid fits twice over, 92,400 points are evaluated, 115,500 refused", () => {
+Deno.test("the grid bound leaves room: the default grid fits twice over, 83,160 points are evaluated, 97,020 refused", () => {
   const days = (count: number) => `[${Array.from({ length: count }, (_, index) => index + 1).join(", ")}]`;
   const points = (grid: SweepGrid) =>
     grid.weights.length * grid.confirmationHalfLifeDays.length * grid.accessHalfLifeDays.length *
@@ -178,10 +178,10 @@ Deno.test("the grid bound leaves room: the default grid fits twice over, 92,400 
   assert(points(defaultGrid(config)) * 2 <= MAX_GRID_POINTS);
   const grid = (access: number) =>
     parseGrid(
-      `confirmation_half_life_days: ${days(4)}\naccess_half_life_days: ${days(access)}\n`,
+      `confirmation_half_life_days: ${days(3)}\naccess_half_life_days: ${days(access)}\n`,
       "g.yaml",
       config,
     );
-  assertEquals(points(grid(5)), 92_400);
-  assertThrows(() => grid(6), InputError, "= 110,880 grid points, more than the 100,000 one sweep evaluates");
+  assertEquals(points(grid(6)), 83_160);
+  assertThrows(() => grid(7), InputError, "= 97,020 grid points, more than the 84,000 one sweep evaluates");
 });
