@@ -40,6 +40,7 @@ export {
   writeFileAtomic,
 } from "./publish.ts";
 export {
+  ANSWER_BODY_CAP,
   ANSWER_ROW_CAP,
   CONTRACT_CAP,
   DATASET_CAP,

@@ -98,11 +98,13 @@ export {
   pairedBootstrapDifference,
 } from "./stats.ts";
 export {
+  OFFICIAL_SOURCE,
   qaStats,
   qaStatsOf,
   type QaStatsSuites,
   qaStatsSuites,
   type QaSuiteStats,
+  SUITE_ROWS,
   suiteLines,
 } from "./suite_stats.ts";
 export {

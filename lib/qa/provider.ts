@@ -10,7 +10,7 @@
  * @module
  */
 
-import { CallAbortedError, ProviderError, visible } from "../base/mod.ts";
+import { ANSWER_BODY_CAP, CallAbortedError, ProviderError, visible } from "../base/mod.ts";
 import type { ChatMessage, RequestSettings } from "./prompt.ts";
 import type { Answer } from "./answer_rows.ts";
 import { answerFromBody, httpFailure, networkCause, serverMessage } from "./chat_completions.ts";
@@ -36,8 +36,8 @@ export interface ProviderOptions {
   maxBytesInFlight?: number;
 }
 
-/** The most bytes of a response body the provider reads: 4 MiB, far above any answer to a short question. */
-export const RESPONSE_BODY_LIMIT: number = 4 * 1024 * 1024;
+/** The most bytes of a response body the provider reads: base/read.ts's answer-body cap (4 MiB). */
+export const RESPONSE_BODY_LIMIT: number = ANSWER_BODY_CAP;
 
 /**
  * The most bytes of response bodies the provider's calls hold at once: 64 MiB, 16 bodies at the cap; a call whose

@@ -19,6 +19,17 @@ import {
   pairedBootstrapDifference,
 } from "./stats.ts";
 
+/** The name of the official suite's source, as `qa.rows.jsonl` and `qa.summary.json` write it. */
+export const OFFICIAL_SOURCE = "longmemeval";
+
+/** Which rows each suite of `qa.stats.json` holds: the one map every stage and report uses. */
+export const SUITE_ROWS: Readonly<Record<"official" | "synthetic" | "overall", (row: GradedRow) => boolean>> =
+  {
+    official: (row) => row.source === OFFICIAL_SOURCE,
+    synthetic: (row) => row.source === "synthetic",
+    overall: () => true,
+  };
+
 /** One suite of `qa.stats.json` as values: exact McNemar and the bootstrap (hybrid-v1 minus confidence). */
 export interface QaSuiteStats {
   bootstrap: BootstrapResult & { alpha: number; iterations: number; seed: bigint };
@@ -87,9 +98,9 @@ export function qaStatsSuites(
   pair: PolicyPair = PUBLISHED_PAIR,
 ): QaStatsSuites {
   return {
-    official: suite(rows.filter((row) => row.source === "longmemeval"), config, pair),
+    official: suite(rows.filter(SUITE_ROWS.official), config, pair),
     overall: suite(rows, config, pair),
-    synthetic: suite(rows.filter((row) => row.source === "synthetic"), config, pair),
+    synthetic: suite(rows.filter(SUITE_ROWS.synthetic), config, pair),
   };
 }
 
@@ -173,8 +184,8 @@ export function suiteLines(
   pair: PolicyPair = PUBLISHED_PAIR,
 ): string[] {
   const members: [keyof QaStatsSuites, GradedRow[]][] = [
-    ["official", rows.filter((row) => row.source === "longmemeval")],
-    ["synthetic", rows.filter((row) => row.source === "synthetic")],
+    ["official", rows.filter(SUITE_ROWS.official)],
+    ["synthetic", rows.filter(SUITE_ROWS.synthetic)],
     ["overall", [...rows]],
   ];
   return members.map(([name, suiteRows]) => {

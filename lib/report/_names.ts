@@ -6,8 +6,9 @@
  * @module
  */
 
-/** The name of the official suite's source, as `qa.rows.jsonl` and `qa.summary.json` write it. */
-export const OFFICIAL_SOURCE = "longmemeval";
+import { OFFICIAL_SOURCE } from "../qa/mod.ts";
+
+export { OFFICIAL_SOURCE };
 
 /** A suite of `qa.stats.json` (official, synthetic, overall) by the name the reports use. */
 export function suiteName(suite: string): string {

@@ -7,14 +7,15 @@
 
 import { type GradedRow, type PolicyPair, PUBLISHED_PAIR, type QaStatsSuites } from "../qa/mod.ts";
 import { formatCount, formatP, formatSigned, fraction } from "./format.ts";
+import { SUITE_ROWS } from "../qa/mod.ts";
 import { type Section, table } from "./model.ts";
 import type { QaReport, SuiteReport } from "./run_report.ts";
 
 /** The suites in report order, each with the rows it holds. */
 export const SUITES: readonly (readonly [SuiteReport["name"], (row: GradedRow) => boolean])[] = [
-  ["official", (row) => row.source === "longmemeval"],
-  ["synthetic", (row) => row.source === "synthetic"],
-  ["overall", () => true],
+  ["official", SUITE_ROWS.official],
+  ["synthetic", SUITE_ROWS.synthetic],
+  ["overall", SUITE_ROWS.overall],
 ];
 
 /** Each suite's statistics, with the cases each policy answered correctly read off the McNemar counts. */
