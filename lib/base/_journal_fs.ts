@@ -31,15 +31,6 @@ export async function stillAt(file: Deno.FsFile, path: string): Promise<boolean>
   }
 }
 
-/** Locks without waiting: `true` taken, `false` held by a live process, `undefined` when unsupported here. */
-export async function tryLock(file: Deno.FsFile): Promise<boolean | undefined> {
-  try {
-    return await file.tryLock(true);
-  } catch {
-    return undefined;
-  }
-}
-
 /** A directory's device and inode, read without following a link (a link is refused before any publish). */
 export async function directoryIdentity(directory: string): Promise<DirectoryIdentity | null> {
   const info = await lstatOrNull(directory);

@@ -16,7 +16,8 @@ import {
   type StagedFile,
   stagingName,
 } from "./_journal_format.ts";
-import { directoryIdentity, lstatOrNull, sameFile, splitPath, stillAt, tryLock } from "./_journal_fs.ts";
+import { directoryIdentity, lstatOrNull, sameFile, splitPath, stillAt } from "./_journal_fs.ts";
+import { tryFlock } from "./lock.ts";
 
 /** Far above any journal this tool writes (a line per target): anything larger is not one of ours. */
 const JOURNAL_CAP = 1 << 20;
@@ -231,7 +232,7 @@ async function recoverJournal(
   }
   try {
     // Locked: its publish is still running (here or in another process). Unlockable here: it cannot be told.
-    if (await tryLock(file) !== true || !await stillAt(file, path)) return undefined;
+    if (await tryFlock(file) !== true || !await stillAt(file, path)) return undefined;
     const text = await readJournal(file, (await file.stat()).size);
     const record = text === undefined
       ? { refused: "it is not UTF-8 text within 1 MiB" }

@@ -24,7 +24,8 @@
 
 import { InputError, IoError, isOsError } from "./errors.ts";
 import { intentLine, journalName, type StagedFile, stagedLine, stagingName } from "./_journal_format.ts";
-import { directoryIdentity, lstatOrNull, splitPath, stillAt, tryLock } from "./_journal_fs.ts";
+import { directoryIdentity, lstatOrNull, splitPath, stillAt } from "./_journal_fs.ts";
+import { tryFlock } from "./lock.ts";
 
 export type { StagedFile };
 export { splitPath };
@@ -146,7 +147,7 @@ async function createJournals(parts: readonly Part[], id: string): Promise<Deno.
       throw new IoError("write", `${part.directory}/${part.names[0]}`, new Error("not a real directory"));
     }
     // A recovery that found it before the lock took it for a dead one: begin again under another id.
-    if (await tryLock(file) === false || !await stillAt(file, path)) return await giveUp();
+    if (await tryFlock(file) === false || !await stillAt(file, path)) return await giveUp();
     // Not fsync'd yet: recordStaged's fsync makes both lines durable before the first link.
     await writeAll(file, encoder.encode(intentLine(id, identity, part.names)));
   }

@@ -62,8 +62,11 @@ function parseHolder(text: string): LockHolder | null {
   return null;
 }
 
-/** Takes the flock without waiting: `true` taken, `false` held elsewhere, `undefined` unsupported here. */
-async function tryFlock(file: Deno.FsFile): Promise<boolean | undefined> {
+/**
+ * Takes an exclusive flock without waiting: `true` taken, `false` held by a live process, `undefined` when
+ * unsupported here. The one lock primitive: run-qa's lock and the publish journal both take it.
+ */
+export async function tryFlock(file: Deno.FsFile): Promise<boolean | undefined> {
   try {
     return await file.tryLock(true);
   } catch {
