@@ -6,8 +6,8 @@ import { OverwriteError } from "../../lib/base/errors.ts";
 import { ContentDigest } from "../../lib/base/hash.ts";
 import { writeAllOrNothing, writeFileAtomic } from "../../lib/base/fs.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
-import { fixtureProtocolFlags, runCli, withTempDir } from "../helpers/cli.ts";
-import { FIXTURE_DATASET } from "../helpers/fixture.ts";
+import { withTempDir } from "../helpers/cli.ts";
+import { runOnFixture } from "../helpers/fixture.ts";
 
 async function digestOf(path: string): Promise<string> {
   const digest = new ContentDigest();
@@ -71,14 +71,7 @@ Deno.test("a forged journal copying a file's inode, size, mtime and digest: run-
       targets: ["victim.txt", "gone.txt"],
       staged: [await identityOf(`${out}/victim.txt`), BOGUS],
     });
-    const result = await runCli([
-      "run-policy",
-      "--dataset",
-      FIXTURE_DATASET,
-      "--output-dir",
-      out,
-      ...fixtureProtocolFlags(),
-    ]);
+    const result = await runOnFixture("run-policy", out);
     assertEquals(result.code, 0, result.stderr);
     assertEquals(await Deno.readTextFile(`${out}/victim.txt`), "the victim's own notes\n");
   });
@@ -210,14 +203,7 @@ Deno.test("run-policy beside a journal it cannot prove its own: exit 0, one warn
       staged: [await identityOf(`${out}/victim.txt`), BOGUS],
     });
     await Deno.chown(path, 65534, 65534);
-    const result = await runCli([
-      "run-policy",
-      "--dataset",
-      FIXTURE_DATASET,
-      "--output-dir",
-      out,
-      ...fixtureProtocolFlags(),
-    ]);
+    const result = await runOnFixture("run-policy", out);
     assertEquals(result.code, 0, result.stderr);
     assertEquals(
       result.stderr,

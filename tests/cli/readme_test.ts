@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { completion, startAnswerServer } from "../helpers/answer_server.ts";
 import { ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
+import { demoCaseId } from "../helpers/fixture.ts";
 import { COMMAND_NAMES, loadAllCommands, usageLine } from "../../lib/commands/mod.ts";
 
 Deno.test("README lists every command with exactly the flags it takes", async () => {
@@ -151,10 +152,7 @@ Deno.test("every command in README's sh blocks runs on the demo's protocol and p
       const demo = `${directory}/demo`;
       const made = await runCli(["demo", "--output-dir", demo], { flags: taskFlags("demo") });
       assertEquals(made.code, 0, made.stderr);
-      const manifests = [...Deno.readDirSync(`${demo}/protocol/manifests`)].map((entry) => entry.name);
-      const officialName = manifests.find((name) => !name.startsWith("synthetic-"))!;
-      const official = JSON.parse(await Deno.readTextFile(`${demo}/protocol/manifests/${officialName}`));
-      const caseId: string = official.scenarios[official.scenario_order[0]][0];
+      const caseId = await demoCaseId(demo);
       const datasetName = [...Deno.readDirSync(`${demo}/protocol/dataset`)][0].name;
       await Deno.mkdir(`${directory}/runs`);
       const module = `${directory}/newest_first.ts`;

@@ -279,12 +279,12 @@ Deno.test("demo ends with the QA report of its run, every row re-derived; its po
   });
 });
 
-/** Sweeps the fixture over a small grid (six weight points × capacities 5 and 7) into DIRECTORY/sweep. */
-async function smallSweep(directory: string): Promise<string> {
+/** Sweeps the fixture over a small grid (weight points `step` apart × capacities 5 and 7) into DIRECTORY/sweep. */
+async function sweepOnFixture(directory: string, step = 0.5): Promise<{ out: string; stdout: string }> {
   const grid = `${directory}/grid.yaml`;
   await Deno.writeTextFile(
     grid,
-    "weights_step: 0.5\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
+    `weights_step: ${step}\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n` +
       "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
   );
   const out = `${directory}/sweep`;
@@ -293,23 +293,18 @@ async function smallSweep(directory: string): Promise<string> {
     CLI,
   );
   assertEquals(sweep.code, 0, sweep.stderr);
-  return out;
+  return { out, stdout: sweep.stdout };
+}
+
+/** The small sweep (six weight points × capacities 5 and 7): its directory. */
+async function smallSweep(directory: string): Promise<string> {
+  return (await sweepOnFixture(directory)).out;
 }
 
 Deno.test("report on a sweep directory carries the verdict sweep printed: text, Markdown and HTML", async () => {
   await withTempDir(async (directory) => {
-    const grid = `${directory}/grid.yaml`;
-    await Deno.writeTextFile(
-      grid,
-      "weights_step: 0.05\nconfirmation_half_life_days: [90]\naccess_half_life_days: [30]\n" +
-        "correction_reserved_fraction: [0.1]\ncorrection_reserved_max: [10]\ncapacities: [5, 7]\n",
-    );
-    const out = `${directory}/sweep`;
-    const sweep = await runCli(
-      ["sweep", ...fixtureProtocolFlags(), "--dataset", FIXTURE_DATASET, "--output-dir", out, "--grid", grid],
-      CLI,
-    );
-    assertEquals(sweep.code, 0, sweep.stderr);
+    const sweep = await sweepOnFixture(directory, 0.05);
+    const { out } = sweep;
     // What sweep printed after its count line, up to where it names what it wrote.
     const printed = unwrap(sweep.stdout).split("\n");
     const verdict = printed.slice(1, printed.findIndex((line) => line.startsWith("wrote ")));

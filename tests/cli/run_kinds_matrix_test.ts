@@ -17,7 +17,7 @@ import {
   taskFlags,
   withTempDir,
 } from "../helpers/cli.ts";
-import { FIXTURE_DATASET, REFERENCE_QA } from "../helpers/fixture.ts";
+import { demoCaseId, FIXTURE_DATASET, REFERENCE_QA } from "../helpers/fixture.ts";
 
 const RECENCY = `${ROOT}tests/fixtures/policies/recency.ts`;
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
@@ -161,9 +161,7 @@ async function buildKinds(directory: string, baseUrl: string): Promise<RunKind[]
   await made(onFixture("sweep", `${directory}/sweep`, ["--grid", grid]));
   const demo = `${directory}/demo`;
   await made(runCli(["demo", "--output-dir", demo], { flags: taskFlags("demo") }));
-  const manifests = [...Deno.readDirSync(`${demo}/protocol/manifests`)].map((entry) => entry.name);
-  const officialName = manifests.find((name) => !name.startsWith("synthetic-"))!;
-  const demoManifest = JSON.parse(await Deno.readTextFile(`${demo}/protocol/manifests/${officialName}`));
+  const demoCase = await demoCaseId(demo);
 
   return [
     {
@@ -215,7 +213,7 @@ async function buildKinds(directory: string, baseUrl: string): Promise<RunKind[]
       shape: "qa",
       flags: [],
       datasetKept: true,
-      caseId: demoManifest.scenarios[demoManifest.scenario_order[0]][0],
+      caseId: demoCase,
     },
     {
       name: "published",

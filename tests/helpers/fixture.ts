@@ -60,3 +60,11 @@ export async function copyReferenceRun(directory: string): Promise<void> {
     await Deno.copyFile(`${REFERENCE_QA}/responses/${entry.name}`, `${directory}/responses/${entry.name}`);
   }
 }
+
+/** The first case of a demo directory's kept protocol (its official manifest's first scenario). */
+export async function demoCaseId(demo: string): Promise<string> {
+  const manifests = [...Deno.readDirSync(`${demo}/protocol/manifests`)].map((entry) => entry.name);
+  const official = manifests.find((name) => !name.startsWith("synthetic-"))!;
+  const manifest = JSON.parse(await Deno.readTextFile(`${demo}/protocol/manifests/${official}`));
+  return manifest.scenarios[manifest.scenario_order[0]][0];
+}
