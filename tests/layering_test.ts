@@ -37,15 +37,50 @@ Deno.test("the layering check fails on a deliberately added upward import in a c
 Deno.test("the layering check names sideways, private and outside edges", () => {
   assertEquals(
     layerViolations([
-      { from: "report/html.ts", to: "conformance/run.ts" },
+      { from: "report/render/html.ts", to: "conformance/run.ts" },
       { from: "sweep/grid.ts", to: "policy/_radix.ts" },
       { from: "policy/selector.ts", to: "policy/_radix.ts" },
-      { from: "qa/tasks.ts", to: "helpers/x.ts" },
+      { from: "qa/run/tasks.ts", to: "helpers/x.ts" },
     ]),
     [
-      "report/html.ts -> conformance/run.ts: report may not import from conformance (above it)",
+      "report/render/html.ts -> conformance/run.ts: report may not import from conformance (above it)",
       "sweep/grid.ts -> policy/_radix.ts: private to policy/",
-      "qa/tasks.ts -> helpers/x.ts: outside the layer folders",
+      "qa/run/tasks.ts -> helpers/x.ts: outside the layer folders",
     ],
   );
+});
+
+Deno.test("the sub-folder check names an upward import between sub-folders, one into the surface, and a private file", () => {
+  assertEquals(
+    layerViolations([
+      { from: "report/render/text.ts", to: "report/run/claim.ts" },
+      { from: "report/document/format.ts", to: "report/render/text.ts" },
+      { from: "qa/grade/grading.ts", to: "qa/answer/provider.ts" },
+      { from: "qa/answer/stand_in.ts", to: "qa/grade/grading.ts" },
+      { from: "qa/run/tasks.ts", to: "qa/mod.ts" },
+      { from: "report/render/html.ts", to: "report/render/_svg.ts" },
+      { from: "report/explain/explain.ts", to: "report/render/_svg.ts" },
+      { from: "conformance/checkers/stats.ts", to: "conformance/_record.ts" },
+    ]),
+    [
+      "report/document/format.ts -> report/render/text.ts: report/document may not import from report/render (above it)",
+      "qa/grade/grading.ts -> qa/answer/provider.ts: qa/grade may not import from qa/answer (above it)",
+      "qa/run/tasks.ts -> qa/mod.ts: qa/run may not import qa's surface (it is above every sub-folder)",
+      "report/explain/explain.ts -> report/render/_svg.ts: private to report/render/",
+    ],
+  );
+});
+
+Deno.test("the sub-folder check fails on a planted upward import in a copy of lib/", async () => {
+  const copy = await Deno.makeTempDir();
+  try {
+    assert((await new Deno.Command("cp", { args: ["-r", `${ROOT}lib`, copy] }).output()).success);
+    const format = `${copy}/lib/report/document/format.ts`;
+    await Deno.writeTextFile(format, `${await Deno.readTextFile(format)}\nimport "../render/text.ts";\n`);
+    assertEquals(layerViolations(await readImportGraph(`${copy}/lib`)), [
+      "report/document/format.ts -> report/render/text.ts: report/document may not import from report/render (above it)",
+    ]);
+  } finally {
+    await Deno.remove(copy, { recursive: true });
+  }
 });

@@ -43,13 +43,13 @@ Deno.test("every import into another folder goes through that folder's mod.ts", 
 
 Deno.test("the surface check names an import that skips mod.ts and lets zod's namespace through", () => {
   const edges = [
-    { from: "qa/tasks.ts", to: "protocol/cases.ts" },
-    { from: "qa/tasks.ts", to: "protocol/mod.ts" },
-    { from: "qa/tasks.ts", to: "base/zod.ts" },
-    { from: "qa/tasks.ts", to: "qa/prompt.ts" },
+    { from: "qa/run/tasks.ts", to: "protocol/cases.ts" },
+    { from: "qa/run/tasks.ts", to: "protocol/mod.ts" },
+    { from: "qa/run/tasks.ts", to: "base/zod.ts" },
+    { from: "qa/run/tasks.ts", to: "qa/run/prompt.ts" },
   ];
   assertEquals(surfaceBypasses(edges), [
-    "qa/tasks.ts -> protocol/cases.ts: import it through protocol/mod.ts",
+    "qa/run/tasks.ts -> protocol/cases.ts: import it through protocol/mod.ts",
   ]);
 });
 

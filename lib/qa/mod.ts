@@ -5,9 +5,9 @@
  */
 
 export { GRADER_VERSION } from "../protocol/mod.ts";
-export { type RunEvent, type RunQaSummary } from "./_answer_types.ts";
-export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./accuracy_summary.ts";
-export { endpointOrigin, readReuseSource, refuseSelfReuse, type ReuseSource } from "./answer_reuse.ts";
+export { type RunEvent, type RunQaSummary } from "./answer/answer_types.ts";
+export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./grade/accuracy_summary.ts";
+export { endpointOrigin, readReuseSource, refuseSelfReuse, type ReuseSource } from "./answer/answer_reuse.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,
@@ -18,8 +18,8 @@ export {
   type IdentityMismatch,
   identityMismatches,
   parseAnswerRow,
-} from "./answer_rows.ts";
-export { answerTasks, LOCKED_ACTION } from "./answering.ts";
+} from "./run/answer_rows.ts";
+export { answerTasks, LOCKED_ACTION } from "./answer/answering.ts";
 export {
   type ExpectedCandidate,
   parseBaseline,
@@ -29,10 +29,16 @@ export {
   type QaCandidate,
   type RunCandidate,
   runCandidateSchema,
-} from "./candidate.ts";
-export { type CostBudget, costLines, TOKEN_RULE } from "./cost.ts";
-export { resolveCredentials } from "./credentials.ts";
-export { GradedRow, gradedRow, gradedRowLine, gradedRowsJsonl, parseGradedRows } from "./graded_rows.ts";
+} from "./run/candidate.ts";
+export { type CostBudget, costLines, TOKEN_RULE } from "./answer/cost.ts";
+export { resolveCredentials } from "./answer/credentials.ts";
+export {
+  GradedRow,
+  gradedRow,
+  gradedRowLine,
+  gradedRowsJsonl,
+  parseGradedRows,
+} from "./grade/graded_rows.ts";
 export {
   type Grade,
   GRADE_RULES,
@@ -40,9 +46,9 @@ export {
   type GradeRule,
   normalizeAnswer,
   STOPWORDS,
-} from "./grading.ts";
-export { holmAdjust } from "./holm.ts";
-export { interruptHandler } from "./interrupt.ts";
+} from "./grade/grading.ts";
+export { holmAdjust } from "./grade/holm.ts";
+export { interruptHandler } from "./answer/interrupt.ts";
 export {
   gradedRowIds,
   pairedTasks,
@@ -52,7 +58,7 @@ export {
   partialLine,
   type PartialRecord,
   partialRecordJson,
-} from "./partial.ts";
+} from "./run/partial.ts";
 export {
   type ChatMessage,
   fingerprintPayload,
@@ -62,10 +68,10 @@ export {
   renderMessages,
   requestFingerprint,
   type RequestSettings,
-} from "./prompt.ts";
-export { openAiProvider } from "./provider.ts";
-export { MIN_SECRET_LENGTH, redact, secretOf } from "./redact.ts";
-export { checkRunDirectory, dryRunLines, planRows } from "./resume.ts";
+} from "./run/prompt.ts";
+export { openAiProvider } from "./answer/provider.ts";
+export { MIN_SECRET_LENGTH, redact, secretOf } from "./answer/redact.ts";
+export { checkRunDirectory, dryRunLines, planRows } from "./answer/resume.ts";
 export {
   GRADED_OUTPUTS,
   GRADED_ROWS_FILE,
@@ -77,7 +83,7 @@ export {
   responsesDir,
   rowFileName,
   SUPERSEDED_DIR,
-} from "./run_dir.ts";
+} from "./run/run_dir.ts";
 export {
   ARTIFACT_KEYS,
   checkMarker,
@@ -87,8 +93,8 @@ export {
   QaRunMarker,
   qaRunMarker,
   readMarker,
-} from "./run_marker.ts";
-export { startStandIn } from "./stand_in.ts";
+} from "./run/run_marker.ts";
+export { startStandIn } from "./answer/stand_in.ts";
 export {
   type BootstrapOptions,
   type BootstrapResult,
@@ -96,7 +102,7 @@ export {
   type McnemarResult,
   type Pair,
   pairedBootstrapDifference,
-} from "./stats.ts";
+} from "./grade/stats.ts";
 export {
   OFFICIAL_SOURCE,
   qaStats,
@@ -106,12 +112,12 @@ export {
   type QaSuiteStats,
   SUITE_ROWS,
   suiteLines,
-} from "./suite_stats.ts";
+} from "./grade/suite_stats.ts";
 export {
   type AnswerTask,
   buildAnswerTasks,
   type CandidateModule,
   checkQaSettings,
   requestSettings,
-} from "./tasks.ts";
-export { type DemoGradedRun, demoGradedRun } from "./demo_run.ts";
+} from "./run/tasks.ts";
+export { type DemoGradedRun, demoGradedRun } from "./grade/demo_run.ts";

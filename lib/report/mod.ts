@@ -10,17 +10,23 @@ export {
   publishedComparisonHeading,
   publishedComparisonSections,
   readPublishedComparison,
-} from "./against_published.ts";
-export { candidateView } from "./candidate_explanation.ts";
-export { readCaseAnswers } from "./case_answers.ts";
-export { compareRuns, comparisonHeading, comparisonSections } from "./compare.ts";
-export { explainText } from "./explain.ts";
-export { explainCase } from "./explanation.ts";
-export { formatCount, formatSigned, shorten } from "./format.ts";
-export { reportHtml, sectionsHtml, sweepHtml } from "./html.ts";
-export { escapeHtml } from "./html_escape.ts";
-export { PolicyReportJson, QaReportJson, reportJson, SweepReportJson, sweepReportJson } from "./json.ts";
-export { buildReport, reportRuns } from "./load.ts";
+} from "./compare/against_published.ts";
+export { candidateView } from "./explain/candidate_explanation.ts";
+export { readCaseAnswers } from "./explain/case_answers.ts";
+export { compareRuns, comparisonHeading, comparisonSections } from "./compare/compare.ts";
+export { explainText } from "./explain/explain.ts";
+export { explainCase } from "./explain/explanation.ts";
+export { formatCount, formatSigned, shorten } from "./document/format.ts";
+export { reportHtml, sectionsHtml, sweepHtml } from "./render/html.ts";
+export { escapeHtml } from "./document/html_escape.ts";
+export {
+  PolicyReportJson,
+  QaReportJson,
+  reportJson,
+  SweepReportJson,
+  sweepReportJson,
+} from "./render/json.ts";
+export { buildReport, reportRuns } from "./run/load.ts";
 export {
   type CandidateRow,
   type CandidateRunInput,
@@ -29,17 +35,17 @@ export {
   manyCandidatesHeading,
   manyCandidatesJson,
   manyCandidatesSections,
-} from "./many_candidates.ts";
+} from "./compare/many_candidates.ts";
 export {
   markdownEscape,
   markdownTable,
   reportMarkdown,
   sectionsMarkdown,
   sweepMarkdown,
-} from "./markdown.ts";
-export { detectRunKind, isSweepDirectory } from "./run_kind.ts";
-export { type PolicyReport, type Prices, type QaReport, type RunReport } from "./run_report.ts";
-export { reportSections } from "./sections.ts";
-export { readSweepReport, sweepReport } from "./sweep.ts";
-export { reportText, sectionsText, tableLines, verificationLines } from "./text.ts";
-export { type Verification } from "./verification.ts";
+} from "./render/markdown.ts";
+export { detectRunKind, isSweepDirectory } from "./run/run_kind.ts";
+export { type PolicyReport, type Prices, type QaReport, type RunReport } from "./run/run_report.ts";
+export { reportSections } from "./run/sections.ts";
+export { readSweepReport, sweepReport } from "./sweep/sweep.ts";
+export { reportText, sectionsText, tableLines, verificationLines } from "./render/text.ts";
+export { type Verification } from "./run/verification.ts";

@@ -1,5 +1,5 @@
 /**
- * A partial run's grading (`DIR/partial/`, see `qa/partial.ts`) found and verified: every check of a full run
+ * A partial run's grading (`DIR/partial/`, see `qa/run/partial.ts`) found and verified: every check of a full run
  * restricted to its complete pairs, plus that each row file it graded still has the recorded SHA-256 and that its
  * copy of the marker is the run's, byte for byte.
  *

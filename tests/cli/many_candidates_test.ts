@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../helpers/assert.ts";
 import { fixtureProtocolFlags, ROOT, runCli, taskFlags, withTempDir } from "../helpers/cli.ts";
 import { FIXTURE_DATASET } from "../helpers/fixture.ts";
-import { holmAdjust } from "../../lib/qa/holm.ts";
+import { holmAdjust } from "../../lib/qa/grade/holm.ts";
 import { answerServer, runQa } from "../helpers/qa_runs.ts";
 
 const MODULES = ["recency.ts", "oldest.ts", "first_ids.ts"].map((name) =>

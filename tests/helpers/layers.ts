@@ -14,6 +14,15 @@ export const LAYERS = [
   "commands",
 ] as const;
 
+/**
+ * The sub-folders of a layer folder, bottom to top: a file may import from its own sub-folder or one below it.
+ * (qa's answering sits above its grading because the stand-in answerer answers by the grading rule.)
+ */
+export const SUBLAYERS: Readonly<Record<string, readonly string[]>> = {
+  qa: ["run", "grade", "answer"],
+  report: ["document", "run", "sweep", "render", "compare", "explain"],
+};
+
 /** One import in lib/: the importing file and the imported one, both relative to lib/. */
 export interface ImportEdge {
   from: string;
@@ -50,23 +59,56 @@ function folderOf(path: string): string {
   return path.includes("/") ? path.slice(0, path.indexOf("/")) : "";
 }
 
-/** The edges that leave the layer folders, point up, or reach into another folder's `_private` file. */
+/** The edges that leave the layer folders, point up (between folders or sub-folders), or reach a private file. */
 export function layerViolations(edges: readonly ImportEdge[]): string[] {
-  const rank = (folder: string) => (LAYERS as readonly string[]).indexOf(folder);
   const problems: string[] = [];
   for (const { from, to } of edges) {
-    const source = folderOf(from);
-    const target = folderOf(to);
-    if (source === target) continue;
-    if (rank(source) < 0 || rank(target) < 0) {
-      problems.push(`${from} -> ${to}: outside the layer folders`);
-    } else if (rank(target) > rank(source)) {
-      problems.push(`${from} -> ${to}: ${source} may not import from ${target} (above it)`);
-    } else if (to.split("/").pop()!.startsWith("_")) {
-      problems.push(`${from} -> ${to}: private to ${target}/`);
-    }
+    const problem = folderViolation(from, to) ?? subfolderViolation(from, to) ?? privacyViolation(from, to);
+    if (problem !== undefined) problems.push(`${from} -> ${to}: ${problem}`);
   }
   return problems;
+}
+
+function folderViolation(from: string, to: string): string | undefined {
+  const rank = (folder: string) => (LAYERS as readonly string[]).indexOf(folder);
+  const source = folderOf(from);
+  const target = folderOf(to);
+  if (source === target) return undefined;
+  if (rank(source) < 0 || rank(target) < 0) return "outside the layer folders";
+  if (rank(target) > rank(source)) return `${source} may not import from ${target} (above it)`;
+  return undefined;
+}
+
+/** `qa/run/tasks.ts` is in sub-folder `run` of `qa`; a file at a layer folder's top (its mod.ts) is in none. */
+function subfolderOf(path: string): string | undefined {
+  const parts = path.split("/");
+  return parts.length > 2 ? parts[1] : undefined;
+}
+
+function subfolderViolation(from: string, to: string): string | undefined {
+  const folder = folderOf(from);
+  const order = SUBLAYERS[folder];
+  if (order === undefined || folder !== folderOf(to)) return undefined;
+  const source = subfolderOf(from);
+  const target = subfolderOf(to);
+  if (source === undefined || source === target) return undefined;
+  if (target === undefined) {
+    return `${folder}/${source} may not import ${folder}'s surface (it is above every sub-folder)`;
+  }
+  if (!order.includes(source) || !order.includes(target)) {
+    return `not a sub-folder of ${folder}/ (${order.join(", ")})`;
+  }
+  if (order.indexOf(target) > order.indexOf(source)) {
+    return `${folder}/${source} may not import from ${folder}/${target} (above it)`;
+  }
+  return undefined;
+}
+
+/** A `_name.ts` file is private to the directory that holds it and the folders inside that directory. */
+function privacyViolation(from: string, to: string): string | undefined {
+  const directory = (path: string) => path.slice(0, path.lastIndexOf("/"));
+  if (!to.split("/").pop()!.startsWith("_") || from.startsWith(`${directory(to)}/`)) return undefined;
+  return `private to ${directory(to)}/`;
 }
 
 /** Every import circle between files, each as its files in order (a file that imports itself included). */

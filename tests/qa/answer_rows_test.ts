@@ -5,7 +5,7 @@ import {
   checkRowIdentity,
   identityMismatches,
   parseAnswerRow,
-} from "../../lib/qa/answer_rows.ts";
+} from "../../lib/qa/run/answer_rows.ts";
 import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
 import { fixtureTasks, REFERENCE_QA } from "../helpers/fixture.ts";
 

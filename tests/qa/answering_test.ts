@@ -1,11 +1,11 @@
 import { CallAbortedError, DirectoryLockedError, IoError, ProviderError } from "../../lib/base/errors.ts";
 import { faultHook } from "../helpers/faults.ts";
 import { acquireDirectoryLock, LOCK_FILE } from "../../lib/base/lock.ts";
-import { responsePath } from "../../lib/qa/run_dir.ts";
-import type { AnswerProvider } from "../../lib/qa/provider.ts";
-import { parseAnswerRow } from "../../lib/qa/answer_rows.ts";
-import { answerTasks, type RunEvent, type RunQaOptions } from "../../lib/qa/answering.ts";
-import { checkRunDirectory } from "../../lib/qa/resume.ts";
+import { responsePath } from "../../lib/qa/run/run_dir.ts";
+import type { AnswerProvider } from "../../lib/qa/answer/provider.ts";
+import { parseAnswerRow } from "../../lib/qa/run/answer_rows.ts";
+import { answerTasks, type RunEvent, type RunQaOptions } from "../../lib/qa/answer/answering.ts";
+import { checkRunDirectory } from "../../lib/qa/answer/resume.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
 import { copyReferenceRun, fixtureContracts, fixtureTasks } from "../helpers/fixture.ts";

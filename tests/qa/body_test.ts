@@ -1,4 +1,4 @@
-import { BodyBudget, readBody, UNRESERVED_BODY_BYTES } from "../../lib/qa/_body.ts";
+import { BodyBudget, readBody, UNRESERVED_BODY_BYTES } from "../../lib/qa/answer/_body.ts";
 import { assert, assertEquals, assertRejects } from "../helpers/assert.ts";
 
 const encoder = new TextEncoder();

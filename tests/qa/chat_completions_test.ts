@@ -1,5 +1,10 @@
 import { ProviderError } from "../../lib/base/errors.ts";
-import { answerFromBody, httpFailure, networkCause, serverMessage } from "../../lib/qa/chat_completions.ts";
+import {
+  answerFromBody,
+  httpFailure,
+  networkCause,
+  serverMessage,
+} from "../../lib/qa/answer/chat_completions.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 
 Deno.test("answerFromBody keeps the prediction, the model and integer usage counts only", () => {

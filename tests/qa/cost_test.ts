@@ -5,7 +5,12 @@
  */
 
 import { assert, assertEquals } from "../helpers/assert.ts";
-import { affordableCalls, callCostUsd, estimatePromptTokens, estimateTasks } from "../../lib/qa/cost.ts";
+import {
+  affordableCalls,
+  callCostUsd,
+  estimatePromptTokens,
+  estimateTasks,
+} from "../../lib/qa/answer/cost.ts";
 import type { AnswerTask } from "../../lib/qa/mod.ts";
 import { buildAnswerTasks } from "../../lib/qa/mod.ts";
 import { embeddedSources, loadContracts, prepareProtocol } from "../../lib/protocol/mod.ts";

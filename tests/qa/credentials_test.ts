@@ -1,5 +1,5 @@
 import { InputError } from "../../lib/base/errors.ts";
-import { resolveCredentials } from "../../lib/qa/credentials.ts";
+import { resolveCredentials } from "../../lib/qa/answer/credentials.ts";
 import { assert, assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
 import { fixtureContracts } from "../helpers/fixture.ts";
 

@@ -1,8 +1,8 @@
-import { GRADER_VERSION } from "../../lib/qa/grading.ts";
+import { GRADER_VERSION } from "../../lib/qa/grade/grading.ts";
 import { foreignResponseFiles } from "../../lib/commands/grade_qa.ts";
-import { gradedRow } from "../../lib/qa/graded_rows.ts";
-import { answerRow } from "../../lib/qa/answer_rows.ts";
-import type { AnswerTask } from "../../lib/qa/tasks.ts";
+import { gradedRow } from "../../lib/qa/grade/graded_rows.ts";
+import { answerRow } from "../../lib/qa/run/answer_rows.ts";
+import type { AnswerTask } from "../../lib/qa/run/tasks.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
 

@@ -4,7 +4,7 @@
  * vectors replayed directly.
  */
 import { DatasetIntegrityError, RowIntegrityError } from "../../lib/base/errors.ts";
-import { type Grade, gradeAnswer, type GradeRule, normalizeAnswer } from "../../lib/qa/grading.ts";
+import { type Grade, gradeAnswer, type GradeRule, normalizeAnswer } from "../../lib/qa/grade/grading.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 import { GOLDEN } from "../helpers/cli.ts";
 

@@ -1,4 +1,4 @@
-import { interruptHandler } from "../../lib/qa/interrupt.ts";
+import { interruptHandler } from "../../lib/qa/answer/interrupt.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("Ctrl-C: the first signal stops, copies within a second are the same Ctrl-C, a later one quits", () => {

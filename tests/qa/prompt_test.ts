@@ -1,4 +1,4 @@
-import { parsePromptTemplate, renderMessages } from "../../lib/qa/prompt.ts";
+import { parsePromptTemplate, renderMessages } from "../../lib/qa/run/prompt.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
 const template = parsePromptTemplate(

@@ -1,8 +1,8 @@
 import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from "node:zlib";
 import { AnswerFailedError, CallAbortedError, ProviderError } from "../../lib/base/errors.ts";
-import { openAiProvider, RESPONSE_BODY_LIMIT } from "../../lib/qa/provider.ts";
-import { answerWithRetries } from "../../lib/qa/retry.ts";
-import type { ChatMessage } from "../../lib/qa/prompt.ts";
+import { openAiProvider, RESPONSE_BODY_LIMIT } from "../../lib/qa/answer/provider.ts";
+import { answerWithRetries } from "../../lib/qa/answer/retry.ts";
+import type { ChatMessage } from "../../lib/qa/run/prompt.ts";
 import { assert, assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { completion, errorResponse, never, startAnswerServer } from "../helpers/answer_server.ts";
 import { ROOT, taskFlags, withTempDir } from "../helpers/cli.ts";
@@ -76,7 +76,7 @@ Deno.test("the client sends the pinned settings to <base>/chat/completions with 
     assertEquals(request.authorization, `Bearer ${KEY}`);
     assertEquals(request.headers.get("content-type"), "application/json");
     assertEquals(request.headers.get("accept"), "application/json");
-    assertEquals(request.headers.get("accept-encoding"), "gzip"); // not brotli: see lib/qa/_body.ts
+    assertEquals(request.headers.get("accept-encoding"), "gzip"); // not brotli: see lib/qa/answer/_body.ts
     // The SDK's own headers, as its Python counterpart sends them for the reference; no retries of its own.
     assertEquals(request.headers.get("user-agent"), "OpenAI/JS 7.59.0");
     assertEquals(request.headers.get("x-stainless-lang"), "js");
@@ -560,7 +560,7 @@ Deno.test("under run-qa's permission flags, OPENAI_* variables in the environmen
       const script = `${directory}/call.ts`;
       await Deno.writeTextFile(
         script,
-        `import { openAiProvider } from "${ROOT}lib/qa/provider.ts";
+        `import { openAiProvider } from "${ROOT}lib/qa/answer/provider.ts";
 const settings = ${JSON.stringify(SETTINGS)};
 const provider = openAiProvider({ baseUrl: Deno.args[0], apiKey: "${KEY}", settings, timeoutSeconds: 120 });
 console.log((await provider([{ role: "user", content: "Q?" }])).prediction);

@@ -1,4 +1,4 @@
-import { redact, redactAnswer } from "../../lib/qa/redact.ts";
+import { redact, redactAnswer } from "../../lib/qa/answer/redact.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 const KEY = "sk-test-provider-4b1d9c";

@@ -1,6 +1,6 @@
 import { ContractError } from "../../lib/base/errors.ts";
-import { checkRunDirectory, planRows } from "../../lib/qa/resume.ts";
-import { MARKER_FILE, responsePath } from "../../lib/qa/run_dir.ts";
+import { checkRunDirectory, planRows } from "../../lib/qa/answer/resume.ts";
+import { MARKER_FILE, responsePath } from "../../lib/qa/run/run_dir.ts";
 import { assertEquals, assertMatch, assertRejects } from "../helpers/assert.ts";
 import { withTempDir } from "../helpers/cli.ts";
 import { copyReferenceRun, fixtureContracts, fixtureTasks } from "../helpers/fixture.ts";

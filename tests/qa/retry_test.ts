@@ -1,4 +1,4 @@
-import { defaultBackoffMs } from "../../lib/qa/retry.ts";
+import { defaultBackoffMs } from "../../lib/qa/answer/retry.ts";
 import { assertEquals } from "../helpers/assert.ts";
 
 Deno.test("back-off doubles from 0.5 s to an 8 s cap; Retry-After wins up to 30 s", () => {

@@ -1,5 +1,5 @@
 import { InputError } from "../../lib/base/errors.ts";
-import { responsePath } from "../../lib/qa/run_dir.ts";
+import { responsePath } from "../../lib/qa/run/run_dir.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
 Deno.test("a row id that could leave the responses directory is refused", () => {

@@ -1,6 +1,6 @@
 // deno-lint-ignore-file no-explicit-any
 import { ContractError } from "../../lib/base/errors.ts";
-import { checkMarker, differingArtifacts, qaRunMarker } from "../../lib/qa/run_marker.ts";
+import { checkMarker, differingArtifacts, qaRunMarker } from "../../lib/qa/run/run_marker.ts";
 import { assertEquals, assertMatch, assertThrows } from "../helpers/assert.ts";
 import { FIXTURE_PROTOCOL, fixtureContracts, REFERENCE_QA } from "../helpers/fixture.ts";
 

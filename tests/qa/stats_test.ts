@@ -1,7 +1,7 @@
 import { parseConfig } from "../../lib/protocol/config.ts";
 import { EMBEDDED_ARTIFACTS } from "../../lib/protocol/contracts.ts";
 import { PythonRandom } from "../../lib/py/random.ts";
-import { exactMcnemar, pairedBootstrapDifference } from "../../lib/qa/stats.ts";
+import { exactMcnemar, pairedBootstrapDifference } from "../../lib/qa/grade/stats.ts";
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
 
 Deno.test("exact McNemar: 1 vs 13 discordant pairs gives the published p", () => {

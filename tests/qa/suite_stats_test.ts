@@ -1,9 +1,9 @@
 import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts";
-import { gradeAnswer } from "../../lib/qa/grading.ts";
-import { qaSummary } from "../../lib/qa/accuracy_summary.ts";
-import { parseGradedRows } from "../../lib/qa/graded_rows.ts";
-import { qaStats } from "../../lib/qa/suite_stats.ts";
-import { graded } from "../../lib/qa/_samples.ts";
+import { gradeAnswer } from "../../lib/qa/grade/grading.ts";
+import { qaSummary } from "../../lib/qa/grade/accuracy_summary.ts";
+import { parseGradedRows } from "../../lib/qa/grade/graded_rows.ts";
+import { qaStats } from "../../lib/qa/grade/suite_stats.ts";
+import { graded } from "../../lib/qa/grade/_samples.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { ROOT } from "../helpers/cli.ts";
 

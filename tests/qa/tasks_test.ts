@@ -1,6 +1,6 @@
 /** Answer tasks: one per case and policy at the QA capacity, bound to the reference run's fingerprints. */
-import { requestFingerprint } from "../../lib/qa/prompt.ts";
-import { buildAnswerTasks, requestSettings } from "../../lib/qa/tasks.ts";
+import { requestFingerprint } from "../../lib/qa/run/prompt.ts";
+import { buildAnswerTasks, requestSettings } from "../../lib/qa/run/tasks.ts";
 import { assertEquals } from "../helpers/assert.ts";
 import { fixtureContracts, fixtureTasks, REFERENCE_QA } from "../helpers/fixture.ts";
 

@@ -1,4 +1,4 @@
-import { heatColour, heatMapModel } from "../../lib/report/_heat_map.ts";
+import { heatColour, heatMapModel } from "../../lib/report/sweep/_heat_map.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { sweepHtml, sweepReport } from "../../lib/report/mod.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";

@@ -4,10 +4,10 @@
  */
 
 import { assertEquals, assertThrows } from "../helpers/assert.ts";
-import { holmAdjust } from "../../lib/qa/holm.ts";
-import { type CandidateRunInput, manyCandidates } from "../../lib/report/many_candidates.ts";
+import { holmAdjust } from "../../lib/qa/grade/holm.ts";
+import { type CandidateRunInput, manyCandidates } from "../../lib/report/compare/many_candidates.ts";
 import { InputError } from "../../lib/base/errors.ts";
-import { exactMcnemar } from "../../lib/qa/stats.ts";
+import { exactMcnemar } from "../../lib/qa/grade/stats.ts";
 
 Deno.test("holmAdjust: step-down adjusted p values, in the input's order", () => {
   // Sorted: 0.01, 0.03, 0.04 with m = 3: 3·0.01 = 0.03; 2·0.03 = 0.06; 1·0.04 = 0.04, raised to the running

@@ -20,7 +20,7 @@ Deno.test("the published run's bill: 86,342 prompt and 12,340 completion tokens;
 });
 
 Deno.test("cache figures no row reports are shown as –, never as 0", async () => {
-  const { tokenTotals, billSection } = await import("../../lib/report/tokens.ts");
+  const { tokenTotals, billSection } = await import("../../lib/report/run/tokens.ts");
   const row = { attempts: 1, usage: { prompt_tokens: 10, completion_tokens: 2 } } as unknown as GradedRow;
   const totals = tokenTotals([row]);
   assertEquals([totals.cacheHit, totals.cacheMiss], [undefined, undefined]);

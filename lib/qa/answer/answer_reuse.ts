@@ -1,0 +1,300 @@
+/**
+ * Answers reused across runs: a task whose request — prompt, model, settings (the request fingerprint) and
+ * endpoint (its origin) — is identical to one an earlier run answered takes that run's recorded answer instead
+ * of a call. Where each reused row came from is kept in `reuse.json`, beside the files the reference reads
+ * (`qa_run.json` and the rows keep exactly its keys). A source directory is read only when its marker, sidecar
+ * and every row pass the structural checks; one that fails them is refused, one made under another protocol or
+ * at another endpoint gives nothing.
+ *
+ * @module
+ */
+
+import * as z from "../../base/zod.ts";
+import {
+  ANSWER_ROW_CAP,
+  compareCodePoints,
+  ContractError,
+  InputError,
+  listDirectory,
+  moveAside,
+  parseWith,
+  type PublishOptions,
+  readTextIfExists,
+  RowIntegrityError,
+  type Schema,
+  writeFileAtomic,
+} from "../../base/mod.ts";
+import type { Contracts } from "../../protocol/mod.ts";
+import { type AnswerRow, answerRow, answerRowJson, parseAnswerRow } from "../run/answer_rows.ts";
+import { policyPair } from "../run/candidate.ts";
+import { readMarker } from "../run/run_marker.ts";
+import { responsePath, responsesDir, supersededDir } from "../run/run_dir.ts";
+import type { RowPlan } from "./resume.ts";
+import type { AnswerTask } from "../run/tasks.ts";
+
+/** The sidecar's name in a run directory (no reference tool reads it). */
+export const REUSE_FILE = "reuse.json";
+
+/** Where one reused row came from. */
+export interface ReuseOrigin {
+  /** The source run directory, as given to `--reuse`. */
+  from: string;
+  /** The row's id there. */
+  row_id: string;
+}
+
+/** `reuse.json`: the endpoint that answered the run (`null` when unknown or several) and the reused rows. */
+export interface ReuseRecord {
+  endpoint: string | null;
+  reused: Record<string, ReuseOrigin>;
+  schema_version: 1;
+}
+
+const reuseRecordSchema = z.strictObject({
+  endpoint: z.nullable(z.string()),
+  reused: z.record(z.string(), z.strictObject({ from: z.string(), row_id: z.string() })),
+  schema_version: z.literal(1),
+});
+
+/** The sidecar's schema. */
+export const ReuseRecord: Schema<ReuseRecord> = reuseRecordSchema;
+
+/**
+ * The endpoint identity a reuse key holds: the base URL's origin (scheme, host, port; never a path's or a
+ * user's secret).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { endpointOrigin } from "./answer_reuse.ts";
+ * strictEqual(endpointOrigin("https://user:pw@api.example.com/v1"), "https://api.example.com");
+ * ```
+ */
+export function endpointOrigin(baseUrl: string): string {
+  return new URL(baseUrl).origin;
+}
+
+/** Reads a directory's `reuse.json`; `undefined` when there is none, a {@linkcode ContractError} when malformed. */
+export async function readReuseRecord(directory: string): Promise<ReuseRecord | undefined> {
+  const path = `${directory}/${REUSE_FILE}`;
+  const text = await readTextIfExists(path, "reuse record");
+  if (text === undefined) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ContractError("not valid JSON", { path, cause: error });
+  }
+  return parseWith(ReuseRecord, data, path);
+}
+
+/** An earlier run's answers, by request fingerprint (every row of it, in row id order), ready to be reused. */
+export interface ReuseSource {
+  directory: string;
+  rows: Map<string, AnswerRow[]>;
+}
+
+/** A source read: its answers, or why it gives none. */
+export type ReuseRead = { kind: "source"; source: ReuseSource } | { kind: "skipped"; reason: string };
+
+/** A task's key apart from its fingerprint: its case and its kept facts as a set. */
+function caseAndFacts(caseId: string, keptFactIds: readonly string[]): string {
+  return `${caseId}\u0000${[...keptFactIds].sort(compareCodePoints).join("\u0000")}`;
+}
+
+/**
+ * Reads an earlier run directory for reuse. Refused (an {@linkcode InputError} naming the file and field): a
+ * directory without a run marker, a malformed marker or `reuse.json`, a row that does not parse, is misnamed,
+ * is not one of the run's two policies or its module, or whose fingerprint is not the one its case and kept
+ * facts give under this protocol. Skipped (nothing reused, the reason returned): a run under another protocol
+ * (which covers the model and every setting), one with no recorded endpoint, or one answered elsewhere.
+ */
+export async function readReuseSource(
+  directory: string,
+  contracts: Contracts,
+  endpoint: string,
+  tasks: readonly AnswerTask[],
+): Promise<ReuseRead> {
+  let marker;
+  try {
+    marker = await readMarker(directory, contracts, "as recorded");
+  } catch (error) {
+    const field = error instanceof ContractError ? error.field : undefined;
+    if (field === "protocol_id" || field === "qa.model" || field === "artifacts") {
+      return {
+        kind: "skipped",
+        reason: "it was made under a different protocol (model, settings or prompt)",
+      };
+    }
+    throw error;
+  }
+  const record = await readReuseRecord(directory);
+  if (record === undefined || record.endpoint === null) {
+    return { kind: "skipped", reason: `it records no single endpoint (${REUSE_FILE})` };
+  }
+  if (record.endpoint !== endpoint) {
+    return { kind: "skipped", reason: `its answers came from ${record.endpoint}, not ${endpoint}` };
+  }
+  const expected = new Map(tasks.map((task) => [caseAndFacts(task.caseId, task.keptFactIds), task]));
+  const pair = policyPair(marker.candidate);
+  const rows = new Map<string, AnswerRow[]>();
+  for (const name of await listDirectory(responsesDir(directory)) ?? []) {
+    if (!name.endsWith(".json")) continue;
+    const path = `${responsesDir(directory)}/${name}`;
+    const text = await readTextIfExists(path, "answer row", ANSWER_ROW_CAP);
+    if (text === undefined) continue;
+    const row = parseAnswerRow(text, path);
+    checkSourceRow(row, name, path, pair, marker.candidate?.policy_module_sha256, contracts);
+    const task = expected.get(caseAndFacts(row.case_id, row.kept_fact_ids));
+    if (task !== undefined && task.requestFingerprint !== row.request_fingerprint) {
+      throw new RowIntegrityError(
+        `expected ${task.requestFingerprint} (its case and kept facts under this protocol), got ${row.request_fingerprint}; not reused`,
+        { path, field: "request_fingerprint" },
+      );
+    }
+    const same = rows.get(row.request_fingerprint);
+    if (same === undefined) rows.set(row.request_fingerprint, [row]);
+    else same.push(row);
+  }
+  return { kind: "source", source: { directory, rows } };
+}
+
+function checkSourceRow(
+  row: AnswerRow,
+  name: string,
+  path: string,
+  pair: readonly string[],
+  moduleSha: string | undefined,
+  contracts: Contracts,
+): void {
+  const problems: [string, unknown, unknown][] = [
+    ["row_id", `${row.row_id}.json`, name],
+    ["policy", pair.includes(row.policy), true],
+    ["capacity", row.capacity, contracts.config.pool.qa_capacity],
+  ];
+  if (row.policy === pair[1] && moduleSha !== undefined) {
+    problems.push(["policy_module_sha256", row.policy_module_sha256, moduleSha]);
+  }
+  for (const [field, actual, wanted] of problems) {
+    if (actual !== wanted) {
+      const shown = field === "policy" ? `one of ${pair.join(", ")}` : JSON.stringify(wanted);
+      throw new RowIntegrityError(
+        `expected ${shown}, got ${JSON.stringify(field === "policy" ? row.policy : actual)}`,
+        {
+          path,
+          field,
+        },
+      );
+    }
+  }
+}
+
+/** What reuse did to a run's plans. */
+export interface ReuseOutcome {
+  plans: RowPlan[];
+  /** The rows copied from other runs by this run. */
+  copied: number;
+}
+
+/**
+ * Copies, for every task without a reusable row of its own, an identical request's recorded answer from the
+ * first source that has one (its identity is the task's, as a fresh row's; its answer, usage, attempts and
+ * time the source's), then rewrites `reuse.json` with the endpoint and every reused row's origin.
+ */
+export async function reuseAnswers(
+  directory: string,
+  plans: readonly RowPlan[],
+  options: {
+    endpoint: string;
+    sources: readonly ReuseSource[];
+    isNew: boolean;
+    publish?: PublishOptions;
+    now: () => Date;
+  },
+): Promise<ReuseOutcome> {
+  const previous = await readReuseRecord(directory);
+  const hadRows = plans.some((plan) => plan.state !== "missing");
+  const known = options.isNew || (previous === undefined && !hadRows) ||
+    previous?.endpoint === options.endpoint;
+  const reused: Record<string, ReuseOrigin> = Object.create(null);
+  const out: RowPlan[] = [];
+  let copied = 0;
+  for (const plan of plans) {
+    const origin = previous?.reused[plan.task.rowId];
+    if (plan.state === "reuse") {
+      if (origin !== undefined) reused[plan.task.rowId] = origin;
+      out.push(plan);
+      continue;
+    }
+    const found = findAnswer(plan.task, options.sources);
+    if (found === undefined) {
+      out.push(plan);
+      continue;
+    }
+    const { row: source, directory: from } = found;
+    const row = answerRow(
+      plan.task,
+      { prediction: source.prediction, responseModel: source.response_model, usage: source.usage },
+      source.attempts,
+      source.created_at,
+    );
+    await writeFileAtomic(responsePath(directory, plan.task.rowId), answerRowJson(row), options.publish);
+    reused[plan.task.rowId] = { from, row_id: source.row_id };
+    out.push({ task: plan.task, path: plan.path, state: "reuse", row });
+    copied++;
+  }
+  const record: ReuseRecord = { endpoint: known ? options.endpoint : null, reused, schema_version: 1 };
+  await writeReuseRecord(directory, record, previous, options.publish, options.now);
+  return { plans: out, copied };
+}
+
+function findAnswer(
+  task: AnswerTask,
+  sources: readonly ReuseSource[],
+): { row: AnswerRow; directory: string } | undefined {
+  const facts = caseAndFacts(task.caseId, task.keptFactIds);
+  for (const source of sources) {
+    const rows = (source.rows.get(task.requestFingerprint) ?? []).filter((row) =>
+      caseAndFacts(row.case_id, row.kept_fact_ids) === facts
+    );
+    // The same row first: two identical requests may have been answered differently, and each keeps its own.
+    const row = rows.find((row) => row.row_id === task.rowId) ?? rows[0];
+    if (row !== undefined) return { row, directory: source.directory };
+  }
+  return undefined;
+}
+
+/** The sidecar's text: sorted keys, Python's spacing, a final newline. */
+export function reuseRecordJson(record: ReuseRecord): string {
+  const sorted = Object.fromEntries(
+    Object.entries(record.reused).sort(([a], [b]) => compareCodePoints(a, b)),
+  );
+  return `${JSON.stringify({ endpoint: record.endpoint, reused: sorted, schema_version: 1 }, null, 2)}\n`;
+}
+
+async function writeReuseRecord(
+  directory: string,
+  record: ReuseRecord,
+  previous: ReuseRecord | undefined,
+  publish: PublishOptions | undefined,
+  now: () => Date,
+): Promise<void> {
+  const text = reuseRecordJson(record);
+  const path = `${directory}/${REUSE_FILE}`;
+  if (previous !== undefined) {
+    if (reuseRecordJson(previous) === text) return;
+    // Never overwritten: the old record is kept aside with the superseded rows.
+    await moveAside(path, supersededDir(directory), `reuse.${now().getTime()}.json`, publish);
+  }
+  await writeFileAtomic(path, text, publish);
+}
+
+/** Refuses `--reuse` of the run's own directory (its rows are already resumed). */
+export function refuseSelfReuse(directory: string, sources: readonly string[]): void {
+  const own = directory.replace(/\/+$/, "");
+  if (sources.some((source) => source.replace(/\/+$/, "") === own)) {
+    throw new InputError("--reuse names the output directory itself; its rows are resumed without it", {
+      path: directory,
+    });
+  }
+}

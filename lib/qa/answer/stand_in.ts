@@ -1,0 +1,133 @@
+/**
+ * The stand-in answerer: a deterministic, keyless OpenAI chat-completions endpoint this program serves itself on
+ * 127.0.0.1, so `run-qa --stand-in` (and the demo) go through exactly the path a real endpoint takes — the SDK,
+ * retries, caps, resume. It is not a language model: it answers with the stored fact that shares the most words
+ * with the question, or INSUFFICIENT when none does, so whether the support was kept decides correctness.
+ *
+ * @module
+ */
+
+import { normalizeAnswer, STOPWORDS } from "../grade/grading.ts";
+import { STAND_IN_MODEL } from "../../protocol/mod.ts";
+
+// The model name every stand-in answer carries (the demo's config asks for it), never a real model's.
+export { STAND_IN_MODEL };
+
+function contentWords(text: string): Set<string> {
+  return new Set(normalizeAnswer(text).filter((token) => !STOPWORDS.has(token)));
+}
+
+/**
+ * The stand-in's answer to a rendered answer prompt: the `STORED MEMORY` fact sharing the most content words with
+ * the `QUESTION` (the first such fact in the prompt's order on a tie), or `INSUFFICIENT` when none shares one;
+ * to a question asking for YES or NO, NO when that fact holds a negation, else YES.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { standInAnswer } from "./stand_in.ts";
+ * const user = "STORED MEMORY:\n[a]\nOmar likes tea.\n\n[b]\nLena paid 42 dollars for the kite.\n\nQUESTION: What did Lena pay for the kite?";
+ * strictEqual(standInAnswer([{ role: "system", content: "S" }, { role: "user", content: user }]), "Lena paid 42 dollars for the kite.");
+ * strictEqual(standInAnswer([{ role: "user", content: user.replace("Lena", "Ada").replace("kite?", "lake?") }]), "INSUFFICIENT");
+ * const yesNo = "STORED MEMORY:\n[c]\nNever ship to Beijing.\n\nQUESTION: Ship to Beijing? Answer YES or NO.";
+ * strictEqual(standInAnswer([{ role: "user", content: yesNo }]), "NO");
+ * ```
+ */
+export function standInAnswer(messages: readonly { role?: string; content: string }[]): string {
+  const user = messages.at(-1)?.content ?? "";
+  const memoryAt = user.indexOf("STORED MEMORY:\n");
+  const questionAt = user.lastIndexOf("\n\nQUESTION: ");
+  if (memoryAt < 0 || questionAt < memoryAt) return "INSUFFICIENT";
+  const question = contentWords(user.slice(questionAt + "\n\nQUESTION: ".length));
+  const facts = user.slice(memoryAt + "STORED MEMORY:\n".length, questionAt).split(/\n\n(?=\[[^\]\n]*\]\n)/)
+    .map((block) => block.slice(block.indexOf("\n") + 1));
+  let best = "INSUFFICIENT";
+  let bestShared = 0;
+  for (const fact of facts) {
+    let shared = 0;
+    for (const word of contentWords(fact)) if (question.has(word)) shared++;
+    if (shared > bestShared) [best, bestShared] = [fact, shared];
+  }
+  // A YES/NO question gets YES or NO, read off the fact: NO when it negates.
+  if (bestShared > 0 && /\bYES or NO\b/i.test(user.slice(questionAt))) {
+    return /\b(?:not|never|no|cannot|don't|doesn't|isn't|aren't|won't|shouldn't)\b/i.test(best)
+      ? "NO"
+      : "YES";
+  }
+  return best;
+}
+
+/** A running stand-in endpoint. */
+export interface StandInServer {
+  /** The base URL to give the client (`http://127.0.0.1:PORT/v1`). */
+  baseUrl: string;
+  /** Stops the server; resolves when it has. */
+  close(): Promise<void>;
+}
+
+function words(text: string): number {
+  return text.split(/\s+/).filter((word) => word !== "").length;
+}
+
+/** One chat completion of the stand-in, its usage counted in words (deterministic, so resumes are exact). */
+function completion(body: { messages?: { content?: unknown }[] }): Response {
+  const messages = (Array.isArray(body.messages) ? body.messages : []).map((message) => ({
+    content: typeof message?.content === "string" ? message.content : "",
+  }));
+  const answer = standInAnswer(messages);
+  const prompt = messages.reduce((sum, message) => sum + words(message.content), 0);
+  return Response.json({
+    id: "stand-in",
+    object: "chat.completion",
+    created: 0,
+    model: STAND_IN_MODEL,
+    choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }],
+    usage: { prompt_tokens: prompt, completion_tokens: words(answer), total_tokens: prompt + words(answer) },
+  });
+}
+
+/**
+ * Serves the stand-in on 127.0.0.1 at a free port until `close()`: `POST …/chat/completions` answers, anything
+ * else is a 404.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { STAND_IN_MODEL, startStandIn } from "./stand_in.ts";
+ * const server = startStandIn();
+ * const user = "STORED MEMORY:\n[a]\nThe kite cost 42 dollars.\n\nQUESTION: What did the kite cost?";
+ * const response = await fetch(`${server.baseUrl}/chat/completions`, {
+ *   method: "POST",
+ *   body: JSON.stringify({ model: "m", messages: [{ role: "user", content: user }] }),
+ * });
+ * const body = await response.json();
+ * strictEqual(body.model, STAND_IN_MODEL);
+ * strictEqual(body.choices[0].message.content, "The kite cost 42 dollars.");
+ * await server.close();
+ * ```
+ */
+export function startStandIn(): StandInServer {
+  const controller = new AbortController();
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen: () => {} },
+    async (request) => {
+      if (request.method !== "POST" || !new URL(request.url).pathname.endsWith("/chat/completions")) {
+        return Response.json({ error: { message: "the stand-in answers POST /v1/chat/completions" } }, {
+          status: 404,
+        });
+      }
+      try {
+        return completion(await request.json());
+      } catch {
+        return Response.json({ error: { message: "the body is not JSON" } }, { status: 400 });
+      }
+    },
+  );
+  return {
+    baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
+    close: async () => {
+      controller.abort();
+      await server.finished;
+    },
+  };
+}

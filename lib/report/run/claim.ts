@@ -1,0 +1,184 @@
+/**
+ * The result block every report opens with, built once for every renderer: per suite (or, for a policy run,
+ * per capacity) each policy's count out of the cases, for QA results the exact McNemar p and the bootstrap
+ * difference with its interval, then one plain sentence of what was re-derived, from what, and what was
+ * taken as recorded. Terminal, Markdown and HTML only draw it.
+ *
+ * @module
+ */
+
+import { POLICIES } from "../../policy/mod.ts";
+import { formatP, formatSigned } from "../document/format.ts";
+import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
+import { capacitiesOf, supportKept } from "./groups.ts";
+import { suiteName } from "./names.ts";
+
+/** The paired statistics of one suite, formatted. */
+export interface ClaimStatistics {
+  p: string;
+  difference: string;
+  interval: string;
+  discordant: number;
+  /** Discordant pairs won by the first policy, then by the second. */
+  onlyFirst: number;
+  onlySecond: number;
+}
+
+/** One line of the claim: a suite or a capacity, each policy's count of its cases. */
+export interface ClaimRow {
+  label: string;
+  cases: number;
+  scores: { policy: string; count: number }[];
+  statistics?: ClaimStatistics;
+}
+
+/** The result block: what is compared, the figures, how they were computed, and what was checked. */
+export interface Claim {
+  title: string;
+  /** The policies in order: the differences are the second minus the first. */
+  policies: string[];
+  /** What the counts count, e.g. "correct answers". */
+  measure: string;
+  level?: number;
+  rows: ClaimRow[];
+  /** How the statistics were computed, one sentence. */
+  method: string;
+  /** What was re-derived and from what, what was taken as recorded. */
+  checked: string;
+}
+
+/** Whether the rows were re-derived from the dataset: every check ran and none is left for --dataset. */
+function rederived(report: RunReport): boolean {
+  return report.verification.checks.every((check) => check.verdict === "pass") &&
+    !/needs? --dataset/.test(report.verification.proved);
+}
+
+function qaClaim(report: QaReport): Claim {
+  const [first, second] = report.policies;
+  const level = Math.round((1 - report.bootstrap.alpha) * 100);
+  const grades = report.bill.total.rows;
+  const checked = rederived(report)
+    ? `The ${grades} grades that give this result were re-derived with --dataset: every row's task from the dataset, every grade by blind re-grading against the reference answers. The model's answers are always taken as recorded.`
+    : `The ${grades} recorded grades give this result; without --dataset the grades are taken as recorded: re-derive them with --dataset. The model's answers are always taken as recorded.`;
+  return {
+    title: `Result: ${second} against ${first}`,
+    policies: [first, second],
+    measure: "correct answers",
+    level,
+    rows: report.suites.map((suite) => {
+      const { cases, mcnemar, bootstrap } = suite.stats;
+      return {
+        label: suiteName(suite.name),
+        cases,
+        scores: [first, second].map((policy) => ({ policy, count: suite.correct[policy] })),
+        statistics: {
+          p: formatP(mcnemar.p_value),
+          difference: formatSigned(bootstrap.mean_difference),
+          interval: `[${formatSigned(bootstrap.lower)}, ${formatSigned(bootstrap.upper)}]`,
+          discordant: mcnemar.only_first_correct + mcnemar.only_second_correct,
+          onlyFirst: mcnemar.only_first_correct,
+          onlySecond: mcnemar.only_second_correct,
+        },
+      };
+    }),
+    method:
+      `Correct answers per policy on the same cases; exact two-sided McNemar p on the discordant pairs; the paired bootstrap difference in accuracy (${second} − ${first}, seed ${report.bootstrap.seed}) with its ${level}% percentile interval.`,
+    checked: report.verification.proved.includes("no qa_run.json")
+      ? `${checked} No qa_run.json: the run is not bound to artifact hashes.`
+      : checked,
+  };
+}
+
+/** The policies of a policy run in the order the run lists them: the published pair first. */
+function policiesOf(report: PolicyReport): string[] {
+  const seen = new Set(report.entries.map((entry) => entry.policy));
+  return [...POLICIES.filter((policy) => seen.delete(policy)), ...seen];
+}
+
+function policyClaim(report: PolicyReport): Claim {
+  const policies = policiesOf(report);
+  const rows = report.entries.length;
+  const cases = new Set(report.differences.map((difference) => difference.caseId)).size;
+  return {
+    title: `Result: support retained, ${
+      policies.length === 2 ? `${policies[1]} against ${policies[0]}` : policies.join(", ")
+    }`,
+    policies,
+    measure: "cases that kept every support fact",
+    rows: capacitiesOf(report.entries).map((capacity) => {
+      const scores = policies.map((policy) => ({ policy, ...supportKept(report.entries, capacity, policy) }));
+      return {
+        label: `capacity ${capacity}`,
+        cases: scores[0]?.cases ?? 0,
+        scores: scores.map(({ policy, kept }) => ({ policy, count: kept })),
+      };
+    }),
+    method:
+      `Cases whose every support fact the policy kept, per capacity; ${cases} cases where the policies keep different supports are listed below.`,
+    checked: rederived(report)
+      ? `The ${rows} rows that give this result were re-derived with --dataset: every selection recomputed from the dataset by the policies.`
+      : `The ${rows} recorded rows give this result; without --dataset the selections are taken as recorded (summary re-derived from them): re-derive them with --dataset.`,
+  };
+}
+
+/**
+ * The result block of a run's report.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { policySummaryGroups } from "../../policy/mod.ts";
+ * import { RunFiles } from "../../base/mod.ts";
+ * import type { PolicyReport } from "./run_report.ts";
+ * import { claimOf } from "./claim.ts";
+ * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
+ *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
+ * const verification = { checks: [], ok: true, proved: "the kept facts need --dataset" }, provenance = { entries: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
+ *   differences: [], rows: [], files: new RunFiles("run") };
+ * const claim = claimOf(report);
+ * strictEqual(claim.title, "Result: support retained, hybrid-v1 against confidence");
+ * deepStrictEqual(claim.rows, [{ label: "capacity 7", cases: 1, scores: [{ policy: "confidence", count: 0 }, { policy: "hybrid-v1", count: 1 }] }]);
+ * strictEqual(claim.checked.startsWith("The 2 recorded rows give this result; without --dataset"), true);
+ * ```
+ */
+export function claimOf(report: RunReport): Claim {
+  return report.kind === "qa" ? qaClaim(report) : policyClaim(report);
+}
+
+/** A row's counts, e.g. "confidence 18/40 vs hybrid-v1 29/40". */
+export function claimScores(row: ClaimRow): string {
+  return row.scores.map(({ policy, count }) => `${policy} ${count}/${row.cases}`).join(" vs ");
+}
+
+/** A row's statistics, e.g. "exact McNemar p = 0.0117 · difference +0.275, 95% interval [+0.100, +0.450]". */
+export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined {
+  const statistics = row.statistics;
+  if (statistics === undefined) return undefined;
+  return `exact McNemar p = ${statistics.p} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
+}
+
+/**
+ * The claim as plain lines (the terminal indents them, Markdown lists them): per row its counts and
+ * statistics, then what was checked.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { claimLines } from "./claim.ts";
+ * const claim = { title: "t", policies: ["a", "b"], measure: "m", level: 95, method: "how", checked: "what",
+ *   rows: [{ label: "overall", cases: 4, scores: [{ policy: "a", count: 1 }, { policy: "b", count: 3 }],
+ *   statistics: { p: "0.5000", difference: "+0.500", interval: "[+0.000, +1.000]", discordant: 2, onlyFirst: 0, onlySecond: 2 } }] };
+ * deepStrictEqual(claimLines(claim), ["overall (4 cases): a 1/4 vs b 3/4", "  exact McNemar p = 0.5000 · difference +0.500, 95% interval [+0.000, +1.000]", "what"]);
+ * ```
+ */
+export function claimLines(claim: Claim): string[] {
+  const lines: string[] = [];
+  for (const row of claim.rows) {
+    lines.push(`${row.label} (${row.cases} cases): ${claimScores(row)}`);
+    const statistics = claimStatistics(claim, row);
+    if (statistics !== undefined) lines.push(`  ${statistics}`);
+  }
+  lines.push(claim.checked);
+  return lines;
+}

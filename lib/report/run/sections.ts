@@ -1,0 +1,93 @@
+/**
+ * The report laid out as titled sections, in order: what `verify` proved, then the QA results' suites,
+ * scenarios, retention, discordant cases, token bill and provenance — or a policy run's retention,
+ * differences and provenance.
+ *
+ * @module
+ */
+
+import { discordantSection } from "./discordant.ts";
+import type { Section } from "../document/model.ts";
+import { differencesSection, supportRetainedSection } from "./policy_sections.ts";
+import { provenanceSection } from "./provenance.ts";
+import { retentionSection } from "./retention.ts";
+import type { RunReport } from "./run_report.ts";
+import { scenariosSection } from "./scenarios.ts";
+import { suitesSection } from "./suites.ts";
+import { billSection } from "./tokens.ts";
+import { suiteName } from "./names.ts";
+import type { Verification } from "./verification.ts";
+
+/** What `verify` proved, as the report's first section. */
+export function verificationSection(verification: Verification): Section {
+  return {
+    id: "verification",
+    title: "Verification",
+    lines: [
+      // Only a verified directory is reported, so a check either passed or was not run (needs the dataset).
+      ...verification.checks.map((check) =>
+        check.verdict === "pass" ? `✓ ${check.name}` : `– ${check.name} — needs --dataset`
+      ),
+      `proved: ${verification.proved}`,
+    ],
+    tables: [],
+  };
+}
+
+/**
+ * The report laid out as titled sections of tables, shared by every renderer.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { policySummaryGroups } from "../../policy/mod.ts";
+ * import { RunFiles } from "../../base/mod.ts";
+ * import type { PolicyReport } from "./run_report.ts";
+ * import { reportSections } from "./sections.ts";
+ * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
+ *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
+ * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
+ * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
+ *   differences: [], rows: [], files: new RunFiles("run") };
+ * deepStrictEqual(reportSections(report).map((section) => section.id), ["verification", "retention", "differences", "provenance"]);
+ * ```
+ */
+export function reportSections(report: RunReport): Section[] {
+  if (report.kind === "policy") {
+    return [
+      verificationSection(report.verification),
+      supportRetainedSection(report),
+      differencesSection(report.differences),
+      provenanceSection(report.provenance),
+    ];
+  }
+  return renamed([
+    verificationSection(report.verification),
+    suitesSection(report),
+    scenariosSection(report.scenarios, report.policies),
+    retentionSection(report.retention),
+    discordantSection(report.discordant, report.policies),
+    billSection(report.bill),
+    provenanceSection(report.provenance),
+  ]);
+}
+
+/** The suites' and retention tables name each suite as the scenarios and the rows do (one name per thing). */
+function renamed(sections: readonly Section[]): Section[] {
+  return sections.map((section) =>
+    section.id === "suites" || section.id === "retention"
+      ? {
+        ...section,
+        tables: section.tables.map((table) => ({
+          ...table,
+          rows: table.rows.map(([suite, ...rest]) => [suiteName(suite), ...rest]),
+        })),
+      }
+      : section
+  );
+}
+
+/** The report's heading line. */
+export function reportHeading(report: RunReport): string {
+  return `deermem-eval report: ${report.directory} (${report.kind === "qa" ? "QA results" : "policy run"})`;
+}
