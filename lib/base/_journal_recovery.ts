@@ -18,6 +18,7 @@ import {
 } from "./_journal_format.ts";
 import { directoryIdentity, lstatOrNull, sameFile, splitPath, stillAt } from "./_journal_fs.ts";
 import { tryFlock } from "./lock.ts";
+import { decodeStrictUtf8 } from "./utf8.ts";
 
 /** Far above any journal this tool writes (a line per target): anything larger is not one of ours. */
 const JOURNAL_CAP = 1 << 20;
@@ -173,7 +174,7 @@ async function readJournal(file: Deno.FsFile, size: number): Promise<string | un
     offset += read;
   }
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, offset));
+    return decodeStrictUtf8(bytes.subarray(0, offset));
   } catch {
     return undefined;
   }

@@ -224,3 +224,14 @@ Deno.test("a staging file changed in place after it was recorded (same inode, sa
     assertEquals((await entries(directory)).length, 5); // the journal, a.json and three staging files
   });
 });
+
+Deno.test("a killed publish's journal with a byte-order mark put before its first line: refused, left as it is, nothing linked", async () => {
+  await withTempDir(async (directory) => {
+    const journal = await killedPublish(targetsIn(directory), { linked: 0 });
+    const path = `${directory}/.publish.${journal.id}.journal`;
+    await Deno.writeFile(path, new Uint8Array([0xef, 0xbb, 0xbf, ...await Deno.readFile(path)]));
+    const recovered = await recoverInterruptedPublishes([`${directory}/other.json`]);
+    assertEquals(recovered.map((recovery) => [recovery.journal, recovery.outcome]), [[path, "refused"]]);
+    assertEquals((await entries(directory)).filter((name) => NAMES.includes(name)), []);
+  });
+});
