@@ -86,3 +86,37 @@ Deno.test("the reading rule's patterns catch each form", () => {
   ]);
   assert(!READING.some(([pattern]) => pattern.test("readBytesCapped(path)")));
 });
+
+/** The names of `const NAME_CAP` declarations in a module's code (a cap on what is read, by the naming rule). */
+function capsDeclared(text: string): string[] {
+  return [...text.matchAll(/^(?:export )?const ([A-Z][A-Z0-9_]*_CAP)\b/gm)].map((match) => match[1]);
+}
+
+Deno.test("every read cap is declared in base/read.ts's one table, and each is used by live code", async () => {
+  const files = await libFiles();
+  const elsewhere = files.filter(({ path }) => path !== "base/read.ts").flatMap(({ path, text }) =>
+    capsDeclared(text).map((name) => `${path} declares ${name}`)
+  );
+  assertEquals(elsewhere, []);
+  const table = capsDeclared(files.find(({ path }) => path === "base/read.ts")!.text);
+  assert(table.length >= 8, `only ${table.length} caps found in base/read.ts`);
+  const uses = (name: string) =>
+    files.filter(({ path, text }) =>
+      path !== "base/mod.ts" &&
+      text.split("\n").some((line) =>
+        !/^\s*(?:\*|\/\/)/.test(line) && !line.includes(`const ${name}`) &&
+        new RegExp(`\\b${name}\\b`).test(line)
+      )
+    ).length;
+  assertEquals(table.filter((name) => uses(name) === 0), []);
+});
+
+Deno.test("the cap rule's reader finds a cap declared outside the table", () => {
+  assertEquals(
+    capsDeclared("const LINE_CAP = 16 << 20;\nexport const BODY_CAP: number = 4;\nconst CAPS = 1;\n"),
+    [
+      "LINE_CAP",
+      "BODY_CAP",
+    ],
+  );
+});

@@ -19,9 +19,7 @@ import {
 import { directoryIdentity, lstatOrNull, sameFile, splitPath, stillAt } from "./_journal_fs.ts";
 import { tryFlock } from "./lock.ts";
 import { decodeStrictUtf8 } from "./utf8.ts";
-
-/** Far above any journal this tool writes (a line per target): anything larger is not one of ours. */
-const JOURNAL_CAP = 1 << 20;
+import { JOURNAL_CAP } from "./read.ts";
 
 /** What the next run did with a journal a dead publish left. */
 export interface Recovery {

@@ -5,14 +5,12 @@
  * @module
  */
 
-import { MIB, PolicyModuleError, readBytes, sha256Hex } from "../base/mod.ts";
+import { POLICY_MODULE_CAP, PolicyModuleError, readBytes, sha256Hex } from "../base/mod.ts";
 import type { Policy } from "./contract.ts";
 import { EVICTION_POLICY_CONFIDENCE, EVICTION_POLICY_HYBRID_V1 } from "./selection_types.ts";
 import { DEFAULT_POLICY_TIME_LIMIT_SECONDS, PolicySandbox, type SandboxModule } from "./sandbox.ts";
 import { printable } from "./_sandbox_codec.ts";
 
-/** The cap on a policy module's source: 1 MiB (one self-contained file; the example is 2 KB). */
-export const POLICY_MODULE_CAP: number = MIB;
 /** The longest policy name, in UTF-16 code units: it is written in every row and printed in tables. */
 const NAME_MAX = 128;
 

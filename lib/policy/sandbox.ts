@@ -10,7 +10,13 @@
  * @module
  */
 
-import { decodeForSearch, decodeStrictUtf8, IoError, PolicyModuleError } from "../base/mod.ts";
+import {
+  decodeForSearch,
+  decodeStrictUtf8,
+  IoError,
+  PolicyModuleError,
+  SANDBOX_ANSWER_CAP,
+} from "../base/mod.ts";
 import { checkJsonLimits, JSON_LIMITS } from "../py/mod.ts";
 import type { PolicyInput } from "./contract.ts";
 import { printable, sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";
@@ -23,8 +29,6 @@ export { POLICY_HEAP_LIMIT_MIB, POLICY_MEMORY_BOUND, POLICY_MEMORY_LIMIT_MIB } f
 export const DEFAULT_POLICY_TIME_LIMIT_SECONDS = 5;
 /** How long the child `deno` may take to start, before the module's clock runs. */
 const START_LIMIT_MS = 60_000;
-/** The cap on one answer line: a decision over a pool is kilobytes. */
-const LINE_CAP = 16 << 20;
 
 /** The module as the sandbox takes it: the bytes that were hashed, and how to refer to it in messages. */
 export interface SandboxModule {
@@ -252,9 +256,9 @@ export class PolicySandbox {
         this.#piecesSize = rest.length;
         return await this.#decode(bytes, where);
       }
-      if (this.#piecesSize > LINE_CAP) {
+      if (this.#piecesSize > SANDBOX_ANSWER_CAP) {
         await this.close();
-        return this.#refuse(where, `its sandbox sent an answer over ${LINE_CAP >> 20} MiB`);
+        return this.#refuse(where, `its sandbox sent an answer over ${SANDBOX_ANSWER_CAP >> 20} MiB`);
       }
       const { value, done } = await this.#stdout.read().catch(() => ({ value: undefined, done: true }));
       if (done || value === undefined) return undefined;
