@@ -328,15 +328,9 @@ export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.i
  * @example
  * ```ts
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * import { policySummaryGroups } from "../../policy/mod.ts";
- * import { RunFiles } from "../../base/mod.ts";
- * import type { PolicyReport } from "../run/run_report.ts";
+ * import { samplePolicyReport } from "../run/samples.ts";
  * import { ReportJson, reportJson } from "./json.ts";
- * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
- *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
- *   differences: [], rows: [], files: new RunFiles("run") };
+ * const report = samplePolicyReport();
  * const document = ReportJson.parse(JSON.parse(JSON.stringify(reportJson(report)))); // what --json prints, read back
  * strictEqual(document.kind, "policy");
  * deepStrictEqual(document.kind === "policy" && document.retention.map((group) => group.support_all_retained), [0, 1]);
