@@ -18,6 +18,9 @@ import {
   pairedBootstrapDifference,
 } from "../../qa/mod.ts";
 import { type Section, table } from "../document/model.ts";
+import { sectionsHtml } from "../render/html.ts";
+import { sectionsMarkdown } from "../render/markdown.ts";
+import { sectionsText } from "../render/text.ts";
 
 /** The row fields the comparison reads. */
 export type CandidateRow = Pick<GradedRow, "case_id" | "policy" | "grade_correct">;
@@ -281,4 +284,34 @@ export function manyCandidatesJson(table: ManyCandidates): unknown {
       ...(line.reference === undefined ? {} : { against_reference: comparison(line.reference) }),
     })),
   };
+}
+
+/**
+ * The table as `report RUN RUN…` shows it: the terminal's text (fitted to `columns` when given), the Markdown
+ * or HTML document, or the JSON one (`--json`).
+ *
+ * @example
+ * ```ts
+ * import { match, strictEqual } from "node:assert/strict";
+ * import { manyCandidates, renderManyCandidates } from "./many_candidates.ts";
+ * const rows = (name: string) => ["c0", "c1"].flatMap((case_id) => [
+ *   { case_id, policy: "confidence", grade_correct: false }, { case_id, policy: name, grade_correct: true }]);
+ * const runs = ["p0", "p1"].map((candidate) => ({ directory: candidate, baseline: "confidence", candidate, rows: rows(candidate) }));
+ * const table = manyCandidates(runs, { bootstrap_seed: 1, bootstrap_iterations: 100, alpha: 0.05 });
+ * match(renderManyCandidates(table, "text"), /^2 candidates against confidence\n/);
+ * match(renderManyCandidates(table, "markdown"), /^# 2 candidates against confidence\n/);
+ * strictEqual(JSON.parse(renderManyCandidates(table, "json")).candidates[0].against_baseline.candidate_correct, 2);
+ * ```
+ */
+export function renderManyCandidates(
+  table: ManyCandidates,
+  format: "text" | "markdown" | "html" | "json",
+  columns?: number,
+): string {
+  if (format === "json") return JSON.stringify(manyCandidatesJson(table), null, 2);
+  const heading = manyCandidatesHeading(table);
+  const sections = manyCandidatesSections(table);
+  if (format === "markdown") return sectionsMarkdown(heading, sections);
+  if (format === "html") return sectionsHtml(heading, sections);
+  return sectionsText(heading, sections, undefined, columns);
 }
