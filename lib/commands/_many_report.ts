@@ -9,18 +9,12 @@
 
 import { CommandFailedError, GRADED_ROWS_CAP, InputError, readTextIfExists } from "../base/mod.ts";
 import { type ContractPaths, type Contracts, readContracts, withPublishedRun } from "../protocol/mod.ts";
-import { GRADED_ROWS_FILE, parseGradedRows, policyPair, readMarker } from "../qa/mod.ts";
+import { GRADED_ROWS_FILE, type GradedRow, parseGradedRows, policyPair, readMarker } from "../qa/mod.ts";
 import {
-  type CandidateRow,
   type CandidateRunInput,
   checkOneBaseline,
   manyCandidates,
-  manyCandidatesHeading,
-  manyCandidatesJson,
-  manyCandidatesSections,
-  sectionsHtml,
-  sectionsMarkdown,
-  sectionsText,
+  renderManyCandidates,
 } from "../report/mod.ts";
 import { verifyResults } from "../verify/mod.ts";
 import { type FlagValues, type Io, writeDocument } from "./_command.ts";
@@ -62,22 +56,15 @@ export async function reportManyCandidates(
   for (const run of runs) run.rows = await verifiedRows(run, contracts, io);
   const reference = await publishedReference(contracts);
   const table = manyCandidates(runs, contracts.config.statistics, reference);
-  const heading = manyCandidatesHeading(table);
-  const sections = manyCandidatesSections(table);
-  const files: ReportFile[] = [];
-  if (flags.markdown !== undefined) {
-    files.push({
-      flag: "--markdown",
-      path: flags.markdown,
-      render: () => sectionsMarkdown(heading, sections),
-    });
-  }
-  if (flags.html !== undefined) {
-    files.push({ flag: "--html", path: flags.html, render: () => sectionsHtml(heading, sections) });
-  }
+  const files: ReportFile[] = (["markdown", "html"] as const).flatMap((format) => {
+    const path = flags[format];
+    return path === undefined
+      ? []
+      : [{ flag: `--${format}` as const, path, render: () => renderManyCandidates(table, format) }];
+  });
   if (!toStandardOutput(files)) {
-    if (flags.json) writeDocument(io, JSON.stringify(manyCandidatesJson(table), null, 2));
-    else io.out(sectionsText(heading, sections, undefined, io.columns));
+    if (flags.json) writeDocument(io, renderManyCandidates(table, "json"));
+    else io.out(renderManyCandidates(table, "text", io.columns));
   }
   await writeReportFiles(files, io);
 }
@@ -88,7 +75,7 @@ async function markedRun(directory: string, contracts: Contracts): Promise<Candi
   return { directory, baseline, candidate, rows: [] };
 }
 
-async function verifiedRows(run: CandidateRunInput, contracts: Contracts, io: Io): Promise<CandidateRow[]> {
+async function verifiedRows(run: CandidateRunInput, contracts: Contracts, io: Io): Promise<GradedRow[]> {
   const verified = await verifyResults(run.directory, contracts);
   if (!verified.ok) {
     io.err(`deermem-eval report: ${run.directory}: ${verified.conclusion} (run verify on it)`);
@@ -102,7 +89,7 @@ async function verifiedRows(run: CandidateRunInput, contracts: Contracts, io: Io
 /** The published run's hybrid-v1 rows when the runs are of its protocol (else no reference). */
 async function publishedReference(
   contracts: Contracts,
-): Promise<{ name: string; policy: string; rows: CandidateRow[] } | undefined> {
+): Promise<{ name: string; policy: string; rows: GradedRow[] } | undefined> {
   return await withPublishedRun(async (directory) => {
     try {
       await readMarker(directory, contracts, "as recorded");

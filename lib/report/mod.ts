@@ -28,13 +28,10 @@ export {
 } from "./render/json.ts";
 export { buildReport, reportRuns } from "./run/load.ts";
 export {
-  type CandidateRow,
   type CandidateRunInput,
   checkOneBaseline,
   manyCandidates,
-  manyCandidatesHeading,
-  manyCandidatesJson,
-  manyCandidatesSections,
+  renderManyCandidates,
 } from "./compare/many_candidates.ts";
 export {
   markdownEscape,

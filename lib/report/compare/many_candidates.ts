@@ -18,6 +18,9 @@ import {
   pairedBootstrapDifference,
 } from "../../qa/mod.ts";
 import { type Section, table } from "../document/model.ts";
+import { sectionsHtml } from "../render/html.ts";
+import { sectionsMarkdown } from "../render/markdown.ts";
+import { sectionsText } from "../render/text.ts";
 
 /** The row fields the comparison reads. */
 export type CandidateRow = Pick<GradedRow, "case_id" | "policy" | "grade_correct">;
@@ -194,22 +197,30 @@ export function manyCandidatesHeading(table: ManyCandidates): string {
   return `${table.rows.length} candidates against ${table.baseline}`;
 }
 
+/** A paired comparison's columns, `other` the side the candidate is compared with. */
+function comparisonHeaders(other: string, level: string): string[] {
+  return ["cases", other, "candidate a/n", "McNemar p", "Holm p", "difference", `${level} interval`];
+}
+
+/** Which of a comparison's columns are numbers (right-aligned): all but the interval. */
+const COMPARISON_NUMERIC = [true, true, true, true, true, true, false];
+
+function comparisonCells(comparison: PairedComparison): string[] {
+  const { cases, difference } = comparison;
+  return [
+    String(cases),
+    `${comparison.baselineCorrect}/${cases}`,
+    `${comparison.candidateCorrect}/${cases}`,
+    p(comparison.pValue),
+    p(comparison.holmP),
+    signed(difference.mean_difference),
+    interval(difference),
+  ];
+}
+
 /** The table as report sections (text, Markdown and HTML render them alike). */
 export function manyCandidatesSections(many: ManyCandidates): Section[] {
   const level = `${Math.round((1 - many.alpha) * 100)}%`;
-  const headers = ["candidate", "run", "cases", many.baseline, "candidate a/n", "McNemar p", "Holm p"];
-  headers.push(`difference`, `${level} interval`);
-  const rows = many.rows.map((line) => [
-    line.candidate,
-    line.directory,
-    String(line.cases),
-    `${line.baselineCorrect}/${line.cases}`,
-    `${line.candidateCorrect}/${line.cases}`,
-    p(line.pValue),
-    p(line.holmP),
-    signed(line.difference.mean_difference),
-    interval(line.difference),
-  ]);
   const sections: Section[] = [{
     id: "candidates",
     title: `Each candidate against ${many.baseline}`,
@@ -218,7 +229,11 @@ export function manyCandidatesSections(many: ManyCandidates): Section[] {
       `candidate's accuracy minus ${many.baseline}'s, with the seeded paired bootstrap's ${level} interval. ` +
       "Best-supported first: improvements, then by Holm p, then by the difference.",
     ],
-    tables: [table(headers, rows, [false, false, true, true, true, true, true, true, false])],
+    tables: [table(
+      ["candidate", "run", ...comparisonHeaders(many.baseline, level)],
+      many.rows.map((line) => [line.candidate, line.directory, ...comparisonCells(line)]),
+      [false, false, ...COMPARISON_NUMERIC],
+    )],
   }];
   if (many.reference !== undefined) {
     const reference = many.reference;
@@ -229,30 +244,9 @@ export function manyCandidatesSections(many: ManyCandidates): Section[] {
         `The same statistics against the published ${reference.policy}, Holm-adjusted across the candidates.`,
       ],
       tables: [table(
-        [
-          "candidate",
-          "cases",
-          reference.policy,
-          "candidate a/n",
-          "McNemar p",
-          "Holm p",
-          "difference",
-          `${level} interval`,
-        ],
-        many.rows.map((line) => {
-          const against = line.reference!;
-          return [
-            line.candidate,
-            String(against.cases),
-            `${against.baselineCorrect}/${against.cases}`,
-            `${against.candidateCorrect}/${against.cases}`,
-            p(against.pValue),
-            p(against.holmP),
-            signed(against.difference.mean_difference),
-            interval(against.difference),
-          ];
-        }),
-        [false, true, true, true, true, true, true, false],
+        ["candidate", ...comparisonHeaders(reference.policy, level)],
+        many.rows.map((line) => [line.candidate, ...comparisonCells(line.reference!)]),
+        [false, ...COMPARISON_NUMERIC],
       )],
     });
   }
@@ -281,4 +275,34 @@ export function manyCandidatesJson(table: ManyCandidates): unknown {
       ...(line.reference === undefined ? {} : { against_reference: comparison(line.reference) }),
     })),
   };
+}
+
+/**
+ * The table as `report RUN RUN…` shows it: the terminal's text (fitted to `columns` when given), the Markdown
+ * or HTML document, or the JSON one (`--json`).
+ *
+ * @example
+ * ```ts
+ * import { match, strictEqual } from "node:assert/strict";
+ * import { manyCandidates, renderManyCandidates } from "./many_candidates.ts";
+ * const rows = (name: string) => ["c0", "c1"].flatMap((case_id) => [
+ *   { case_id, policy: "confidence", grade_correct: false }, { case_id, policy: name, grade_correct: true }]);
+ * const runs = ["p0", "p1"].map((candidate) => ({ directory: candidate, baseline: "confidence", candidate, rows: rows(candidate) }));
+ * const table = manyCandidates(runs, { bootstrap_seed: 1, bootstrap_iterations: 100, alpha: 0.05 });
+ * match(renderManyCandidates(table, "text"), /^2 candidates against confidence\n/);
+ * match(renderManyCandidates(table, "markdown"), /^# 2 candidates against confidence\n/);
+ * strictEqual(JSON.parse(renderManyCandidates(table, "json")).candidates[0].against_baseline.candidate_correct, 2);
+ * ```
+ */
+export function renderManyCandidates(
+  table: ManyCandidates,
+  format: "text" | "markdown" | "html" | "json",
+  columns?: number,
+): string {
+  if (format === "json") return JSON.stringify(manyCandidatesJson(table), null, 2);
+  const heading = manyCandidatesHeading(table);
+  const sections = manyCandidatesSections(table);
+  if (format === "markdown") return sectionsMarkdown(heading, sections);
+  if (format === "html") return sectionsHtml(heading, sections);
+  return sectionsText(heading, sections, undefined, columns);
 }

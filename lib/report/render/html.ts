@@ -198,15 +198,9 @@ export function sweepHtml(directory: string, sweep: SweepReport): string {
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { policySummaryGroups } from "../../policy/mod.ts";
- * import { RunFiles } from "../../base/mod.ts";
- * import type { PolicyReport } from "../run/run_report.ts";
+ * import { samplePolicyReport } from "../run/samples.ts";
  * import { reportHtml } from "./html.ts";
- * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
- *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
- *   differences: [], rows: [], files: new RunFiles("run") };
+ * const report = samplePolicyReport();
  * strictEqual(reportHtml(report).includes("<title>deermem-eval report: run (policy run)</title>"), true);
  * strictEqual(reportHtml(report).includes('<svg id="chart-retention-7"'), true); // the retention chart, inline
  * ```

@@ -182,6 +182,16 @@ function verificationJson(value: Verification): z.infer<typeof verification> {
   };
 }
 
+/** The keys every document opens with, in this order: its kind, the schema version, where, what verify proved. */
+function headJson<K extends string>(kind: K, directory: string, value: Verification): {
+  kind: K;
+  schema_version: typeof REPORT_JSON_VERSION;
+  directory: string;
+  verification: z.infer<typeof verification>;
+} {
+  return { kind, schema_version: REPORT_JSON_VERSION, directory, verification: verificationJson(value) };
+}
+
 function totalsJson(value: TokenTotals): z.infer<typeof totals> {
   return {
     rows: value.rows,
@@ -197,10 +207,7 @@ function totalsJson(value: TokenTotals): z.infer<typeof totals> {
 function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
   const { bill } = report;
   return {
-    kind: "qa",
-    schema_version: REPORT_JSON_VERSION,
-    directory: report.directory,
-    verification: verificationJson(report.verification),
+    ...headJson("qa", report.directory, report.verification),
     suites: report.suites.map((suite) => ({
       name: suite.name,
       cases: suite.stats.cases,
@@ -259,10 +266,7 @@ function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
 
 function policyJson(report: PolicyReport): z.infer<typeof PolicyReportJson> {
   return {
-    kind: "policy",
-    schema_version: REPORT_JSON_VERSION,
-    directory: report.directory,
-    verification: verificationJson(report.verification),
+    ...headJson("policy", report.directory, report.verification),
     retention: report.groups.map((group) => ({
       source: group.source,
       scenario: group.scenario,
@@ -305,10 +309,7 @@ export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.i
   if (sweep.verification === undefined) throw new RangeError("the sweep report was not verified");
   const { summary } = sweep;
   return {
-    kind: "sweep",
-    schema_version: REPORT_JSON_VERSION,
-    directory,
-    verification: verificationJson(sweep.verification),
+    ...headJson("sweep", directory, sweep.verification),
     sweep: {
       protocol_id: summary.protocolId,
       tool: summary.tool,
@@ -328,15 +329,9 @@ export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.i
  * @example
  * ```ts
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * import { policySummaryGroups } from "../../policy/mod.ts";
- * import { RunFiles } from "../../base/mod.ts";
- * import type { PolicyReport } from "../run/run_report.ts";
+ * import { samplePolicyReport } from "../run/samples.ts";
  * import { ReportJson, reportJson } from "./json.ts";
- * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
- *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
- *   differences: [], rows: [], files: new RunFiles("run") };
+ * const report = samplePolicyReport();
  * const document = ReportJson.parse(JSON.parse(JSON.stringify(reportJson(report)))); // what --json prints, read back
  * strictEqual(document.kind, "policy");
  * deepStrictEqual(document.kind === "policy" && document.retention.map((group) => group.support_all_retained), [0, 1]);

@@ -69,15 +69,9 @@ function sectionMarkdown(section: Section): string[] {
  * @example
  * ```ts
  * import { match } from "node:assert/strict";
- * import { policySummaryGroups } from "../../policy/mod.ts";
- * import { RunFiles } from "../../base/mod.ts";
- * import type { PolicyReport } from "../run/run_report.ts";
+ * import { samplePolicyReport } from "../run/samples.ts";
  * import { reportMarkdown } from "./markdown.ts";
- * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
- *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
- *   differences: [], rows: [], files: new RunFiles("run") };
+ * const report = samplePolicyReport();
  * match(reportMarkdown(report), /^# deermem-eval report: run \(policy run\)\n/);
  * match(reportMarkdown(report), /\n\| 7 \| longmemeval \| access\\_help \| 0\/1 \| 1\/1 \|\n/); // a GFM table, text escaped
  * ```
@@ -93,10 +87,11 @@ export function reportMarkdown(report: RunReport): string {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
+ * import { sampleClaim } from "../run/samples.ts";
  * import { claimMarkdown } from "./markdown.ts";
- * const claim = { title: "Result: b against a", policies: ["a", "b"], measure: "m", method: "how", checked: "what_next",
- *   rows: [{ label: "capacity 7", cases: 4, scores: [{ policy: "a", count: 1 }, { policy: "b", count: 3 }] }] };
- * deepStrictEqual(claimMarkdown(claim), ["## Result: b against a", "", "- **capacity 7** (4 cases): a 1/4 vs b 3/4", "", "what\\_next", ""]);
+ * deepStrictEqual(claimMarkdown(sampleClaim()), ["## Result: b against a", "",
+ *   "- **overall** (4 cases): a 1/4 vs b 3/4 · exact McNemar p = 0.5000 · difference +0.500, 95% interval \\[+0.000, +1.000\\]",
+ *   "", "what\\_next", ""]); // one bullet a row, the text escaped
  * ```
  */
 export function claimMarkdown(claim: Claim): string[] {

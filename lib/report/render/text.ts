@@ -83,15 +83,9 @@ function visibleCells(table: Table): Table {
  * @example
  * ```ts
  * import { match } from "node:assert/strict";
- * import { policySummaryGroups } from "../../policy/mod.ts";
- * import { RunFiles } from "../../base/mod.ts";
- * import type { PolicyReport } from "../run/run_report.ts";
+ * import { samplePolicyReport } from "../run/samples.ts";
  * import { reportText } from "./text.ts";
- * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
- *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
- *   differences: [], rows: [], files: new RunFiles("run") };
+ * const report = samplePolicyReport();
  * match(reportText(report), /^deermem-eval report: run \(policy run\)\n/);
  * match(reportText(report), /\n {2}all 1 cases +0\/1 +1\/1\n/); // the retention table as run-policy prints it
  * ```
@@ -116,10 +110,10 @@ export function reportText(report: RunReport, width?: number): string {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
+ * import { sampleClaim } from "../run/samples.ts";
  * import { claimText } from "./text.ts";
- * const claim = { title: "Result: b against a", policies: ["a", "b"], measure: "m", method: "how", checked: "what",
- *   rows: [{ label: "capacity 7", cases: 4, scores: [{ policy: "a", count: 1 }, { policy: "b", count: 3 }] }] };
- * deepStrictEqual(claimText(claim), ["", "Result: b against a", "  capacity 7 (4 cases): a 1/4 vs b 3/4", "  what"]);
+ * deepStrictEqual(claimText(sampleClaim()), ["", "Result: b against a", "  overall (4 cases): a 1/4 vs b 3/4",
+ *   "    exact McNemar p = 0.5000 · difference +0.500, 95% interval [+0.000, +1.000]", "  what_next"]);
  * ```
  */
 export function claimText(claim: Claim): string[] {

@@ -127,15 +127,9 @@ function policyClaim(report: PolicyReport): Claim {
  * @example
  * ```ts
  * import { deepStrictEqual, strictEqual } from "node:assert/strict";
- * import { policySummaryGroups } from "../../policy/mod.ts";
- * import { RunFiles } from "../../base/mod.ts";
- * import type { PolicyReport } from "./run_report.ts";
+ * import { samplePolicyReport } from "./samples.ts";
  * import { claimOf } from "./claim.ts";
- * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
- *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "the kept facts need --dataset" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
- *   differences: [], rows: [], files: new RunFiles("run") };
+ * const report = samplePolicyReport();
  * const claim = claimOf(report);
  * strictEqual(claim.title, "Result: support retained, hybrid-v1 against confidence");
  * deepStrictEqual(claim.rows, [{ label: "capacity 7", cases: 1, scores: [{ policy: "confidence", count: 0 }, { policy: "hybrid-v1", count: 1 }] }]);
@@ -165,11 +159,10 @@ export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
+ * import { sampleClaim } from "./samples.ts";
  * import { claimLines } from "./claim.ts";
- * const claim = { title: "t", policies: ["a", "b"], measure: "m", level: 95, method: "how", checked: "what",
- *   rows: [{ label: "overall", cases: 4, scores: [{ policy: "a", count: 1 }, { policy: "b", count: 3 }],
- *   statistics: { p: "0.5000", difference: "+0.500", interval: "[+0.000, +1.000]", discordant: 2, onlyFirst: 0, onlySecond: 2 } }] };
- * deepStrictEqual(claimLines(claim), ["overall (4 cases): a 1/4 vs b 3/4", "  exact McNemar p = 0.5000 · difference +0.500, 95% interval [+0.000, +1.000]", "what"]);
+ * deepStrictEqual(claimLines(sampleClaim()), ["overall (4 cases): a 1/4 vs b 3/4",
+ *   "  exact McNemar p = 0.5000 · difference +0.500, 95% interval [+0.000, +1.000]", "what_next"]);
  * ```
  */
 export function claimLines(claim: Claim): string[] {

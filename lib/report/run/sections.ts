@@ -40,15 +40,9 @@ export function verificationSection(verification: Verification): Section {
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
- * import { policySummaryGroups } from "../../policy/mod.ts";
- * import { RunFiles } from "../../base/mod.ts";
- * import type { PolicyReport } from "./run_report.ts";
+ * import { samplePolicyReport } from "./samples.ts";
  * import { reportSections } from "./sections.ts";
- * const entries = [false, true].map((kept, index) => ({ source: "longmemeval", scenario: "access_help", capacity: 7,
- *   policy: ["confidence", "hybrid-v1"][index], supportAllRetained: kept, supportRecall: Number(kept) }));
- * const verification = { checks: [], ok: true, proved: "demo" }, provenance = { entries: [] };
- * const report: PolicyReport = { kind: "policy", directory: "run", verification, entries, groups: policySummaryGroups(entries), provenance,
- *   differences: [], rows: [], files: new RunFiles("run") };
+ * const report = samplePolicyReport();
  * deepStrictEqual(reportSections(report).map((section) => section.id), ["verification", "retention", "differences", "provenance"]);
  * ```
  */

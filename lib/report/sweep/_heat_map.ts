@@ -52,24 +52,14 @@ export function escapeXml(text: string): string {
   );
 }
 
-// ColorBrewer RdBu (colour-blind safe, diverging): 0 neutral grey, losses red, gains blue, darker with size.
-const NEUTRAL = [247, 247, 247] as const;
-const LOSS: readonly (readonly [number, number, number])[] = [
-  NEUTRAL,
-  [253, 219, 199],
-  [244, 165, 130],
-  [214, 96, 77],
-  [178, 24, 43],
-  [103, 0, 31],
-];
-const GAIN: readonly (readonly [number, number, number])[] = [
-  NEUTRAL,
-  [209, 229, 240],
-  [146, 197, 222],
-  [67, 147, 195],
-  [33, 102, 172],
-  [5, 48, 97],
-];
+// ColorBrewer RdBu, 11 classes from dark red to dark blue (colour-blind safe, diverging): 0 the neutral grey
+// in the middle, losses red and gains blue, darker with size.
+const RDBU_HEX = "67001f b2182b d6604d f4a582 fddbc7 f7f7f7 d1e5f0 92c5de 4393c3 2166ac 053061";
+const RDBU = RDBU_HEX.split(" ").map((hex) => [0, 2, 4].map((at) => parseInt(hex.slice(at, at + 2), 16)));
+const NEUTRAL = RDBU[5];
+/** Each side's stops from the neutral grey outwards. */
+const LOSS = RDBU.slice(0, 6).reverse();
+const GAIN = RDBU.slice(5);
 /** The palest a non-zero value is drawn: a loss or a gain is never mistaken for no difference. */
 const FLOOR = 0.3;
 

@@ -89,22 +89,16 @@ function pointRowsTable(chosen: readonly Point[], publishedKey: string): Table {
 }
 
 /** The sections: the count, the best and worst points, and the published parameters at each capacity. */
-function sweepSections(
-  head: { protocol_id: string; tool: string; rows: number },
-  all: readonly Point[],
-  published: SweepRow["parameters"],
-  top: number,
-): Section[] {
+function sweepSections(summary: SweepSummary): Section[] {
+  const { best, worst, published, publishedPoints } = summary;
   const publishedKey = parametersKey(published);
-  const { best, worst } = bestAndWorst(all, top);
-  const publishedPoints = all.filter((point) => parametersKey(point.parameters) === publishedKey);
   const what =
     "hybrid-v1 minus confidence, supports kept over all scenarios; weights confidence/confirmation/access";
   return [
     {
       id: "sweep",
       title: "Sweep",
-      lines: [`sweep of ${head.protocol_id} by ${head.tool}: ${all.length} grid points, ${head.rows} rows`],
+      lines: [countLine(summary)],
       tables: [],
     },
     {
@@ -170,17 +164,17 @@ function pointTable(title: string, chosen: readonly Point[], publishedKey: strin
   ];
 }
 
-/** The terminal lines: a count, the best and worst `top` points, and the published parameters' differences. */
-function sweepLines(
-  head: { protocol_id: string; tool: string; rows: number },
-  all: readonly Point[],
-  published: SweepRow["parameters"],
-  top: number,
-): string[] {
-  const publishedKey = parametersKey(published);
-  const { best, worst } = bestAndWorst(all, top);
+/** The count line the terminal and the sections open with. */
+function countLine(summary: SweepSummary): string {
+  return `sweep of ${summary.protocolId} by ${summary.tool}: ${summary.gridPoints} grid points, ${summary.rows} rows`;
+}
+
+/** The terminal lines: a count, the best and worst points, and the published parameters' differences. */
+function sweepLines(summary: SweepSummary): string[] {
+  const { best, worst, publishedPoints } = summary;
+  const publishedKey = parametersKey(summary.published);
   const out = [
-    `sweep of ${head.protocol_id} by ${head.tool}: ${all.length} grid points, ${head.rows} rows`,
+    countLine(summary),
     ...pointTable(
       `best ${best.length} grid points (hybrid-v1 minus confidence, supports kept over all scenarios):`,
       best,
@@ -188,7 +182,6 @@ function sweepLines(
     ),
     ...pointTable(`worst ${worst.length} grid points:`, worst, publishedKey),
   ];
-  const publishedPoints = all.filter((point) => parametersKey(point.parameters) === publishedKey);
   if (publishedPoints.length > 0) {
     out.push(
       `published parameters: ${
@@ -243,18 +236,19 @@ function reportOf(
 ): BuiltSweepReport {
   const publishedKey = parametersKey(record.published);
   const heat = heatMapModel(points, record.published, record.grid.weights_step);
+  const summary: SweepSummary = {
+    protocolId: record.protocol_id,
+    tool: record.tool,
+    gridPoints: points.length,
+    rows: record.rows,
+    ...bestAndWorst(points, top),
+    published: record.published,
+    publishedPoints: points.filter((point) => parametersKey(point.parameters) === publishedKey),
+  };
   return {
-    summary: {
-      protocolId: record.protocol_id,
-      tool: record.tool,
-      gridPoints: points.length,
-      rows: record.rows,
-      ...bestAndWorst(points, top),
-      published: record.published,
-      publishedPoints: points.filter((point) => parametersKey(point.parameters) === publishedKey),
-    },
-    lines: sweepLines(record, points, record.published, top),
-    sections: sweepSections(record, points, record.published, top),
+    summary,
+    lines: sweepLines(summary),
+    sections: sweepSections(summary),
     svg: heatMapSvg(heat),
     heat,
   };
