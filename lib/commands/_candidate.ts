@@ -18,6 +18,7 @@ import {
   type RunCandidate,
 } from "../qa/mod.ts";
 import { POLICY_TIME_LIMIT_FLAG, policyTimeLimit } from "./_flags.ts";
+import type { FlagValues } from "./_command.ts";
 import { type CustomPolicyRun, customPolicyRun } from "./_policy_module.ts";
 
 /** `--policy-module FILE`, shared by run-qa, grade-qa, verify, report and explain. */
@@ -37,11 +38,9 @@ export interface ModuleRequest {
 }
 
 /** The module flags as given: none without `--policy-module` (a `--policy-time-limit` alone is refused). */
-export function moduleRequest(
-  flags: { "policy-module"?: string; "policy-time-limit"?: string },
-): ModuleRequest | undefined {
+export function moduleRequest(flags: FlagValues<typeof POLICY_MODULE_FLAG>): ModuleRequest | undefined {
   const path = flags["policy-module"];
-  const timeLimitSeconds = policyTimeLimit(flags["policy-time-limit"]);
+  const timeLimitSeconds = policyTimeLimit(flags);
   if (path === undefined && flags["policy-time-limit"] !== undefined) {
     throw new InputError("--policy-time-limit is for --policy-module");
   }

@@ -42,11 +42,8 @@ export function publishOptions(io: Io): PublishOptions {
   return { beforeOperation: io.beforeFileOperation, warn };
 }
 
-/** One flag a command takes: a string with a value (named by `value` in help) or a boolean. */
-export interface FlagDeclaration {
-  readonly type: "string" | "boolean";
-  /** The value's name in help and usage, e.g. `PATH` (string flags only). */
-  readonly value?: string;
+/** What every flag declares: its help, and where and how it is listed. */
+interface FlagBase {
   /** One line (or a few) of help. */
   readonly help: string;
   /** Shown without brackets in the usage line. */
@@ -55,14 +52,53 @@ export interface FlagDeclaration {
   readonly group?: string;
 }
 
+/** A flag given with a value. */
+interface ValueFlagBase extends FlagBase {
+  /** The value's name in help and usage, e.g. `PATH`. */
+  readonly value?: string;
+}
+
+/**
+ * A number flag's value: `integer` a whole number, `number` a decimal one; both in `min` (above it, with
+ * `minExclusive`) to `max`. `of` names what it counts, for the refusal: `expected a whole number of OF …`.
+ */
+export interface NumberFlagDeclaration extends ValueFlagBase {
+  readonly type: "integer" | "number";
+  readonly of: string;
+  readonly min: number;
+  readonly minExclusive?: boolean;
+  readonly max?: number;
+}
+
+/** A comma-separated list, every item non-empty; `of` names the items: `expected OF separated by commas`. */
+export interface ListFlagDeclaration extends ValueFlagBase {
+  readonly type: "list";
+  readonly of: string;
+}
+
+/**
+ * One flag a command takes: a boolean, a string, a number (`integer`, `number`) or a list. The parser turns
+ * the text into the declared kind (refusing a bad value naming the flag), so a command reads typed values.
+ */
+export type FlagDeclaration =
+  | (FlagBase & { readonly type: "boolean" })
+  | (ValueFlagBase & { readonly type: "string" })
+  | NumberFlagDeclaration
+  | ListFlagDeclaration;
+
 /** A command's flags by name (without the leading `--`). */
 export type FlagTable = Readonly<Record<string, FlagDeclaration>>;
 
-/** The parsed values of a flag table: each flag absent, or its string, or `true`. */
+/** The value a flag of this kind is parsed into. */
+export type FlagValue<Kind extends FlagDeclaration["type"]> = [Kind] extends ["boolean"] ? boolean
+  : [Kind] extends ["string"] ? string
+  : [Kind] extends ["integer" | "number"] ? number
+  : [Kind] extends ["list"] ? string[]
+  : boolean | string | number | string[];
+
+/** The parsed values of a flag table: each flag absent, or its value of the declared kind. */
 export type FlagValues<Flags extends FlagTable> = {
-  -readonly [Name in keyof Flags]?: [Flags[Name]["type"]] extends ["string"] ? string
-    : [Flags[Name]["type"]] extends ["boolean"] ? boolean
-    : string | boolean;
+  -readonly [Name in keyof Flags]?: FlagValue<Flags[Name]["type"]>;
 };
 
 /** A positional argument a command takes. */

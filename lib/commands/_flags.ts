@@ -75,37 +75,35 @@ export function wroteLine(directory: string, names: readonly string[]): string {
   return `wrote ${names.map((name) => visible(`${directory}/${name}`)).join(", ")}`;
 }
 
-/** `--policy-time-limit SECONDS`: the per-case time limit of a policy module's sandbox. */
+/** `--policy-time-limit SECONDS`: the per-case time limit of a policy module's sandbox, in (0, 3600]. */
 export const POLICY_TIME_LIMIT_FLAG = {
   "policy-time-limit": {
-    type: "string",
+    type: "number",
+    of: "seconds",
+    min: 0,
+    minExclusive: true,
+    max: 3600,
     value: "SECONDS",
     help: `a policy module's time per case (default ${DEFAULT_POLICY_TIME_LIMIT_SECONDS})`,
   },
 } as const;
 
-/** The `--policy-time-limit` value in seconds: a number in (0, 3600], else refused naming the flag. */
-export function policyTimeLimit(value: string | undefined): number {
-  if (value === undefined) return DEFAULT_POLICY_TIME_LIMIT_SECONDS;
-  const seconds = /^\d+(\.\d+)?$/.test(value) ? Number(value) : NaN;
-  if (!(seconds > 0 && seconds <= 3600)) {
-    throw new InputError(`--policy-time-limit: expected seconds in (0, 3600], got ${JSON.stringify(value)}`);
-  }
-  return seconds;
+/** The `--policy-time-limit` seconds, or the default when not given. */
+export function policyTimeLimit(flags: FlagValues<typeof POLICY_TIME_LIMIT_FLAG>): number {
+  return flags["policy-time-limit"] ?? DEFAULT_POLICY_TIME_LIMIT_SECONDS;
 }
+
+/** A non-negative amount of USD per million tokens. */
+const PRICE = { type: "number", of: "USD per million tokens", min: 0, value: "USD" } as const;
 
 /** `--price-input USD`, `--price-output USD`: USD per million prompt and completion tokens (`report`, `run-qa`). */
 export const PRICE_FLAGS = {
-  "price-input": {
-    type: "string",
-    value: "USD",
-    help: "USD per million prompt tokens (with --price-output)",
-  },
-  "price-output": { type: "string", value: "USD", help: "USD per million completion tokens" },
+  "price-input": { ...PRICE, help: "USD per million prompt tokens (with --price-output)" },
+  "price-output": { ...PRICE, help: "USD per million completion tokens" },
 } as const;
 
-/** The two prices, both or neither; each a non-negative number. */
-export function parsePrices(
+/** The two prices, both or neither. */
+export function pricePair(
   flags: FlagValues<typeof PRICE_FLAGS>,
 ): { input: number; output: number } | undefined {
   const input = flags["price-input"];
@@ -114,17 +112,5 @@ export function parsePrices(
   if (input === undefined || output === undefined) {
     throw new InputError("--price-input and --price-output go together (USD per million tokens)");
   }
-  const unit = "USD per million tokens";
-  return { input: usd(input, "--price-input", unit), output: usd(output, "--price-output", unit) };
-}
-
-/** A non-negative amount of USD (a price or a budget), refused naming its flag. */
-export function usd(text: string, flag: string, unit = "USD"): number {
-  const value = Number(text);
-  if (text.trim() === "" || !Number.isFinite(value) || value < 0) {
-    throw new InputError(`expected a non-negative number of ${unit}, got ${JSON.stringify(text)}`, {
-      field: flag,
-    });
-  }
-  return value;
+  return { input, output };
 }

@@ -53,7 +53,7 @@ export function usageLine(command: Command): string {
       groupShown = true;
       continue;
     }
-    const spelled = flag.type === "string" ? `--${name} ${flag.value ?? "VALUE"}` : `--${name}`;
+    const spelled = flag.type !== "boolean" ? `--${name} ${flag.value ?? "VALUE"}` : `--${name}`;
     words.push(flag.required ? spelled : `[${spelled}]`);
   }
   return words.join(" ");
@@ -62,7 +62,7 @@ export function usageLine(command: Command): string {
 /** A command's `--help`: usage, description, then its flags grouped as declared; fitted to `width` if given. */
 export function commandHelp(command: Command, columns?: number): string {
   const entries = Object.entries(command.flags).map(([name, flag]) => ({
-    spelled: flag.type === "string" ? `--${name} ${flag.value ?? "VALUE"}` : `--${name}`,
+    spelled: flag.type !== "boolean" ? `--${name} ${flag.value ?? "VALUE"}` : `--${name}`,
     flag,
   }));
   const width = Math.max(0, ...entries.map((entry) => entry.spelled.length)) + 2;

@@ -1,14 +1,21 @@
 /**
  * A command's arguments parsed against its own flags (through `node:util`'s `parseArgs`, the standard parser
- * nearest to `@std/cli`), with one-line refusals that name the command and the flag, and "did you mean" when a
- * close spelling exists.
+ * nearest to `@std/cli`), each value turned into its declared kind (a number, a list) here and nowhere else,
+ * with one-line refusals that name the command and the flag, and "did you mean" when a close spelling exists.
  *
  * @module
  */
 
 import { parseArgs } from "node:util";
 import { InputError } from "../base/mod.ts";
-import type { Command, FlagTable, FlagValues } from "./_command.ts";
+import type {
+  Command,
+  FlagDeclaration,
+  FlagTable,
+  FlagValue,
+  FlagValues,
+  NumberFlagDeclaration,
+} from "./_command.ts";
 import { usageLine } from "./_help.ts";
 
 /** A command's parsed arguments. */
@@ -23,13 +30,17 @@ export interface ParsedArguments {
 
 /**
  * Parses `args` (the words after the command's name) for `command`: only its own flags (and `--help`), each
- * string flag with a value, no value on a boolean, at most its declared positional arguments.
+ * value-taking flag with a value of its declared kind, no value on a boolean, at most its declared positional
+ * arguments. With `--help` the values are left as given: help is shown whatever they are.
  *
  * @throws {InputError} One line naming the command and what is wrong.
  */
 export function parseCommandArguments(command: Command, args: readonly string[]): ParsedArguments {
   const options = Object.fromEntries(
-    Object.entries(command.flags).map(([name, flag]) => [name, { type: flag.type }]),
+    Object.entries(command.flags).map(([name, flag]) => [
+      name,
+      { type: flag.type === "boolean" ? "boolean" as const : "string" as const },
+    ]),
   );
   const { values, positionals, tokens } = parseArgs({
     args: [...args],
@@ -53,7 +64,7 @@ export function parseCommandArguments(command: Command, args: readonly string[])
     if (flag.type === "boolean" && token.value !== undefined) {
       throw refuse(`flag --${token.name} takes no value`);
     }
-    if (flag.type === "string") checkValue(token.name, token.value, token.inlineValue ?? false, refuse);
+    if (flag.type !== "boolean") checkValue(token.name, token.value, token.inlineValue ?? false, refuse);
   }
   const help = values.help === true;
   delete values.help;
@@ -62,7 +73,69 @@ export function parseCommandArguments(command: Command, args: readonly string[])
     const extra = positionals.slice(allowed).map((word) => JSON.stringify(word)).join(" ");
     throw refuse(`unexpected argument(s) ${extra} (usage: ${usageLine(command)})`);
   }
-  return { flags: values as FlagValues<FlagTable>, positionals, help };
+  const flags: FlagValues<FlagTable> = {};
+  for (const [name, given] of Object.entries(values)) {
+    flags[name] = help || typeof given !== "string" ? given : flagValue(name, command.flags[name], given);
+  }
+  return { flags, positionals, help };
+}
+
+/**
+ * A flag's text as its declared kind: a string as given; an `integer` (digits) or a `number` (digits, a
+ * decimal fraction) within its bounds; a `list` split at commas, no item empty.
+ *
+ * @throws {InputError} `--NAME: expected WHAT, got "TEXT"`.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
+ * import { flagValue } from "./_parse.ts";
+ * strictEqual(flagValue("limit", { type: "integer", of: "tasks", min: 1, help: "" }, "12"), 12);
+ * deepStrictEqual(flagValue("reuse", { type: "list", of: "directories", help: "" }, "a,b"), ["a", "b"]);
+ * throws(() => flagValue("max-cost", { type: "number", of: "USD", min: 0, help: "" }, "1e3"), {
+ *   message: '--max-cost: expected a non-negative number of USD, got "1e3"',
+ * });
+ * ```
+ */
+export function flagValue(
+  name: string,
+  flag: FlagDeclaration,
+  text: string,
+): FlagValue<FlagDeclaration["type"]> {
+  const refuse = (expected: string) =>
+    new InputError(`expected ${expected}, got ${JSON.stringify(text)}`, { field: `--${name}` });
+  switch (flag.type) {
+    case "boolean":
+    case "string":
+      return text;
+    case "list": {
+      const items = text.split(",");
+      if (items.includes("")) throw refuse(`${flag.of} separated by commas`);
+      return items;
+    }
+    default: {
+      const grammar = flag.type === "integer" ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/;
+      const value = grammar.test(text) ? Number(text) + 0 : NaN; // + 0: a "-0" is 0
+      const exact = flag.type === "integer" ? Number.isSafeInteger(value) : Number.isFinite(value);
+      if (!exact || !withinBounds(flag, value)) throw refuse(expectedNumber(flag));
+      return value;
+    }
+  }
+}
+
+function withinBounds(flag: NumberFlagDeclaration, value: number): boolean {
+  const aboveMin = flag.minExclusive ? value > flag.min : value >= flag.min;
+  return aboveMin && (flag.max === undefined || value <= flag.max);
+}
+
+/** `a whole number of tasks in [1, 999999]`, `a number of seconds in (0, 3600]`, `a non-negative number of USD`. */
+function expectedNumber(flag: NumberFlagDeclaration): string {
+  const noun = flag.type === "integer" ? "whole number" : "number";
+  if (flag.max !== undefined) {
+    return `a ${noun} of ${flag.of} in ${flag.minExclusive ? "(" : "["}${flag.min}, ${flag.max}]`;
+  }
+  if (flag.min === 0 && !flag.minExclusive) return `a non-negative ${noun} of ${flag.of}`;
+  return `a ${noun} of ${flag.of} ${flag.minExclusive ? "above" : "from"} ${flag.min}`;
 }
 
 function checkValue(

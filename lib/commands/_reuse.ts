@@ -10,27 +10,16 @@ import type { Contracts } from "../protocol/mod.ts";
 import { type AnswerTask, GRADED_ROWS_FILE, readReuseSource, type ReuseSource } from "../qa/mod.ts";
 import { verifyResults } from "../verify/mod.ts";
 
-/** The `--reuse` flag. */
+/** The `--reuse` flag: directories separated by commas. */
 export const REUSE_FLAG = {
   reuse: {
-    type: "string",
+    type: "list",
+    of: "directories",
     value: "DIR[,DIR…]",
     help: "take the recorded answer of every task whose request (fingerprint and endpoint)\n" +
       "an earlier run directory answered; call only the rest",
   },
 } as const;
-
-/** The directories `--reuse` names (a comma list), refused when one is empty. */
-export function reuseDirectories(value: string | undefined): string[] {
-  if (value === undefined) return [];
-  const directories = value.split(",");
-  if (directories.some((directory) => directory === "")) {
-    throw new InputError(`expected directories separated by commas, got ${JSON.stringify(value)}`, {
-      field: "--reuse",
-    });
-  }
-  return directories;
-}
 
 /**
  * Reads every source in order; a skipped one is told through `warn` and gives nothing. A source with graded

@@ -22,12 +22,16 @@ file; a line that is not JSON or not UTF-8 is bad input (exit 2). Symlinks are f
 listed as skipped; each file is read up to 64 MiB. Reads only DIR; writes nothing.`,
   flags: {
     only: {
-      type: "string",
+      type: "list",
+      of: "vector file names",
       value: "FILE,...",
       help: "check just these known files (each must be present) instead of all of them",
     },
     "tolerate-ulps": {
-      type: "string",
+      type: "integer",
+      of: "ulps",
+      min: 0,
+      max: 999_999,
       value: "N",
       help: "for vector files made on another platform (another libm, a CPU without FMA):\n" +
         "accept doubles up to N ulps apart; every such line is counted and listed",
@@ -38,16 +42,10 @@ listed as skipped; each file is read up to 64 MiB. Reads only DIR; writes nothin
   async run({ flags, positionals, io }) {
     const directory = positionals[0];
     if (directory === undefined) throw new InputError("conformance needs a directory of vector files");
-    const tolerance = flags["tolerate-ulps"];
-    if (tolerance !== undefined && !/^\d{1,6}$/.test(tolerance)) {
-      throw new InputError(`expected a whole number of ulps, got ${JSON.stringify(tolerance)}`, {
-        field: "--tolerate-ulps",
-      });
-    }
     const report = await runConformance(directory, {
       strict: flags.strict,
-      only: flags.only?.split(",").map((name) => name.trim()).filter((name) => name !== ""),
-      tolerateUlps: tolerance === undefined ? 0 : Number(tolerance),
+      only: flags.only,
+      tolerateUlps: flags["tolerate-ulps"] ?? 0,
     });
     if (flags.json) writeDocument(io, JSON.stringify(report, null, 2));
     else io.out(formatConformance(report));

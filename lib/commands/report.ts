@@ -44,7 +44,7 @@ import {
   refuseModuleWithoutRun,
   runCandidateHooks,
 } from "./_candidate.ts";
-import { DATASET_FLAG, parsePrices, PRICE_FLAGS, PROTOCOL_FLAGS } from "./_flags.ts";
+import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS } from "./_flags.ts";
 import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
 import { labelFiles, labelSynthetic } from "./_synthetic.ts";
 import {
@@ -104,7 +104,7 @@ line; --dataset, --against, --policy-module and the prices report one run and ar
       return await reportManyCandidates(positionals, contracts, flags, io);
     }
     const directory = positionals[0];
-    const prices = parsePrices(flags);
+    const prices = pricePair(flags);
     refuseJsonConflicts(flags);
     await refuseReportTargets(flags);
     if (directory === undefined) {

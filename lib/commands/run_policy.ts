@@ -110,7 +110,7 @@ twice or exceeds a limit is refused, naming the module and the case.`,
   async run({ flags, io }) {
     const directory = requiredDirectory(flags["output-dir"]);
     const module = flags["policy-module"];
-    const timeLimitSeconds = policyTimeLimit(flags["policy-time-limit"]);
+    const timeLimitSeconds = policyTimeLimit(flags);
     if (module === undefined && flags["policy-time-limit"] !== undefined) {
       throw new InputError("--policy-time-limit is for --policy-module");
     }

@@ -59,10 +59,10 @@ import {
   type StageCandidate,
 } from "./_candidate.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
-import { DATASET_FLAG, parsePrices, PRICE_FLAGS, PROTOCOL_FLAGS, requiredDirectory, usd } from "./_flags.ts";
+import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
-import { readReuseSources, REUSE_FLAG, reuseDirectories } from "./_reuse.ts";
+import { readReuseSources, REUSE_FLAG } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
 /** The bearer token sent to the stand-in, which checks none (long enough to be redacted like any key). */
@@ -348,7 +348,10 @@ do not verify, is refused.`,
       required: true,
     },
     limit: {
-      type: "string",
+      type: "integer",
+      of: "tasks",
+      min: 1,
+      max: 999_999,
       value: "N",
       help: "answer only the first N tasks still to call (a trial run); the same command resumes the rest",
     },
@@ -366,7 +369,9 @@ do not verify, is refused.`,
     ...REUSE_FLAG,
     ...PRICE_FLAGS,
     "max-cost": {
-      type: "string",
+      type: "number",
+      of: "USD",
+      min: 0,
       value: "USD",
       help: "stop before a call would take the summed worst case (prompt estimate, every\n" +
         "completion at max_tokens) past USD; needs the prices; exit 3, resumable",
@@ -380,7 +385,7 @@ do not verify, is refused.`,
   },
   async run({ flags, io }) {
     const dryRun = flags["dry-run"] ?? false;
-    const limit = flags.limit === undefined ? undefined : parseLimit(flags.limit);
+    const limit = flags.limit;
     if (dryRun && limit !== undefined) {
       throw new InputError("--limit calls a few tasks; --dry-run calls none");
     }
@@ -390,12 +395,12 @@ do not verify, is refused.`,
       throw new InputError("--baseline names what a --policy-module is compared with; give the module too");
     }
     const baseline = policyModule === undefined ? undefined : parseBaseline(flags.baseline);
-    const prices = parsePrices(flags);
-    const maxCostUsd = flags["max-cost"] === undefined ? undefined : usd(flags["max-cost"], "--max-cost");
+    const prices = pricePair(flags);
+    const maxCostUsd = flags["max-cost"];
     if (maxCostUsd !== undefined && prices === undefined) {
       throw new InputError("--max-cost needs --price-input and --price-output (USD per million tokens)");
     }
-    const reuse = reuseDirectories(flags.reuse);
+    const reuse = flags.reuse ?? [];
     if (reuse.length > 0 && dryRun) {
       throw new InputError(
         "--reuse matches answers by endpoint, which a dry run does not read; run without --dry-run",
@@ -454,15 +459,6 @@ do not verify, is refused.`,
     reportOutcome(outcome, say);
   },
 });
-
-function parseLimit(text: string): number {
-  if (!/^[1-9]\d{0,5}$/.test(text)) {
-    throw new InputError(`expected a whole number of tasks from 1, got ${JSON.stringify(text)}`, {
-      field: "--limit",
-    });
-  }
-  return Number(text);
-}
 
 function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
   const handler = interruptHandler({

@@ -274,7 +274,10 @@ Deno.test("--policy-time-limit takes seconds in (0, 3600] and only with --policy
       const result = await runModule(directory, `${HOSTILE}/keep_first.ts`, [`--policy-time-limit=${value}`]);
       assertEquals(
         [result.code, result.stderr],
-        [2, `deermem-eval run-policy: --policy-time-limit: expected seconds in (0, 3600], got "${value}"\n`],
+        [
+          2,
+          `deermem-eval run-policy: --policy-time-limit: expected a number of seconds in (0, 3600], got "${value}"\n`,
+        ],
       );
     }
     const alone = await runCli(
