@@ -9,9 +9,11 @@
 import {
   BudgetExceededError,
   CommandFailedError,
+  exitAtOnce,
   InputError,
   type PublishOptions,
   refuseIfLocked,
+  StoppedError,
   visible,
 } from "../base/mod.ts";
 import {
@@ -470,8 +472,8 @@ function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
       say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
       interrupt.abort();
     },
-    // Deno.exit skips finally blocks; the lock is released by its "unload" listener.
-    quit: () => Deno.exit(130),
+    // Leaving at once skips finally blocks; the lock is released by its "unload" listener.
+    quit: () => exitAtOnce(new StoppedError("SIGINT")),
   });
   Deno.addSignalListener("SIGINT", handler);
   return handler;
@@ -531,7 +533,7 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
   }
   if (summary.interrupted) {
     say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
-    throw new CommandFailedError("interrupted", 130);
+    throw new StoppedError("SIGINT");
   }
   if (summary.failed.length > 0) throw new CommandFailedError(`${summary.failed.length} row(s) failed`);
   if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
