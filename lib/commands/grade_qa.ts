@@ -37,7 +37,7 @@ import { defineCommand, publishOptions } from "./_command.ts";
 import type { GradedRun } from "./_grading.ts";
 
 export type { GradedRun };
-import { loadProtocol } from "./_protocol.ts";
+import { loadTaskProtocol } from "./_protocol.ts";
 import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
@@ -83,7 +83,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   // The marker is read once, for the module's check and the run's alike.
   const files = new RunFiles(directory);
   const hooks = runCandidateHooks(request.policyModule, files);
-  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, hooks);
+  const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
   return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded(), { partial: true });

@@ -35,7 +35,7 @@ import {
 } from "../report/mod.ts";
 import { PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io, writeDocument } from "./_command.ts";
-import { prepareStage } from "./_protocol.ts";
+import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
 import {
   datasetForRun,
@@ -151,7 +151,7 @@ async function reportRun(
     "preparing the dataset",
     "dataset prepared",
     "cases",
-    () => prepareStage(contracts, dataset, hooks.candidate()),
+    async () => await withTasks(await prepareStage(contracts, dataset), hooks.candidate()),
     (prepared) => prepared.prepared.cases.length,
   );
   if (partial !== undefined) await refuseUnsoundPartial(io, partial, stage?.tasks);

@@ -52,7 +52,7 @@ import {
 } from "../qa/mod.ts";
 
 import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
-import { loadProtocol } from "./_protocol.ts";
+import { loadTaskProtocol } from "./_protocol.ts";
 import {
   loadCandidate,
   type ModuleRequest,
@@ -181,7 +181,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
   let stageCandidate: StageCandidate | undefined;
   let candidate: RunCandidate | undefined;
-  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, {
+  const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, {
     beforeDataset: async (contracts) => {
       checkQaSettings(contracts);
       // Credentials first: a missing variable must fail before the dataset is touched.
