@@ -25,7 +25,7 @@ export {
   UnreadableFileError,
   VectorFormatError,
 } from "./errors.ts";
-export { exitAtOnce } from "./failure.ts";
+export { DEBUG_ENV, describeFailure, exitAtOnce } from "./failure.ts";
 export { groupBy } from "./group.ts";
 export { fnv1a, sha256Bytes, sha256Hex } from "./hash.ts";
 export { acquireDirectoryLock, LOCK_FILE, type LockHolder, refuseIfLocked } from "./lock.ts";

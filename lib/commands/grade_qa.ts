@@ -189,7 +189,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
     ...POLICY_MODULE_FLAG,
     ...PROTOCOL_FLAGS,
   },
-  async run({ flags, io }) {
+  async run({ flags, io, seams }) {
     const directory = requiredDirectory(flags["output-dir"]);
     const { rows, suites, pair, partial } = await gradeQa({
       ...await protocolSource(flags, io, directory),
@@ -199,7 +199,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
           `warning: ${visible(directory)}/responses holds ${foreign.length} file(s) that are not a task's ` +
             `row, not graded: ${foreign.map((name) => visible(name)).join(", ")}`,
         ),
-      publish: publishOptions(io),
+      publish: publishOptions(io, seams),
       policyModule: moduleRequest(flags),
     });
     if (partial !== undefined) io.out(partialLine(partial));

@@ -99,7 +99,7 @@ export interface RunQaRequest {
    */
   onStart?: (start: RunStart) => void;
   onEvent?: (event: RunEvent) => void;
-  /** How the marker and rows are published (a test's hook sees each file operation). */
+  /** How the marker and rows are published: the signals held off, where warnings go, a test's seam if any. */
   publish?: PublishOptions;
   /** Call at most this many tasks; resuming answers the rest. */
   limit?: number;
@@ -380,7 +380,7 @@ do not verify, is refused.`,
     },
     ...PROTOCOL_FLAGS,
   },
-  async run({ flags, io }) {
+  async run({ flags, io, seams }) {
     const dryRun = flags["dry-run"] ?? false;
     const limit = flags.limit === undefined ? undefined : parseLimit(flags.limit);
     if (dryRun && limit !== undefined) {
@@ -432,7 +432,7 @@ do not verify, is refused.`,
         },
         onEvent: (event) => progress?.onEvent(event),
         // Ctrl-C is run-qa's own (a graceful stop); a row's publish holds off only SIGTERM.
-        publish: { ...publishOptions(io), signals: ["SIGTERM"] },
+        publish: { ...publishOptions(io, seams), signals: ["SIGTERM"] },
         limit,
         policyModule,
         baseline,
