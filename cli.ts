@@ -1,29 +1,16 @@
 /**
- * The deermem-eval command line: finds the command, parses its own flags, revokes the network unless the
- * command is `run-qa` (and starting processes unless a policy module is given), runs it, and hands any failure
- * to the one error mapper.
+ * The deermem-eval command line: {@linkcode main} runs one command (finding it, parsing its own flags, revoking
+ * the network unless the command is `run-qa` and starting processes unless a policy module is given, and handing
+ * any failure to the one error mapper) and returns its exit code; run as a program, it prints to the terminal.
  *
  * @module
  */
 
-import { InputError } from "./lib/base/errors.ts";
-import { DEBUG_ENV, describeFailure } from "./lib/base/failure.ts";
 import { describeStream, printable, truncateColumns } from "./lib/base/terminal.ts";
 import { visible } from "./lib/base/visible.ts";
-import {
-  COMMAND_NAMES,
-  commandHelp,
-  type Io,
-  loadAllCommands,
-  loadCommand,
-  parseCommandArguments,
-  programHelp,
-  suggestion,
-  VERSION,
-} from "./lib/commands/mod.ts";
+import { type Io, runProgram } from "./lib/commands/mod.ts";
 
 export type { Io };
-export type { FileOperation, FileOperationHook } from "./lib/base/fs.ts";
 export { SOURCE_STATE, VERSION } from "./lib/commands/mod.ts";
 
 /**
@@ -40,57 +27,7 @@ export { SOURCE_STATE, VERSION } from "./lib/commands/mod.ts";
  * ```
  */
 export async function main(args: readonly string[], io: Io = defaultIo()): Promise<number> {
-  const [name, ...rest] = args;
-  try {
-    return await dispatch(name, rest, io);
-  } catch (error) {
-    const known = name !== undefined && COMMAND_NAMES.includes(name);
-    const { code, lines } = describeFailure(known ? name : "", error, isDebug(io));
-    for (const line of lines) io.err(line);
-    return code;
-  }
-}
-
-async function dispatch(name: string | undefined, rest: readonly string[], io: Io): Promise<number> {
-  if (name === "--version") {
-    io.out(`deermem-eval ${VERSION}`);
-    return 0;
-  }
-  if (name === "--help" || name === "-h") {
-    io.out(programHelp(VERSION, await loadAllCommands(), io.columns));
-    return 0;
-  }
-  if (name === undefined) {
-    throw new InputError(`no command given; one of ${COMMAND_NAMES.join(", ")} (see deermem-eval --help)`);
-  }
-  const command = await loadCommand(name);
-  if (command === undefined) {
-    const hint = suggestion(name, COMMAND_NAMES);
-    throw new InputError(`unknown command ${JSON.stringify(name)}${hint} (see deermem-eval --help)`);
-  }
-  const { flags, positionals, help } = parseCommandArguments(command, rest);
-  if (help) {
-    io.out(commandHelp(command, io.columns));
-    return 0;
-  }
-  // Offline commands give up the network before any work, so not even a bug can reach it.
-  if (!command.network) await Deno.permissions.revoke({ name: "net" });
-  // Only a policy module's sandbox starts a process: without a module, no command keeps that power.
-  if ((flags as Record<string, unknown>)["policy-module"] === undefined) {
-    await Deno.permissions.revoke({ name: "run" });
-  }
-  await command.run({ flags, positionals, io });
-  return 0;
-}
-
-function isDebug(io: Io): boolean {
-  try {
-    const value = io.env(DEBUG_ENV);
-    return value !== undefined && value !== "" && value !== "0";
-  } catch {
-    // Without env permission for it, the variable reads as unset.
-    return false;
-  }
+  return await runProgram(args, io);
 }
 
 function terminalStatusLine(columns: number): NonNullable<Io["live"]> {

@@ -360,7 +360,7 @@ export function osReason(error: unknown): string {
 
 /**
  * A command that ran but did not succeed, and has already said why (a check that does not hold, a QA run with
- * failed or unattempted rows): exit 1, or 130 when interrupted, with no further line.
+ * failed rows): exit 1, with no further line.
  *
  * @example
  * ```ts
@@ -368,22 +368,44 @@ export function osReason(error: unknown): string {
  * import { CommandFailedError } from "./errors.ts";
  * import { describeFailure } from "./failure.ts";
  * deepStrictEqual(describeFailure("verify", new CommandFailedError("2 checks fail")), { code: 1, lines: [] });
- * deepStrictEqual(describeFailure("run-qa", new CommandFailedError("interrupted", 130)).code, 130);
  * ```
  */
 export class CommandFailedError extends Error {
-  /** 1 for a failure, 130 for an interruption. */
-  readonly exitCode: 1 | 130;
   /**
    * Creates the error.
    *
    * @param message What did not succeed (for a debugger; the command has printed it already).
-   * @param exitCode 1, or 130 when interrupted.
    */
-  constructor(message: string, exitCode: 1 | 130 = 1) {
+  constructor(message: string) {
     super(message);
     this.name = "CommandFailedError";
-    this.exitCode = exitCode;
+  }
+}
+
+/**
+ * A command a signal stopped cleanly, which has already said what was done and what is left (run-qa's Ctrl-C:
+ * the rows written stay valid, the same command resumes): exits as the signal asks, with no further line.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { StoppedError } from "./errors.ts";
+ * import { describeFailure } from "./failure.ts";
+ * deepStrictEqual(describeFailure("run-qa", new StoppedError("SIGINT")), { code: 130, lines: [] });
+ * ```
+ */
+export class StoppedError extends Error {
+  /** The signal that stopped the command. */
+  readonly signal: "SIGINT" | "SIGTERM";
+  /**
+   * Creates the error.
+   *
+   * @param signal The signal received.
+   */
+  constructor(signal: "SIGINT" | "SIGTERM") {
+    super(`stopped by ${signal}`);
+    this.name = "StoppedError";
+    this.signal = signal;
   }
 }
 

@@ -1,8 +1,9 @@
 /**
  * The one place an error becomes an exit code and the lines for stderr: bad input (any {@linkcode InputError})
- * exits 2, a command that did not succeed and said why ({@linkcode CommandFailedError}) 1 or 130, a run stopped
- * by its budget ({@linkcode BudgetExceededError}) 3, a publish a
- * signal interrupted ({@linkcode InterruptedError}) 130 or 143, everything else 1; no command picks its own.
+ * exits 2, a command that did not succeed and said why ({@linkcode CommandFailedError}) 1, a run stopped by its
+ * budget ({@linkcode BudgetExceededError}) 3, a command a signal stopped ({@linkcode StoppedError}, or a publish
+ * it interrupted, {@linkcode InterruptedError}) 130 for SIGINT or 143 for SIGTERM, everything else 1; no command
+ * picks its own, and {@linkcode exitAtOnce} is the one way to end the program early.
  *
  * @module
  */
@@ -15,6 +16,7 @@ import {
   IoError,
   isOsError,
   ProviderError,
+  StoppedError,
 } from "./errors.ts";
 import { visible } from "./visible.ts";
 
@@ -32,6 +34,9 @@ import { visible } from "./visible.ts";
 export function exitCodeFor(error: unknown): FailureReport["code"] {
   return describeFailure("", error).code;
 }
+
+/** The exit code of a command a signal ended, as a shell reports it: 128 plus the signal's number. */
+const SIGNAL_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
 /** The environment variable that makes an unexpected error print its stack trace. */
 export const DEBUG_ENV = "DEERMEM_EVAL_DEBUG";
@@ -64,14 +69,15 @@ export interface FailureReport {
  * ```
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
-  if (error instanceof CommandFailedError) return { code: error.exitCode, lines: [] };
+  if (error instanceof CommandFailedError) return { code: 1, lines: [] };
   if (error instanceof BudgetExceededError) return { code: 3, lines: [] };
+  if (error instanceof StoppedError) return { code: SIGNAL_EXIT_CODES[error.signal], lines: [] };
   const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
   // A path or a server's message comes from outside: one line, every control in it shown as an escape.
   const oneLine = (text: string) => visible(text.replace(/\s*\n\s*/g, " "));
   if (error instanceof InputError) return { code: 2, lines: [`${prefix}: ${oneLine(error.message)}`] };
   if (error instanceof InterruptedError) {
-    return { code: error.signal === "SIGINT" ? 130 : 143, lines: [`${prefix}: ${oneLine(error.message)}`] };
+    return { code: SIGNAL_EXIT_CODES[error.signal], lines: [`${prefix}: ${oneLine(error.message)}`] };
   }
   if (error instanceof IoError || error instanceof ProviderError) {
     return { code: 1, lines: [`${prefix}: ${oneLine(error.message)}`] };
@@ -83,4 +89,13 @@ export function describeFailure(command: string, error: unknown, debug = false):
     lines.push(visible(error.stack, { keepLines: true }));
   }
   return { code: 1, lines };
+}
+
+/**
+ * Ends the program now, with the exit code {@linkcode describeFailure} gives `error` and no further line: for a
+ * command that has said all it will and must not wait (run-qa's second Ctrl-C). Every `finally` is skipped, but
+ * the `unload` listeners run, so a held lock is released and a publish in progress undone.
+ */
+export function exitAtOnce(error: StoppedError): never {
+  Deno.exit(describeFailure("", error).code);
 }

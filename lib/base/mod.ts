@@ -21,9 +21,11 @@ export {
   ProviderError,
   ResponseTooLargeError,
   RowIntegrityError,
+  StoppedError,
   UnreadableFileError,
   VectorFormatError,
 } from "./errors.ts";
+export { DEBUG_ENV, describeFailure, exitAtOnce } from "./failure.ts";
 export { groupBy } from "./group.ts";
 export { fnv1a, sha256Bytes, sha256Hex } from "./hash.ts";
 export { acquireDirectoryLock, LOCK_FILE, type LockHolder, refuseIfLocked } from "./lock.ts";

@@ -23,8 +23,15 @@ export interface Io {
   terminal?: boolean;
   /** A status line rewritten in place (terminals only; absent otherwise). */
   live?: { update: (text: string) => void; done: () => void };
-  /** Sees each file operation a publish makes before it runs (the seam a fault test passes in). */
-  beforeFileOperation?: FileOperationHook;
+}
+
+/**
+ * What only a test passes in, beside the {@linkcode Io}: `cli.ts`'s `main` never takes it and no exported module
+ * re-exports it, so no user of the published package can reach it.
+ */
+export interface TestSeams {
+  /** Sees each file operation a publish makes before it runs (a fault test fails one, a signal test holds one). */
+  readonly beforeFileOperation?: FileOperationHook;
 }
 
 /** Writes a document to standard output as it is (through `io.document` where the edge has one). */
@@ -32,14 +39,14 @@ export function writeDocument(io: Io, text: string): void {
   (io.document ?? io.out)(text);
 }
 
-/** How the command's files are published: through `io`'s hook, if it has one; each warning said once. */
-export function publishOptions(io: Io): PublishOptions {
+/** How the command's files are published: warnings on `io`, each said once; through the test's hook, if any. */
+export function publishOptions(io: Io, seams: TestSeams): PublishOptions {
   const said = new Set<string>();
   const warn = (line: string) => {
     if (!said.has(line)) io.err(`warning: ${line}`);
     said.add(line);
   };
-  return { beforeOperation: io.beforeFileOperation, warn };
+  return { beforeOperation: seams.beforeFileOperation, warn };
 }
 
 /** What every flag declares: its help, and where and how it is listed. */
@@ -119,6 +126,8 @@ export interface CommandInput<Flags extends FlagTable> {
   positionals: string[];
   /** Where to print. */
   io: Io;
+  /** A test's hooks (none when the program runs). */
+  seams: TestSeams;
 }
 
 /** A command: declared once, parsed, helped and dispatched from this declaration. */
@@ -137,7 +146,7 @@ export interface Command<Flags extends FlagTable = FlagTable> {
   readonly network?: boolean;
   /**
    * Does the work. Success returns; every failure is a thrown typed error, turned into an exit code by the one
-   * mapper in `lib/base/errors.ts`.
+   * mapper in `lib/base/failure.ts`.
    */
   run(input: CommandInput<Flags>): Promise<void>;
 }

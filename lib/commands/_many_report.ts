@@ -17,7 +17,7 @@ import {
   renderManyCandidates,
 } from "../report/mod.ts";
 import { verifyResults } from "../verify/mod.ts";
-import { type FlagValues, type Io, writeDocument } from "./_command.ts";
+import { type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
 import {
   type REPORT_FILE_FLAGS,
   type ReportFile,
@@ -41,6 +41,7 @@ export async function reportManyCandidates(
   paths: ContractPaths,
   flags: FlagValues<typeof REPORT_FILE_FLAGS> & { json?: boolean } & Record<string, unknown>,
   io: Io,
+  seams: TestSeams,
 ): Promise<void> {
   const given = ONE_RUN_FLAGS.find((flag) => flags[flag] !== undefined);
   if (given !== undefined) {
@@ -66,7 +67,7 @@ export async function reportManyCandidates(
     if (flags.json) writeDocument(io, renderManyCandidates(table, "json"));
     else io.out(renderManyCandidates(table, "text", io.columns));
   }
-  await writeReportFiles(files, io);
+  await writeReportFiles(files, io, seams);
 }
 
 async function markedRun(directory: string, contracts: Contracts): Promise<CandidateRunInput> {

@@ -6,7 +6,7 @@
  */
 
 import { InputError, publishFiles, refuseExisting, visible } from "../base/mod.ts";
-import { type Io, publishOptions, writeDocument } from "./_command.ts";
+import { type Io, publishOptions, type TestSeams, writeDocument } from "./_command.ts";
 
 /** `--markdown` and `--html`, declared once for `report`. */
 export const REPORT_FILE_FLAGS = {
@@ -55,13 +55,17 @@ export async function refuseReportTargets(flags: { markdown?: string; html?: str
 }
 
 /** Writes the requested documents: `-` to standard output, the others published together. */
-export async function writeReportFiles(files: readonly ReportFile[], io: Io): Promise<void> {
+export async function writeReportFiles(
+  files: readonly ReportFile[],
+  io: Io,
+  seams: TestSeams,
+): Promise<void> {
   checkTargets(files.map((file) => file.path));
   const toStdout = files.filter((file) => file.path === "-");
   const paths = files.filter((file) => file.path !== "-");
   // A file, like a pipe, never carries a control byte: any outside text the renderer let through is escaped.
   const render = (file: ReportFile) => visible(file.render(), { keepLines: true });
-  await publishFiles(paths.map((file) => [file.path, render(file)] as const), publishOptions(io));
+  await publishFiles(paths.map((file) => [file.path, render(file)] as const), publishOptions(io, seams));
   for (const file of toStdout) writeDocument(io, render(file).replace(/\n$/, ""));
   // With a document on standard output, the notes go to standard error so the document stays clean.
   const note = toStdout.length > 0 ? io.err : io.out;

@@ -19,7 +19,7 @@ import { buildReport, reportText } from "../report/mod.ts";
 import { formatVerifyResult, verifyResults } from "../verify/mod.ts";
 import { suiteLines } from "../qa/mod.ts";
 import { CommandFailedError } from "../base/mod.ts";
-import { loadProtocol } from "./_protocol.ts";
+import { loadProtocol, withTasks } from "./_protocol.ts";
 import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
 import { runQa } from "./run_qa.ts";
 import { gradeQa } from "./grade_qa.ts";
@@ -88,7 +88,7 @@ export async function runDemo(
     "grade-qa",
     () => gradeQa({ contracts: files.contracts, dataset: files.dataset, directory }),
   );
-  const tasks = (await loadProtocol(files.contracts, files.dataset)).tasks;
+  const { tasks } = await withTasks({ contracts, prepared });
   const verified = await timed("verify", () => verifyResults(directory, contracts, tasks));
   onLine(`grade-qa: ${wroteLine(directory, ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"])}`);
   onLine(`verify: ${formatVerifyResult(verified).split("\n").at(-1)}`);

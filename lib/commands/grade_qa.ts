@@ -37,7 +37,7 @@ import { defineCommand, publishOptions } from "./_command.ts";
 import type { GradedRun } from "./_grading.ts";
 
 export type { GradedRun };
-import { loadProtocol } from "./_protocol.ts";
+import { loadTaskProtocol } from "./_protocol.ts";
 import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
@@ -83,7 +83,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   // The marker is read once, for the module's check and the run's alike.
   const files = new RunFiles(directory);
   const hooks = runCandidateHooks(request.policyModule, files);
-  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, hooks);
+  const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
   return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded(), { partial: true });
@@ -189,7 +189,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
     ...POLICY_MODULE_FLAG,
     ...PROTOCOL_FLAGS,
   },
-  async run({ flags, io }) {
+  async run({ flags, io, seams }) {
     const directory = requiredDirectory(flags["output-dir"]);
     const { rows, suites, pair, partial } = await gradeQa({
       ...await protocolSource(flags, io, directory),
@@ -199,7 +199,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
           `warning: ${visible(directory)}/responses holds ${foreign.length} file(s) that are not a task's ` +
             `row, not graded: ${foreign.map((name) => visible(name)).join(", ")}`,
         ),
-      publish: publishOptions(io),
+      publish: publishOptions(io, seams),
       policyModule: moduleRequest(flags),
     });
     if (partial !== undefined) io.out(partialLine(partial));

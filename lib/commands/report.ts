@@ -34,8 +34,8 @@ import {
   verificationLines,
 } from "../report/mod.ts";
 import { PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
-import { defineCommand, type FlagValues, type Io, writeDocument } from "./_command.ts";
-import { prepareStage } from "./_protocol.ts";
+import { defineCommand, type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
+import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
 import {
   datasetForRun,
@@ -98,10 +98,10 @@ hybrid-v1 on the cases they share; the best-supported candidate first (improveme
 must pass verify's structure-and-statistics checks; runs of another protocol or baseline are refused in one
 line; --dataset, --against, --policy-module and the prices report one run and are refused there.`,
   flags: REPORT_FLAGS,
-  async run({ flags, positionals, io }) {
+  async run({ flags, positionals, io, seams }) {
     if (positionals.length > 1) {
       const { contracts } = await protocolSource(flags, io, positionals[0]);
-      return await reportManyCandidates(positionals, contracts, flags, io);
+      return await reportManyCandidates(positionals, contracts, flags, io, seams);
     }
     const directory = positionals[0];
     const prices = pricePair(flags);
@@ -109,16 +109,18 @@ line; --dataset, --against, --policy-module and the prices report one run and ar
     await refuseReportTargets(flags);
     if (directory === undefined) {
       refuseModuleWithoutRun(moduleRequest(flags)?.path);
-      await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io));
+      await withPublishedRun((published) => reportRun(published, PUBLISHED_RUN, prices, flags, io, seams));
       return;
     }
     const against = flags.against;
     if (against === PUBLISHED_RUN && !await exists(against)) {
       // The published run is embedded: compared with wherever this program runs.
-      await withPublishedRun((published) => reportRun(directory, directory, prices, flags, io, published));
+      await withPublishedRun((published) =>
+        reportRun(directory, directory, prices, flags, io, seams, published)
+      );
       return;
     }
-    await reportRun(directory, directory, prices, flags, io, against);
+    await reportRun(directory, directory, prices, flags, io, seams, against);
   },
 });
 
@@ -129,13 +131,14 @@ async function reportRun(
   prices: Prices | undefined,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
+  seams: TestSeams,
   against: string | undefined = flags.against,
 ): Promise<void> {
   refuseJsonConflicts(flags);
   const source = await protocolSource(flags, io, directory);
   const partial = await partialToReport(directory, against);
   if (await isSweepDirectory(directory)) {
-    await reportSweep(directory, source, flags, io);
+    await reportSweep(directory, source, flags, io, seams);
     return;
   }
   const contracts = await readContracts(source.contracts);
@@ -151,7 +154,7 @@ async function reportRun(
     "preparing the dataset",
     "dataset prepared",
     "cases",
-    () => prepareStage(contracts, dataset, hooks.candidate()),
+    async () => await withTasks(await prepareStage(contracts, dataset), hooks.candidate()),
     (prepared) => prepared.prepared.cases.length,
   );
   if (partial !== undefined) await refuseUnsoundPartial(io, partial, stage?.tasks);
@@ -208,7 +211,7 @@ async function reportRun(
     const synthetic = labelSynthetic(contracts, format, text);
     printText(io, partial ? labelPartial(partial, format, synthetic) : synthetic, flags.json);
   }
-  await writeReportFiles(labelled, io);
+  await writeReportFiles(labelled, io, seams);
 }
 
 /** The report on standard output: JSON as a document (never wrapped or styled), text fitted to the terminal. */
@@ -223,6 +226,7 @@ async function reportSweep(
   source: ProtocolSource,
   flags: FlagValues<typeof REPORT_FLAGS>,
   io: Io,
+  seams: TestSeams,
 ): Promise<void> {
   const foreign = flags.against ?? flags["price-input"] ?? flags["price-output"] ?? flags["policy-module"] ??
     flags["policy-time-limit"];
@@ -266,7 +270,7 @@ async function reportSweep(
   if (!toStandardOutput(labelled)) {
     printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
   }
-  await writeReportFiles(labelled, io);
+  await writeReportFiles(labelled, io, seams);
 }
 
 /** Runs `build`; a directory that does not verify is refused with its checks on standard error. */

@@ -107,7 +107,7 @@ twice or exceeds a limit is refused, naming the module and the case.`,
     ...POLICY_TIME_LIMIT_FLAG,
     ...PROTOCOL_FLAGS,
   },
-  async run({ flags, io }) {
+  async run({ flags, io, seams }) {
     const directory = requiredDirectory(flags["output-dir"]);
     const module = flags["policy-module"];
     const timeLimitSeconds = policyTimeLimit(flags);
@@ -115,7 +115,7 @@ twice or exceeds a limit is refused, naming the module and the case.`,
       throw new InputError("--policy-time-limit is for --policy-module");
     }
     // An existing output refuses the run before anything is read (the publish refuses again if one appears).
-    await refuseExistingOutputs(directory, POLICY_OUTPUTS, publishOptions(io));
+    await refuseExistingOutputs(directory, POLICY_OUTPUTS, publishOptions(io, seams));
     const { prepared } = await loadProtocol(...await protocolArgs(flags, io));
     const custom = module === undefined ? undefined : await customPolicyRun(module, { timeLimitSeconds });
     const results = await runPolicy(
@@ -124,7 +124,7 @@ twice or exceeds a limit is refused, naming the module and the case.`,
       new Date(),
       SOURCE_STATE,
       custom,
-      publishOptions(io),
+      publishOptions(io, seams),
     );
     io.out(retentionTable(results, custom && [...POLICIES, custom.policy.name]));
     io.out(wroteLine(directory, POLICY_OUTPUTS));

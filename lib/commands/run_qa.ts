@@ -9,9 +9,11 @@
 import {
   BudgetExceededError,
   CommandFailedError,
+  exitAtOnce,
   InputError,
   type PublishOptions,
   refuseIfLocked,
+  StoppedError,
   visible,
 } from "../base/mod.ts";
 import {
@@ -50,7 +52,7 @@ import {
 } from "../qa/mod.ts";
 
 import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
-import { loadProtocol } from "./_protocol.ts";
+import { loadTaskProtocol } from "./_protocol.ts";
 import {
   loadCandidate,
   type ModuleRequest,
@@ -97,7 +99,7 @@ export interface RunQaRequest {
    */
   onStart?: (start: RunStart) => void;
   onEvent?: (event: RunEvent) => void;
-  /** How the marker and rows are published (a test's hook sees each file operation). */
+  /** How the marker and rows are published: the signals held off, where warnings go, a test's seam if any. */
   publish?: PublishOptions;
   /** Call at most this many tasks; resuming answers the rest. */
   limit?: number;
@@ -179,7 +181,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
   let stageCandidate: StageCandidate | undefined;
   let candidate: RunCandidate | undefined;
-  const { contracts, tasks } = await loadProtocol(request.contracts, request.dataset, {
+  const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, {
     beforeDataset: async (contracts) => {
       checkQaSettings(contracts);
       // Credentials first: a missing variable must fail before the dataset is touched.
@@ -383,7 +385,7 @@ do not verify, is refused.`,
     },
     ...PROTOCOL_FLAGS,
   },
-  async run({ flags, io }) {
+  async run({ flags, io, seams }) {
     const dryRun = flags["dry-run"] ?? false;
     const limit = flags.limit;
     if (dryRun && limit !== undefined) {
@@ -435,7 +437,7 @@ do not verify, is refused.`,
         },
         onEvent: (event) => progress?.onEvent(event),
         // Ctrl-C is run-qa's own (a graceful stop); a row's publish holds off only SIGTERM.
-        publish: { ...publishOptions(io), signals: ["SIGTERM"] },
+        publish: { ...publishOptions(io, seams), signals: ["SIGTERM"] },
         limit,
         policyModule,
         baseline,
@@ -466,8 +468,8 @@ function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
       say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
       interrupt.abort();
     },
-    // Deno.exit skips finally blocks; the lock is released by its "unload" listener.
-    quit: () => Deno.exit(130),
+    // Leaving at once skips finally blocks; the lock is released by its "unload" listener.
+    quit: () => exitAtOnce(new StoppedError("SIGINT")),
   });
   Deno.addSignalListener("SIGINT", handler);
   return handler;
@@ -527,7 +529,7 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
   }
   if (summary.interrupted) {
     say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
-    throw new CommandFailedError("interrupted", 130);
+    throw new StoppedError("SIGINT");
   }
   if (summary.failed.length > 0) throw new CommandFailedError(`${summary.failed.length} row(s) failed`);
   if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {

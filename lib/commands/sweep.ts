@@ -55,10 +55,10 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
     grid: { type: "string", value: "FILE", help: "the grid (YAML); default as above" },
     ...PROTOCOL_FLAGS,
   },
-  async run({ flags, io }) {
+  async run({ flags, io, seams }) {
     const directory = requiredDirectory(flags["output-dir"]);
     // An existing output refuses the sweep before anything is read (the publish refuses again if one appears).
-    await refuseExistingOutputs(directory, SWEEP_OUTPUTS, publishOptions(io));
+    await refuseExistingOutputs(directory, SWEEP_OUTPUTS, publishOptions(io, seams));
     let grid: SweepGrid | undefined;
     const { contracts, prepared } = await loadProtocol(...await protocolArgs(flags, io), {
       // The grid is read before the dataset: a bad grid file is refused before the long work starts.
@@ -80,7 +80,7 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
         SOURCE_STATE.tool!,
         await sweepJsonlSha256(result),
       ),
-    }, publishOptions(io));
+    }, publishOptions(io, seams));
     for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
     io.out(wroteLine(directory, SWEEP_OUTPUTS));
   },

@@ -73,8 +73,11 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
     const hooks = runCandidateHooks(moduleRequest(flags), held);
     const source = await protocolSource(flags, io, directory);
     const dataset = await datasetForRun(held, moduleRequest(flags), flags.dataset, source.dataset);
-    const load = () => loadProtocolIfDataset(source.contracts, dataset, hooks);
-    const { contracts, stage } = dataset === undefined ? await load() : await timedStep(
+    // Only a run that holds answers is re-derived on the tasks: a policy run or a sweep needs just the cases.
+    const answers = directory === undefined ||
+      !(await isPolicyRunDirectory(directory) || await isSweepDirectory(directory));
+    const load = () => loadProtocolIfDataset(source.contracts, dataset, hooks, answers);
+    const { contracts, stage, tasks } = dataset === undefined ? await load() : await timedStep(
       io,
       "verify",
       "preparing the dataset",
@@ -99,12 +102,10 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
       // A run with no full outputs but a partial grading is verified as one, and says so first.
       const partial = await findPartialRun(path);
       const options = { candidate: hooks.recorded() };
-      const { result, pair } = partial === undefined
-        ? await verifyQaRun(files, contracts, stage?.tasks, options)
-        : {
-          result: await verifyPartialRun(partial, contracts, stage?.tasks, options),
-          pair: policyPair(options.candidate ?? await recordedCandidate(files)),
-        };
+      const { result, pair } = partial === undefined ? await verifyQaRun(files, contracts, tasks, options) : {
+        result: await verifyPartialRun(partial, contracts, tasks, options),
+        pair: policyPair(options.candidate ?? await recordedCandidate(files)),
+      };
       if (json) {
         const named = { directory: directory ?? PUBLISHED_RUN, kind: "qa", policies: pair, ...result };
         writeDocument(
