@@ -194,7 +194,12 @@ Deno.test("cli.ts imports no stage at load: each command loads its modules when 
   const surface = await Deno.readTextFile(`${ROOT}lib/commands/mod.ts`);
   assertEquals(valueImports(surface).sort(), ["./_help.ts", "./_parse.ts", "./_program.ts", "./_version.ts"]);
   const registry = await Deno.readTextFile(`${ROOT}lib/commands/_program.ts`);
-  assertEquals(valueImports(registry).sort(), ["../base/mod.ts", "./_help.ts", "./_parse.ts", "./_version.ts"]);
+  assertEquals(valueImports(registry).sort(), [
+    "../base/mod.ts",
+    "./_help.ts",
+    "./_parse.ts",
+    "./_version.ts",
+  ]);
   const loaded = [...registry.matchAll(/await import\("([^"]+)"\)/g)].map((match) => match[1]);
   assertEquals(loaded.length, 11);
   assert(loaded.includes("./verify.ts") && loaded.includes("./run_qa.ts"), loaded.join(", "));
