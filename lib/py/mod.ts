@@ -12,6 +12,7 @@ export { dumps, dumpsString, type PyJson } from "./json_dumps.ts";
 export {
   checkJsonLimits,
   JSON_LIMITS,
+  jsonBomRefusal,
   type JsonLimits,
   parsePyJson,
   parsePyJsonBytes,

@@ -14,10 +14,9 @@ import {
   runFilesOf,
   type SameType,
   type Schema,
-  startsWithBom,
 } from "../base/mod.ts";
 import { artifactHashes, type Contracts, datasetIdentity, type SourceState } from "../protocol/mod.ts";
-import { createdAtStamp, dumps, PyFloat, type PyJson } from "../py/mod.ts";
+import { createdAtStamp, dumps, jsonBomRefusal, PyFloat, type PyJson } from "../py/mod.ts";
 import { MARKER_FILE } from "./run_dir.ts";
 import {
   checkCandidate,
@@ -287,7 +286,8 @@ export function checkMarker(
   advice: string = OTHER_PROTOCOL_ADVICE,
 ): QaRunMarker {
   // The reference's json.load refuses a leading BOM rather than skipping it.
-  if (startsWithBom(text)) throw new ContractError("not valid JSON: Unexpected UTF-8 BOM", { path });
+  const bom = jsonBomRefusal(text);
+  if (bom !== undefined) throw new ContractError(`not valid JSON: ${bom}`, { path });
   let data: unknown;
   try {
     data = JSON.parse(text);
