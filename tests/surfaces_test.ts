@@ -60,31 +60,79 @@ Deno.test("each folder's mod.ts names what it exports (no export *)", async () =
   assertEquals(stars, []);
 });
 
-// Reading files and decoding bytes have one home each: the readers of lib/base, the reference's formats in lib/py.
+// Reading files and decoding bytes have one home each: the readers of lib/base, the reference's formats in lib/py
+// (the BOM rule of JSON too: lib/py's jsonBomRefusal, so no other module looks for a BOM itself).
 const READING = [
   [/new TextDecoder\(/, "decodes bytes itself"],
   [/\bDeno\.(?:readFile|readTextFile)(?:Sync)?\(/, "reads a file itself"],
-  [/\\u(?:feff|FEFF)|\uFEFF/, "spells a BOM"],
+  [/\\u(?:feff|FEFF)|\uFEFF|\b0x[fF][eE][fF][fF]\b/, "spells a BOM"],
+  [
+    /\bstartsWithBom\(|\bimport\s+(?:type\s+)?\{[^}]*\b(?:BOM|startsWithBom)\b[^}]*\}/,
+    "handles a BOM itself",
+  ],
 ] as const;
 
-Deno.test("outside lib/base and lib/py no module reads a file, decodes bytes or spells a BOM", async () => {
+/** The modules outside lib/base and lib/py that break the reading rule, each with what it does. */
+function readingProblems(files: readonly { path: string; text: string }[]): string[] {
   const problems: string[] = [];
-  for (const { path, text } of await libFiles()) {
+  for (const { path, text } of files) {
     if (path.startsWith("base/") || path.startsWith("py/")) continue;
-    const code = text.split("\n").filter((line) => !/^\s*(?:\*|\/\/)/.test(line)).join("\n");
+    const code = text.split("\n").filter((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line)).join("\n");
     for (const [pattern, what] of READING) if (pattern.test(code)) problems.push(`${path} ${what}`);
   }
-  assertEquals(problems, []);
+  return problems;
+}
+
+Deno.test("outside lib/base and lib/py no module reads a file, decodes bytes, or spells or handles a BOM", async () => {
+  assertEquals(readingProblems(await libFiles()), []);
 });
 
 Deno.test("the reading rule's patterns catch each form", () => {
-  const samples = ['new TextDecoder("utf-8")', "await Deno.readTextFile(path)", 'text.startsWith("\\ufeff")'];
+  const samples = [
+    'new TextDecoder("utf-8")',
+    "await Deno.readTextFile(path)",
+    'text.startsWith("\\ufeff")',
+    "bytes[0] === 0xFEFF",
+    "if (startsWithBom(text)) throw new ContractError(message, { path });",
+    "if (base.startsWithBom(text)) return;",
+    'import { BOM, ContractError } from "../base/mod.ts";',
+    'import {\n  compareCodePoints,\n  startsWithBom,\n} from "../base/mod.ts";',
+  ];
   assertEquals(samples.map((sample) => READING.filter(([pattern]) => pattern.test(sample)).length), [
     1,
     1,
     1,
+    1,
+    1,
+    1,
+    1,
+    1,
   ]);
-  assert(!READING.some(([pattern]) => pattern.test("readBytesCapped(path)")));
+  for (
+    const innocent of [
+      "readBytesCapped(path)",
+      'throw new ContractError("not valid JSON: a BOM, refused", { path });',
+      'import { jsonBomRefusal } from "../py/mod.ts";',
+      "const bom = jsonBomRefusal(text);",
+    ]
+  ) assert(!READING.some(([pattern]) => pattern.test(innocent)), innocent);
+});
+
+Deno.test("the reading rule names a planted module that looks for a BOM, and lets lib/base and lib/py do so", () => {
+  const planted = [
+    "import { ContractError, startsWithBom } from '../base/mod.ts';",
+    "/** Refuses a leading BOM. */",
+    "export function check(text: string, path: string): void {",
+    '  if (startsWithBom(text)) throw new ContractError("begins with a BOM", { path });',
+    "}",
+  ].join("\n");
+  assertEquals(readingProblems([{ path: "verify/planted.ts", text: planted }]), [
+    "verify/planted.ts handles a BOM itself",
+  ]);
+  assertEquals(
+    readingProblems([{ path: "py/planted.ts", text: planted }, { path: "base/planted.ts", text: planted }]),
+    [],
+  );
 });
 
 /** The names of `const NAME_CAP` declarations in a module's code (a cap on what is read, by the naming rule). */

@@ -22,7 +22,8 @@ function compose(message: string, options: DomainErrorOptions): string {
 }
 
 /**
- * Base class of every error that is the caller's input's fault: exit code 2.
+ * Base class of every error that is the caller's input's fault: exit code 2. Its `name` is its class's, so each
+ * kind of bad input below is declared in one line.
  *
  * @example
  * ```ts
@@ -48,7 +49,8 @@ export class InputError extends Error {
    */
   constructor(message: string, options: DomainErrorOptions = {}) {
     super(compose(message, options), { cause: options.cause });
-    this.name = "InputError";
+    // The bundle is built with --keep-names, so a subclass's name survives minifying.
+    this.name = new.target.name;
     this.path = options.path;
     this.field = options.field;
     this.detail = message;
@@ -68,18 +70,7 @@ export class InputError extends Error {
  * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
-export class ContractError extends InputError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong.
-   * @param options The file, field and cause.
-   */
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "ContractError";
-  }
-}
+export class ContractError extends InputError {}
 
 /**
  * The dataset does not match its pin or is malformed.
@@ -94,18 +85,7 @@ export class ContractError extends InputError {
  * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
-export class DatasetIntegrityError extends InputError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong.
-   * @param options The file, field and cause.
-   */
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "DatasetIntegrityError";
-  }
-}
+export class DatasetIntegrityError extends InputError {}
 
 /**
  * A stored or published row does not match what the protocol recomputes.
@@ -120,18 +100,7 @@ export class DatasetIntegrityError extends InputError {
  * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
-export class RowIntegrityError extends InputError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong.
-   * @param options The file, field and cause.
-   */
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "RowIntegrityError";
-  }
-}
+export class RowIntegrityError extends InputError {}
 
 /**
  * A file that cannot be read as the text it must be: invalid UTF-8, or larger than its size cap. Bad input
@@ -147,18 +116,7 @@ export class RowIntegrityError extends InputError {
  * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
-export class UnreadableFileError extends InputError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong.
-   * @param options The file, field and cause.
-   */
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "UnreadableFileError";
-  }
-}
+export class UnreadableFileError extends InputError {}
 
 /**
  * An output location that must not be overwritten already holds a file.
@@ -173,18 +131,7 @@ export class UnreadableFileError extends InputError {
  * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
-export class OverwriteError extends InputError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong.
-   * @param options The file, field and cause.
-   */
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "OverwriteError";
-  }
-}
+export class OverwriteError extends InputError {}
 
 /**
  * Another live process holds the run directory's lock (`run-qa.lock`); the message names its pid and start time.
@@ -199,12 +146,7 @@ export class OverwriteError extends InputError {
  * strictEqual(error.message, "d/run-qa.lock: locked by run-qa (pid 7, started 2026-01-01T00:00:00.000Z)");
  * ```
  */
-export class DirectoryLockedError extends InputError {
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "DirectoryLockedError";
-  }
-}
+export class DirectoryLockedError extends InputError {}
 
 /**
  * A policy module cannot be loaded, or its policy breaks the contract on a case (throws, names unknown facts,
@@ -220,18 +162,7 @@ export class DirectoryLockedError extends InputError {
  * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
-export class PolicyModuleError extends InputError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong.
-   * @param options The file, field and cause.
-   */
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "PolicyModuleError";
-  }
-}
+export class PolicyModuleError extends InputError {}
 
 /**
  * The answer provider failed (network, status, malformed body). A runtime failure: exit code 1.
@@ -511,18 +442,7 @@ export class NotVerifiedError<V = unknown> extends Error {
  * strictEqual(error instanceof InputError, true); // exit code 2
  * ```
  */
-export class VectorFormatError extends InputError {
-  /**
-   * Creates the error.
-   *
-   * @param message What is wrong.
-   * @param options The file, field and cause.
-   */
-  constructor(message: string, options: DomainErrorOptions = {}) {
-    super(message, options);
-    this.name = "VectorFormatError";
-  }
-}
+export class VectorFormatError extends InputError {}
 
 /**
  * A call stopped by the caller (Ctrl-C), not a provider failure: its row is not attempted.

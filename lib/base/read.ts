@@ -217,6 +217,12 @@ async function readCappedInto(
 }
 
 /**
+ * What a read takes: the path, what the file is (named in messages: "config", "run marker"; default "file"), its
+ * size cap (default {@linkcode INPUT_CAP}), and a {@linkcode ReadBudget} it shares with other reads.
+ */
+export type ReadArgs = [path: string, what?: string, cap?: number, budget?: ReadBudget];
+
+/**
  * Reads a file's bytes through a size cap (default {@linkcode INPUT_CAP}); a missing file is an
  * {@linkcode InputError} naming it, a file over the cap an InputError, any other OS failure an IoError.
  *
@@ -230,24 +236,10 @@ async function readCappedInto(
  * await Deno.remove(path);
  * ```
  */
-export async function readBytes(
-  path: string,
-  what = "file",
-  cap: number = INPUT_CAP,
-  budget?: ReadBudget,
-): Promise<Uint8Array> {
-  try {
-    return await readCappedInto(path, what, cap, budget);
-  } catch (error) {
-    throw missingAsInput(error, path, what);
-  }
-}
-
-function missingAsInput(error: unknown, path: string, what: string): unknown {
-  if (error instanceof IoError && error.cause instanceof Deno.errors.NotFound) {
-    return new InputError(`cannot read ${what}: not found`, { path, cause: error });
-  }
-  return error;
+export function readBytes(...args: ReadArgs): Promise<Uint8Array> {
+  return readOr(args, (path, what, error) => {
+    throw new InputError(`cannot read ${what}: not found`, { path, cause: error });
+  });
 }
 
 /**
@@ -271,12 +263,8 @@ export async function readBytesHashed(
   what = "file",
   cap: number = DATASET_CAP,
 ): Promise<HashedBytes> {
-  try {
-    const bytes = await readCappedInto(path, what, cap);
-    return { bytes, sha256: await sha256Hex(bytes) };
-  } catch (error) {
-    throw missingAsInput(error, path, what);
-  }
+  const bytes = await readBytes(path, what, cap);
+  return { bytes, sha256: await sha256Hex(bytes) };
 }
 
 /**
@@ -295,13 +283,8 @@ export async function readBytesHashed(
  * await Deno.remove(path);
  * ```
  */
-export async function readText(
-  path: string,
-  what = "file",
-  cap: number = INPUT_CAP,
-  budget?: ReadBudget,
-): Promise<string> {
-  return decodeUtf8(await readBytes(path, what, cap, budget), path);
+export async function readText(...args: ReadArgs): Promise<string> {
+  return decodeUtf8(await readBytes(...args), args[0]);
 }
 
 /**
@@ -315,14 +298,9 @@ export async function readText(
  * deepStrictEqual(await readTextIfExists("/definitely/not/here"), undefined);
  * ```
  */
-export async function readTextIfExists(
-  path: string,
-  what = "file",
-  cap: number = INPUT_CAP,
-  budget?: ReadBudget,
-): Promise<string | undefined> {
-  const bytes = await readBytesIfExists(path, what, cap, budget);
-  return bytes === undefined ? undefined : decodeUtf8(bytes, path);
+export async function readTextIfExists(...args: ReadArgs): Promise<string | undefined> {
+  const bytes = await readBytesIfExists(...args);
+  return bytes === undefined ? undefined : decodeUtf8(bytes, args[0]);
 }
 
 /**
@@ -336,16 +314,21 @@ export async function readTextIfExists(
  * deepStrictEqual(await readBytesIfExists("/definitely/not/here"), undefined);
  * ```
  */
-export async function readBytesIfExists(
-  path: string,
-  what = "file",
-  cap: number = INPUT_CAP,
-  budget?: ReadBudget,
-): Promise<Uint8Array | undefined> {
+export function readBytesIfExists(...args: ReadArgs): Promise<Uint8Array | undefined> {
+  return readOr(args, () => undefined);
+}
+
+/** Reads as {@linkcode ReadArgs} say; a missing file is what `missing` makes of it, any other failure thrown. */
+async function readOr<T>(
+  [path, what = "file", cap = INPUT_CAP, budget]: ReadArgs,
+  missing: (path: string, what: string, error: IoError) => T,
+): Promise<Uint8Array | T> {
   try {
     return await readCappedInto(path, what, cap, budget);
   } catch (error) {
-    if (error instanceof IoError && error.cause instanceof Deno.errors.NotFound) return undefined;
+    if (error instanceof IoError && error.cause instanceof Deno.errors.NotFound) {
+      return missing(path, what, error);
+    }
     throw error;
   }
 }

@@ -72,8 +72,7 @@ const DIGITS = 65536;
  */
 function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuffer>): Uint32Array {
   const count = low.length;
-  let order = new Uint32Array(count);
-  for (let index = 0; index < count; index++) order[index] = index;
+  let order = identity(count);
   let nextLow = new Uint32Array(count);
   let nextHigh = new Uint32Array(count);
   let nextOrder = new Uint32Array(count);
@@ -92,11 +91,7 @@ function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuff
       [low, nextLow] = [nextLow, low];
     } else {
       // The low word has been used up; only the high word and the positions move on.
-      for (let index = 0; index < count; index++) {
-        const target = counts[(high[index] >>> shift) & 0xffff]++;
-        nextHigh[target] = high[index];
-        nextOrder[target] = order[index];
-      }
+      scatter(high, order, shift, counts, nextHigh, nextOrder);
     }
     [high, nextHigh] = [nextHigh, high];
     [order, nextOrder] = [nextOrder, order];
@@ -117,22 +112,41 @@ function radixOrder64(low: Uint32Array<ArrayBuffer>, high: Uint32Array<ArrayBuff
  */
 export function radixOrder32(keys: Uint32Array<ArrayBuffer>): [Uint32Array, Uint32Array] {
   const count = keys.length;
-  let order = new Uint32Array(count);
-  for (let index = 0; index < count; index++) order[index] = index;
+  let order = identity(count);
   let nextKeys = new Uint32Array(count);
   let nextOrder = new Uint32Array(count);
   const counts = new Uint32Array(DIGITS);
   for (let shift = 0; shift < 32; shift += 16) {
     if (!prefixCounts(keys, shift, counts)) continue;
-    for (let index = 0; index < count; index++) {
-      const target = counts[(keys[index] >>> shift) & 0xffff]++;
-      nextKeys[target] = keys[index];
-      nextOrder[target] = order[index];
-    }
+    scatter(keys, order, shift, counts, nextKeys, nextOrder);
     [keys, nextKeys] = [nextKeys, keys];
     [order, nextOrder] = [nextOrder, order];
   }
   return [order, keys];
+}
+
+/** The positions 0 … count − 1: the order before the first pass. */
+function identity(count: number): Uint32Array<ArrayBuffer> {
+  const order = new Uint32Array(count);
+  for (let index = 0; index < count; index++) order[index] = index;
+  return order;
+}
+
+/** One counting-sort pass: each key and its position moves to its digit's next slot in `nextKeys`, `nextOrder`. */
+function scatter(
+  keys: Uint32Array,
+  order: Uint32Array,
+  shift: number,
+  counts: Uint32Array,
+  nextKeys: Uint32Array,
+  nextOrder: Uint32Array,
+): void {
+  const count = keys.length;
+  for (let index = 0; index < count; index++) {
+    const target = counts[(keys[index] >>> shift) & 0xffff]++;
+    nextKeys[target] = keys[index];
+    nextOrder[target] = order[index];
+  }
 }
 
 /** Fills `counts` with each digit's first target slot; false when every key has the same digit. */

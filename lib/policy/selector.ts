@@ -26,17 +26,10 @@ import {
 import { boundedNumber, parseTimestamp } from "./lenient.ts";
 import {
   DEFAULT_HYBRID_PARAMS,
-  type EvictedFact,
   EVICTION_POLICY_CONFIDENCE,
   EVICTION_POLICY_HYBRID_V1,
-  type FactScore,
-  type HybridParams,
-  type ScoreComponents,
-  type SelectionOptions,
-  type SelectionResult,
 } from "./selection_types.ts";
-
-export { rankOrder };
+import type * as Selection from "./selection_types.ts";
 
 /**
  * Scores every fact and selects at most `maxFacts` of them, exactly as DeerMem's
@@ -67,8 +60,8 @@ export { rankOrder };
  */
 export function selectFactsForCapacity<F>(
   facts: readonly F[],
-  options: SelectionOptions,
-): SelectionResult<F> {
+  options: Selection.SelectionOptions,
+): Selection.SelectionResult<F> {
   const { maxFacts, policy } = options;
   if (!Number.isInteger(maxFacts) || maxFacts < 0) {
     throw new RangeError(`maxFacts must be a whole number ≥ 0`);
@@ -131,7 +124,7 @@ function scoreFacts(
   hybrid: boolean,
   usage: Readonly<Record<string, unknown>>,
   now: Instant,
-  params: HybridParams,
+  params: Selection.HybridParams,
   hashes: Uint32Array<ArrayBuffer> | undefined,
 ): Scores {
   const count = facts.length;
@@ -160,7 +153,7 @@ function scoreFacts(
 }
 
 /** The components of the score at a position. */
-function componentsAt(scores: Scores, index: number): ScoreComponents {
+function componentsAt(scores: Scores, index: number): Selection.ScoreComponents {
   if (!scores.hybrid) return { confidence: scores.values[index] };
   return {
     confidence: scores.confidences[index],
@@ -170,8 +163,8 @@ function componentsAt(scores: Scores, index: number): ScoreComponents {
 }
 
 /** The per-id score map of the result, built on first call only (a caller may never read it). */
-function lazyScoreMap(scores: Scores): () => Map<string, FactScore> {
-  let scoreMap: Map<string, FactScore> | undefined;
+function lazyScoreMap(scores: Scores): () => Map<string, Selection.FactScore> {
+  let scoreMap: Map<string, Selection.FactScore> | undefined;
   return () => {
     if (scoreMap === undefined) {
       scoreMap = new Map();
@@ -202,7 +195,7 @@ function chooseKept(
   facts: readonly unknown[],
   order: Uint32Array,
   maxFacts: number,
-  hybrid: HybridParams | null,
+  hybrid: Selection.HybridParams | null,
 ): { keep: Uint8Array; keptCount: number; reservedCorrectionSlots: number } {
   const count = facts.length;
   const keep = new Uint8Array(count);
@@ -244,7 +237,7 @@ function placeOutputs<F>(
   slot: Uint32Array,
   scores: Scores,
   scoreIndex: Int32Array | undefined,
-): { kept: F[]; keptIndex: number[]; evicted: EvictedFact[] } {
+): { kept: F[]; keptIndex: number[]; evicted: Selection.EvictedFact[] } {
   const count = facts.length;
   for (let rank = 0, at = 0, back = count; rank < count; rank++) {
     const index = order[rank];
@@ -252,7 +245,7 @@ function placeOutputs<F>(
   }
   const kept: F[] = new Array(keptCount);
   const keptIndex: number[] = new Array(keptCount);
-  const evicted: EvictedFact[] = new Array(count - keptCount);
+  const evicted: Selection.EvictedFact[] = new Array(count - keptCount);
   for (let index = 0; index < count; index++) {
     const at = slot[index];
     if (at < keptCount) {
@@ -277,7 +270,7 @@ function scoreHybrid(
   facts: readonly unknown[],
   usage: Readonly<Record<string, unknown>>,
   now: Instant,
-  params: HybridParams,
+  params: Selection.HybridParams,
   out: Scores,
 ): void {
   // First the ids and their sidecar entries, alone in a tight loop: the lookups in a large dictionary miss the
@@ -321,7 +314,7 @@ const LOG_9 = Math.log(9);
 function scoreComponents(
   facts: readonly unknown[],
   now: Instant,
-  params: HybridParams,
+  params: Selection.HybridParams,
   entries: (Record_ | undefined)[],
   out: Scores,
 ): void {
@@ -362,10 +355,11 @@ function scoreComponents(
 }
 
 function withLazyScores<F>(
-  result: Omit<SelectionResult<F>, "scores">,
-  build: () => Map<string, FactScore>,
-): SelectionResult<F> {
+  result: Omit<Selection.SelectionResult<F>, "scores">,
+  build: () => Map<string, Selection.FactScore>,
+): Selection.SelectionResult<F> {
   // Small snapshots (every protocol case) get a plain property; only large ones defer the Map.
   if (result.kept.length + result.evicted.length < RADIX_THRESHOLD) return { ...result, scores: build() };
-  return Object.defineProperty(result, "scores", { get: build, enumerable: true }) as SelectionResult<F>;
+  const lazy = Object.defineProperty(result, "scores", { get: build, enumerable: true });
+  return lazy as Selection.SelectionResult<F>;
 }

@@ -5,7 +5,7 @@
  */
 
 import * as z from "../base/zod.ts";
-import { BOM, ContractError, parseWith, type SameType, type Schema } from "../base/mod.ts";
+import { ContractError, parseWith, type SameType, type Schema } from "../base/mod.ts";
 import { laxInt, laxIntLiteral, parsePyJson } from "../py/mod.ts";
 
 /**
@@ -253,9 +253,6 @@ function parseJson(text: string, path: string): unknown {
   try {
     return parsePyJson(text);
   } catch (error) {
-    if (text.startsWith(BOM)) {
-      throw new ContractError("starts with a UTF-8 BOM, which the reference's json.load refuses", { path });
-    }
     throw new ContractError(`not valid JSON: ${(error as Error).message}`, { path, cause: error });
   }
 }

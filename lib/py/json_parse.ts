@@ -6,7 +6,7 @@
  * @module
  */
 
-import { BOM, decodeStrictUtf8 } from "../base/mod.ts";
+import { BOM, decodeStrictUtf8, startsWithBom } from "../base/mod.ts";
 import { PyFloat } from "./float.ts";
 import type { PyJson } from "./json_dumps.ts";
 
@@ -105,6 +105,24 @@ const ARRAY_INDEX_KEY = /^(?:0|[1-9][0-9]{0,9})$/;
 const INTEGER_LIKE_KEY_IN_TEXT = /"(?:[0-9]|\\u003[0-9]){1,10}"\s*:/;
 
 /**
+ * The reference's rule for a leading byte-order mark in JSON text, in one place: `json.loads` of a `str` (and so
+ * `json.load` of a file opened as UTF-8) refuses it. Returns Python's message for text that begins with one,
+ * `undefined` otherwise; a caller that reads JSON its own way reports it as `not valid JSON: <message>`.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { jsonBomRefusal } from "./json_parse.ts";
+ * strictEqual(jsonBomRefusal("\ufeff{}"), "Unexpected UTF-8 BOM (decode using utf-8-sig)");
+ * strictEqual(jsonBomRefusal("{}"), undefined);
+ * strictEqual(jsonBomRefusal("[\"\ufeff\"]"), undefined); // U+FEFF inside is text
+ * ```
+ */
+export function jsonBomRefusal(text: string): string | undefined {
+  return startsWithBom(text) ? "Unexpected UTF-8 BOM (decode using utf-8-sig)" : undefined;
+}
+
+/**
  * Parses JSON exactly as Python's `json.loads` does: `NaN`, `Infinity` and `-Infinity` are read; a number with a
  * fraction or exponent is a {@linkcode PyFloat} (`1e400` is infinity); an integer is a `number` when it fits
  * exactly and a `bigint` otherwise; duplicate keys keep the last value; an object whose key order JavaScript would
@@ -128,7 +146,8 @@ const INTEGER_LIKE_KEY_IN_TEXT = /"(?:[0-9]|\\u003[0-9]){1,10}"\s*:/;
  * ```
  */
 export function parsePyJson(text: string, limits: JsonLimits = JSON_LIMITS): PyJson {
-  if (text.startsWith(BOM)) throw new SyntaxError("Unexpected UTF-8 BOM (decode using utf-8-sig)");
+  const bom = jsonBomRefusal(text);
+  if (bom !== undefined) throw new SyntaxError(bom);
   checkJsonLimits(text, limits);
   // The engine's parser is exact for everything else; it throws on NaN/Infinity, so those take the full parser.
   if (!INTEGER_LIKE_KEY_IN_TEXT.test(text)) {
@@ -159,7 +178,7 @@ export function parsePyJson(text: string, limits: JsonLimits = JSON_LIMITS): PyJ
  */
 export function parsePyJsonBytes(bytes: Uint8Array, limits: JsonLimits = JSON_LIMITS): PyJson {
   const text = decodeStrictUtf8(bytes);
-  return parsePyJson(text.startsWith(BOM) ? text.slice(BOM.length) : text, limits);
+  return parsePyJson(startsWithBom(text) ? text.slice(BOM.length) : text, limits);
 }
 
 /** The fast path's reviver; a SyntaxError here sends the text to the full parser, which names the place. */

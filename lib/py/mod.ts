@@ -12,6 +12,7 @@ export { dumps, dumpsString, type PyJson } from "./json_dumps.ts";
 export {
   checkJsonLimits,
   JSON_LIMITS,
+  jsonBomRefusal,
   type JsonLimits,
   parsePyJson,
   parsePyJsonBytes,
@@ -28,4 +29,5 @@ export {
   isoformatUtc,
   isoformatZulu,
 } from "./time.ts";
+export { jsonObjectOf, type JsonTextOptions, parseJsonText, parseJsonTextWith } from "./json_text.ts";
 export { parsePyYamlFile } from "./yaml.ts";

@@ -109,15 +109,14 @@ export function runSweep(
     onCase?.(caseIndex + 1, protocol.cases.length);
   });
   const publishedParams = hybridParams(config);
-  return {
-    grid,
-    groups,
-    parameterSets,
-    hybrid,
-    confidence,
-    published: parameterSetOf(grid, publishedParams),
-    publishedParams,
-  };
+  return withPublishedSet({ grid, groups, parameterSets, hybrid, confidence, publishedParams });
+}
+
+/** A sweep's counts with the published parameters' set index on its grid (-1 when off it): run or read back. */
+export function withPublishedSet(counts: Omit<SweepResult, "published">): SweepResult {
+  const { grid, groups, parameterSets, hybrid, confidence, publishedParams } = counts;
+  const published = parameterSetOf(grid, publishedParams);
+  return { grid, groups, parameterSets, hybrid, confidence, published, publishedParams };
 }
 
 /** The (source, scenario) groups in order of first appearance, and each case's group. */

@@ -7,9 +7,9 @@
 
 import { InputError, parseWith } from "../base/mod.ts";
 import type { HybridParams } from "../policy/mod.ts";
-import type { SweepResult } from "./engine.ts";
+import { type SweepResult, withPublishedSet } from "./engine.ts";
 import { MAX_GRID_POINTS, simplexWeights, type SweepGrid } from "./grid.ts";
-import { parametersAt, parameterSetOf } from "./parameters.ts";
+import { parametersAt } from "./parameters.ts";
 import { type SweepRecordFields, SweepRow } from "./record_schema.ts";
 
 /** The most divisions of the weight simplex a grid has (`weights_step` is 1/n for a whole n ≤ 100). */
@@ -125,15 +125,7 @@ export function sweepResultOf(record: SweepRecordFields, rowsText: string, rowsP
     hybrid[index] = row.hybrid_v1_retained;
   });
   const publishedParams = hybridParamsOf(record.published);
-  return {
-    grid,
-    groups,
-    parameterSets,
-    hybrid,
-    confidence,
-    published: parameterSetOf(grid, publishedParams),
-    publishedParams,
-  };
+  return withPublishedSet({ grid, groups, parameterSets, hybrid, confidence, publishedParams });
 }
 
 function parseRow(line: string, path: string, prefix: string): SweepRow {

@@ -8,7 +8,6 @@
 
 import { exists, readBytesIfExists, readTextIfExists, sha256Hex } from "../base/mod.ts";
 import { firstByteDifference } from "./checks.ts";
-import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
   GRADED_ROWS_FILE,
@@ -23,7 +22,7 @@ import {
   RESPONSES_DIR,
 } from "../qa/mod.ts";
 import { type Check, CheckList, type VerifyResult } from "./checks.ts";
-import { type VerifyOptions, verifyResults } from "./qa_run.ts";
+import { type VerifyInputs, verifyResults } from "./qa_run.ts";
 
 /** A partial run as found: the run directory, the folder of its grading and what `partial.json` records. */
 export interface PartialRun {
@@ -144,9 +143,7 @@ export function gradedTasks(partial: PartialRun, tasks: readonly AnswerTask[]): 
  */
 export async function verifyPartialRun(
   partial: PartialRun,
-  contracts: Contracts,
-  tasks?: readonly AnswerTask[],
-  options: VerifyOptions = {},
+  ...[contracts, tasks, options]: VerifyInputs
 ): Promise<VerifyResult> {
   const own = await partialChecks(partial, tasks);
   const result = await verifyResults(

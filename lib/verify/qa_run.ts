@@ -82,11 +82,9 @@ interface RowsRead {
  */
 export async function verifyResults(
   directory: string | RunFiles,
-  contracts: Contracts,
-  tasks?: readonly AnswerTask[],
-  options: VerifyOptions = {},
+  ...inputs: VerifyInputs
 ): Promise<VerifyResult> {
-  return (await verifyQaRun(runFilesOf(directory), contracts, tasks, options)).result;
+  return (await verifyQaRun(runFilesOf(directory), ...inputs)).result;
 }
 
 /** What {@linkcode verifyQaRun} found, and the rows its checks ran on (what a report shows). */
@@ -104,9 +102,7 @@ export interface QaRunVerification {
  */
 export async function verifyQaRun(
   files: RunFiles,
-  contracts: Contracts,
-  tasks?: readonly AnswerTask[],
-  options: VerifyOptions = {},
+  ...[contracts, tasks, options = {}]: VerifyInputs
 ): Promise<QaRunVerification> {
   const list = new CheckList();
   // Without the module or the dataset, the run's own record says which two policies it compares.
@@ -128,6 +124,12 @@ export interface VerifyOptions {
   /** The candidate the run must have been made with (`--policy-module`, its baseline from the marker). */
   candidate?: RunCandidate;
 }
+
+/**
+ * What a verification takes besides the files: the contracts, the tasks rebuilt from the dataset (without them
+ * the per-row re-derivation is listed as needing the dataset) and the options.
+ */
+export type VerifyInputs = [contracts: Contracts, tasks?: readonly AnswerTask[], options?: VerifyOptions];
 
 /** The candidate a run's marker records, read leniently (a marker that does not parse fails its own check). */
 export async function recordedCandidate(directory: string | RunFiles): Promise<RunCandidate | undefined> {

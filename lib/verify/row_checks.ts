@@ -16,7 +16,8 @@ import {
   PUBLISHED_PAIR,
 } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
-import { compareCodePoints, decodeStrictUtf8, startsWithBom } from "../base/mod.ts";
+import { compareCodePoints, decodeStrictUtf8 } from "../base/mod.ts";
+import { jsonBomRefusal } from "../py/mod.ts";
 import { firstByteDifference } from "./checks.ts";
 
 /**
@@ -168,7 +169,7 @@ export function structureProblems(
  * strictEqual(canonicalDifference(utf8(gradedRowsJsonl(rows)), rows), undefined);
  * const crlf = gradedRowsJsonl(rows).replace("\n", "\r\n");
  * strictEqual(canonicalDifference(utf8(crlf), rows), "line 1: ends with CR (expected \\n line ends)");
- * strictEqual(canonicalDifference(utf8("\ufeff" + gradedRowsJsonl(rows)), rows), "line 1: begins with a UTF-8 byte-order mark");
+ * strictEqual(canonicalDifference(utf8("\ufeff" + gradedRowsJsonl(rows)), rows), "line 1: not valid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)");
  * ```
  */
 export function canonicalDifference(bytes: Uint8Array, rows: readonly GradedRow[]): string | undefined {
@@ -199,7 +200,8 @@ export function canonicalDifference(bytes: Uint8Array, rows: readonly GradedRow[
 }
 
 function lineDifference(text: string, canonical: string): string | undefined {
-  if (startsWithBom(text)) return "line 1: begins with a UTF-8 byte-order mark";
+  const bom = jsonBomRefusal(text);
+  if (bom !== undefined) return `line 1: not valid JSON: ${bom}`;
   const published = text.split("\n");
   const expected = canonical.split("\n");
   let at = 0;

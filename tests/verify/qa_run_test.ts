@@ -1,11 +1,22 @@
-import { UnreadableFileError } from "../../lib/base/errors.ts";
+import { ContractError, UnreadableFileError } from "../../lib/base/errors.ts";
+import { parseOfficialManifest } from "../../lib/protocol/manifest.ts";
+import { jsonBomRefusal, parsePyJson } from "../../lib/py/mod.ts";
+import { checkMarker, demoGradedRun, gradedRowsJsonl } from "../../lib/qa/mod.ts";
+import { canonicalDifference } from "../../lib/verify/row_checks.ts";
 import {
   formatVerifyResult,
   NOT_REDERIVABLE,
   type VerifyResult,
   verifyResults,
 } from "../../lib/verify/mod.ts";
-import { assert, assertEquals, assertMatch, assertRejects, assertStringIncludes } from "../helpers/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertMatch,
+  assertRejects,
+  assertStringIncludes,
+  assertThrows,
+} from "../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, unwrap, withTempDir } from "../helpers/cli.ts";
 import { fixtureContracts, fixtureTasks, REFERENCE_QA } from "../helpers/fixture.ts";
 
@@ -328,4 +339,17 @@ Deno.test("verify CLI --dataset: a case_id swap is caught per row", async () => 
     assertEquals(result.code, 1);
     assertMatch(unwrap(result.stdout), /05fdf179__\S+: case_id differs from the recomputed task/);
   });
+});
+
+Deno.test("one BOM rule: every JSON reader refuses a leading BOM in Python's words, as not valid JSON", async () => {
+  const refusal = "not valid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)";
+  assertEquals(`not valid JSON: ${jsonBomRefusal("\ufeff{}")}`, refusal);
+  assertEquals(assertThrows(() => parsePyJson("\ufeff{}"), SyntaxError).message, jsonBomRefusal("\ufeff"));
+  const manifest = assertThrows(() => parseOfficialManifest("\ufeff{}", "official.json"), ContractError);
+  assertEquals(manifest.message, `official.json: ${refusal}`);
+  const marker = assertThrows(() => checkMarker("\ufeff{}", "run/qa_run.json", contracts), ContractError);
+  assertEquals(marker.message, `run/qa_run.json: ${refusal}`);
+  const { rows } = await demoGradedRun();
+  const bytes = new TextEncoder().encode(`\ufeff${gradedRowsJsonl(rows)}`);
+  assertEquals(canonicalDifference(bytes, rows), `line 1: ${refusal}`);
 });

@@ -9,15 +9,13 @@
 import * as z from "../../base/zod.ts";
 import {
   ContractError,
-  parseWith,
   type RunFiles,
   runFilesOf,
   type SameType,
   type Schema,
-  startsWithBom,
 } from "../../base/mod.ts";
 import { artifactHashes, type Contracts, datasetIdentity, type SourceState } from "../../protocol/mod.ts";
-import { createdAtStamp, dumps, PyFloat, type PyJson } from "../../py/mod.ts";
+import { createdAtStamp, dumps, parseJsonTextWith, PyFloat, type PyJson } from "../../py/mod.ts";
 import { MARKER_FILE } from "./run_dir.ts";
 import {
   checkCandidate,
@@ -286,15 +284,7 @@ export function checkMarker(
   candidate?: ExpectedCandidate | "as recorded",
   advice: string = OTHER_PROTOCOL_ADVICE,
 ): QaRunMarker {
-  // The reference's json.load refuses a leading BOM rather than skipping it.
-  if (startsWithBom(text)) throw new ContractError("not valid JSON: Unexpected UTF-8 BOM", { path });
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ContractError("not valid JSON", { path, cause: error });
-  }
-  const marker = parseWith(QaRunMarker, data, path);
+  const marker = parseJsonTextWith(QaRunMarker, text, path);
   const { config } = contracts;
   for (
     const [field, actual, expected] of [
