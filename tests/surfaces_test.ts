@@ -168,3 +168,35 @@ Deno.test("the cap rule's reader finds a cap declared outside the table", () => 
     ],
   );
 });
+
+/**
+ * Where a module outside lib/base and lib/py may parse JSON itself: the sandbox's answer lines belong to its
+ * codec (a reviver for the values JSON cannot hold), not to a file format.
+ */
+const JSON_PARSE_ALLOWED = new Set(["policy/sandbox.ts"]);
+
+/** The modules outside lib/base and lib/py that call `JSON.parse` instead of py's readers of JSON text. */
+function jsonParsers(files: readonly { path: string; text: string }[]): string[] {
+  return files.filter(({ path, text }) =>
+    !path.startsWith("base/") && !path.startsWith("py/") && !JSON_PARSE_ALLOWED.has(path) &&
+    text.split("\n").some((line) => !/^\s*(?:\*|\/\/|\/\*)/.test(line) && /\bJSON\.parse\(/.test(line))
+  ).map(({ path }) => path);
+}
+
+Deno.test("JSON text is read through py's parseJsonText, parseJsonTextWith or jsonObjectOf: no other JSON.parse", async () => {
+  assertEquals(jsonParsers(await libFiles()), []);
+});
+
+Deno.test("the JSON rule names a planted JSON.parse, not one in an example, in lib/py or in the sandbox", () => {
+  const planted = "export const read = (text: string) => JSON.parse(text);\n";
+  const example = " * const marker = JSON.parse(qaRunMarker(contracts));\n";
+  assertEquals(
+    jsonParsers([
+      { path: "verify/planted.ts", text: planted },
+      { path: "verify/example.ts", text: example },
+      { path: "py/json_text.ts", text: planted },
+      { path: "policy/sandbox.ts", text: planted },
+    ]),
+    ["verify/planted.ts"],
+  );
+});

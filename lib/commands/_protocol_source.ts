@@ -8,6 +8,7 @@
  */
 
 import { CONTRACT_CAP, InputError, readBytes, readTextIfExists, sha256Hex } from "../base/mod.ts";
+import { jsonObjectOf } from "../py/mod.ts";
 import { type ContractPaths, KEPT_PROTOCOL_DIR, readProtocolDirectory } from "../protocol/mod.ts";
 import type { FlagValues, Io } from "./_command.ts";
 import { contractPaths, type DATASET_FLAG, datasetPath, type PROTOCOL_FLAGS } from "./_flags.ts";
@@ -73,12 +74,7 @@ async function checkRecordedArtifacts(run: string, contracts: Required<ContractP
   for (const record of RECORDS) {
     const text = await readTextIfExists(`${run}/${record}`, record, CONTRACT_CAP).catch(() => undefined);
     if (text === undefined) continue;
-    let artifacts: Record<string, unknown> | undefined;
-    try {
-      artifacts = JSON.parse(text)?.artifacts;
-    } catch {
-      return;
-    }
+    const artifacts = jsonObjectOf(text)?.artifacts as Record<string, unknown> | null | undefined;
     if (typeof artifacts !== "object" || artifacts === null) return;
     for (const [key, field] of FIELDS) {
       const recorded = artifacts[field];

@@ -6,7 +6,7 @@
  */
 
 import { VectorFormatError } from "../base/mod.ts";
-import { parsePyJson } from "../py/mod.ts";
+import { parseJsonText } from "../py/mod.ts";
 import { type AsyncVectorChecker, type LineVerdict, ulpsApart, type VectorChecker } from "./compare.ts";
 import type { FileReport } from "./report.ts";
 import { PYTHON_FLOAT_FILES, VECTOR_CHECKERS } from "./vectors.ts";
@@ -53,12 +53,11 @@ export async function checkVectorText(
 }
 
 function parseLine(file: string, line: string, lineNumber: number): Record<string, unknown> {
-  let record: unknown;
-  try {
-    record = PYTHON_FLOAT_FILES.has(file) ? parsePyJson(line) : JSON.parse(line);
-  } catch (error) {
-    throw new VectorFormatError(`line ${lineNumber}: not valid JSON`, { path: file, cause: error });
-  }
+  const record = parseJsonText(line, file, {
+    error: VectorFormatError,
+    prefix: `line ${lineNumber}: `,
+    parser: PYTHON_FLOAT_FILES.has(file) ? "python" : "engine",
+  });
   if (record === null || typeof record !== "object" || Array.isArray(record)) {
     throw new VectorFormatError(`line ${lineNumber}: not a JSON object`, { path: file });
   }

@@ -6,6 +6,7 @@
  */
 
 import { ensureDir, publishFiles, sha256Hex } from "../base/mod.ts";
+import { parseJsonText } from "../py/mod.ts";
 import { type Contracts, EMBEDDED_ARTIFACTS, loadContracts } from "./contracts.ts";
 import { type Dataset, loadDataset, parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
@@ -158,7 +159,7 @@ export async function buildDemoProtocol(
     .replace(/^ {2}filename: .*$/m, "  filename: demo-longmemeval-shaped.json")
     .replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${sha256}`)
     .replace(/^ {2}model: .*$/m, `  model: ${STAND_IN_MODEL}`);
-  const official = JSON.parse(EMBEDDED_ARTIFACTS["manifests/longmemeval-pr4789-v1.json"]);
+  const official = embeddedJson("manifests/longmemeval-pr4789-v1.json");
   official.protocol_id = DEMO_PROTOCOL_ID;
   const selection = recomputeSelection({ sha256, ...parseRows(rows, "demo") }, official as OfficialManifest);
   const per = official.selection.cases_per_type_per_scenario;
@@ -170,7 +171,7 @@ export async function buildDemoProtocol(
       ), // in the order the reference compares: each type's IDs in turn
     ]),
   );
-  const synthetic = JSON.parse(EMBEDDED_ARTIFACTS["manifests/synthetic-corrections-pr4789-v1.json"]);
+  const synthetic = embeddedJson("manifests/synthetic-corrections-pr4789-v1.json");
   synthetic.protocol_id = DEMO_PROTOCOL_ID;
   return {
     dataset,
@@ -283,4 +284,10 @@ export async function writeDemoProtocol(directory: string, demo: DemoProtocol): 
     [dataset, demo.dataset],
   ]);
   return { contracts, dataset };
+}
+
+/** An embedded manifest's value, edited into the demo's (the embedded artifacts are the protocol's own bytes). */
+// deno-lint-ignore no-explicit-any
+function embeddedJson(name: keyof typeof EMBEDDED_ARTIFACTS): any {
+  return parseJsonText(EMBEDDED_ARTIFACTS[name], name);
 }

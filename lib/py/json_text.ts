@@ -13,7 +13,7 @@ import {
   parseWith,
   type Schema,
 } from "../base/mod.ts";
-import { jsonBomRefusal } from "./json_parse.ts";
+import { jsonBomRefusal, parsePyJson } from "./json_parse.ts";
 
 /** How {@linkcode parseJsonText} reports text that is not JSON. */
 export interface JsonTextOptions {
@@ -21,6 +21,8 @@ export interface JsonTextOptions {
   error?: new (message: string, options: DomainErrorOptions) => InputError;
   /** Put before the message, e.g. `line 3: `. */
   prefix?: string;
+  /** `"python"`: Python's own parser ({@linkcode parsePyJson}: `NaN`, floats kept as floats); else the engine's. */
+  parser?: "engine" | "python";
 }
 
 /**
@@ -43,7 +45,7 @@ export function parseJsonText(text: string, path: string, options: JsonTextOptio
   const bom = jsonBomRefusal(text);
   try {
     if (bom !== undefined) throw new SyntaxError(bom);
-    return JSON.parse(text);
+    return options.parser === "python" ? parsePyJson(text) : JSON.parse(text);
   } catch (error) {
     const why = (error as Error).message;
     throw new ErrorType(`${options.prefix ?? ""}not valid JSON: ${why}`, { path, cause: error });

@@ -5,8 +5,9 @@
  * @module
  */
 
-import { InputError, parseWith } from "../base/mod.ts";
+import { InputError } from "../base/mod.ts";
 import type { HybridParams } from "../policy/mod.ts";
+import { parseJsonTextWith } from "../py/mod.ts";
 import { type SweepResult, withPublishedSet } from "./engine.ts";
 import { MAX_GRID_POINTS, simplexWeights, type SweepGrid } from "./grid.ts";
 import { parametersAt } from "./parameters.ts";
@@ -129,13 +130,7 @@ export function sweepResultOf(record: SweepRecordFields, rowsText: string, rowsP
 }
 
 function parseRow(line: string, path: string, prefix: string): SweepRow {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    throw new InputError(`${prefix}not valid JSON: ${(error as Error).message}`, { path, cause: error });
-  }
-  const row = parseWith(SweepRow, value, path, { error: InputError, prefix });
+  const row = parseJsonTextWith(SweepRow, line, path, { error: InputError, prefix });
   if (row.hybrid_v1_retained > row.cases || row.confidence_retained > row.cases) {
     throw new InputError(`${prefix}keeps more supports than its ${row.cases} cases`, { path });
   }

@@ -6,6 +6,7 @@
  */
 
 import { decodeStrictUtf8 } from "../base/mod.ts";
+import { jsonObjectOf } from "../py/mod.ts";
 import { firstByteDifference } from "./checks.ts";
 
 /** One field whose value in the file is not the one re-derived. */
@@ -89,13 +90,15 @@ export function figureDifferences(file: unknown, derived: unknown, path = ""): F
 export function figureDetail(bytes: Uint8Array, derived: string, from = "rows"): string | undefined {
   const at = firstByteDifference(bytes, new TextEncoder().encode(derived));
   if (at === undefined) return undefined;
-  let differences: FigureDifference[];
+  let published: Record<string, unknown> | undefined;
   try {
-    const text = decodeStrictUtf8(bytes);
-    differences = figureDifferences(JSON.parse(text), JSON.parse(derived));
+    published = jsonObjectOf(decodeStrictUtf8(bytes));
   } catch {
-    differences = []; // not JSON: the bytes are all there is to name
+    published = undefined; // not UTF-8
   }
+  const expected = jsonObjectOf(derived);
+  // Not JSON: the bytes are all there is to name.
+  const differences = published && expected ? figureDifferences(published, expected) : [];
   if (differences.length === 0) return `first difference at byte ${at}`;
   const shownDifferences = differences.slice(0, 3).map((item) =>
     `${item.field}: file ${item.file}, ${from} ${item.derived}`

@@ -21,7 +21,7 @@ import {
   policySummaryOf,
   rawRowEntry,
 } from "../policy/mod.ts";
-import type { PyJson } from "../py/mod.ts";
+import { jsonObjectOf, type PyJson } from "../py/mod.ts";
 import { type Check, firstByteDifference } from "./checks.ts";
 import { figureDetail } from "./figures.ts";
 
@@ -278,14 +278,9 @@ function checkRunRecord(
     checks.push({ name: "run.json names the protocol in use", verdict: "fail", detail: "missing" });
     return;
   }
-  let record: unknown;
-  try {
-    record = JSON.parse(recordText);
-  } catch {
-    record = undefined;
-  }
-  const differing = record !== null && typeof record === "object"
-    ? runRecordProblems(record as Record<string, unknown>, contracts, module)
+  const record = jsonObjectOf(recordText);
+  const differing = record !== undefined
+    ? runRecordProblems(record, contracts, module)
     : ["(not a JSON object)"];
   checks.push({
     name:
@@ -314,13 +309,7 @@ export async function recordedPolicyModule(
   directory: string | RunFiles,
 ): Promise<PolicyModuleRecord | undefined> {
   const text = (await readFile(runFilesOf(directory), "run.json"))?.text;
-  let record: unknown;
-  try {
-    record = text === undefined ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  const module = (record as { policy_module?: Record<string, unknown> } | undefined)?.policy_module;
+  const module = jsonObjectOf(text)?.policy_module as Record<string, unknown> | null | undefined;
   if (module === null || typeof module !== "object") return undefined;
   const { file, name, sha256 } = module;
   if (typeof file !== "string" || typeof name !== "string" || typeof sha256 !== "string") return undefined;

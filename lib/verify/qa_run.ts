@@ -36,6 +36,7 @@ import {
   UnreadableFileError,
 } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
+import { jsonObjectOf } from "../py/mod.ts";
 import { CheckList, type VerifyResult } from "./checks.ts";
 import { figureDetail } from "./figures.ts";
 import {
@@ -135,7 +136,9 @@ export type VerifyInputs = [contracts: Contracts, tasks?: readonly AnswerTask[],
 export async function recordedCandidate(directory: string | RunFiles): Promise<RunCandidate | undefined> {
   try {
     const text = await runFilesOf(directory).text(MARKER_FILE, "run marker");
-    const parsed = text === undefined ? undefined : runCandidateSchema.safeParse(JSON.parse(text)?.candidate);
+    const parsed = text === undefined
+      ? undefined
+      : runCandidateSchema.safeParse(jsonObjectOf(text)?.candidate);
     return parsed?.success ? parsed.data : undefined;
   } catch {
     return undefined;

@@ -17,7 +17,7 @@ import {
 } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { compareCodePoints, decodeStrictUtf8 } from "../base/mod.ts";
-import { jsonBomRefusal } from "../py/mod.ts";
+import { jsonBomRefusal, jsonObjectOf } from "../py/mod.ts";
 import { firstByteDifference } from "./checks.ts";
 
 /**
@@ -216,13 +216,8 @@ function lineDifference(text: string, canonical: string): string | undefined {
   } else if (got === "") why = "an empty line";
   else if (got.endsWith("\r")) why = "ends with CR (expected \\n line ends)";
   else {
-    let gotId: unknown;
-    try {
-      gotId = (JSON.parse(got) as { row_id?: unknown }).row_id;
-    } catch {
-      gotId = undefined;
-    }
-    const wantId = (JSON.parse(want) as { row_id: string }).row_id;
+    const gotId = jsonObjectOf(got)?.row_id;
+    const wantId = jsonObjectOf(want)?.row_id as string;
     why = gotId !== wantId
       ? `holds ${JSON.stringify(gotId)}, expected ${wantId} (rows ordered by row id)`
       : `row ${wantId} is not in canonical form (sorted keys, Python spacing and number forms)`;

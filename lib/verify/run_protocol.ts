@@ -7,6 +7,7 @@
 
 import { ContractError, decodeUtf8, type RunFiles, runFilesOf } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
+import { jsonObjectOf } from "../py/mod.ts";
 import { ARTIFACT_KEYS, expectedArtifacts, MARKER_FILE, OTHER_PROTOCOL_ADVICE } from "../qa/mod.ts";
 
 type Field = [name: string, actual: unknown, expected: unknown];
@@ -48,13 +49,7 @@ async function jsonObject(
 ): Promise<Record<string, unknown> | undefined> {
   const bytes = await files.bytes(name, what);
   if (bytes === undefined) return undefined;
-  const text = decodeUtf8(bytes, files.path(name));
-  try {
-    const value = JSON.parse(text);
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  return jsonObjectOf(decodeUtf8(bytes, files.path(name)));
 }
 
 /**

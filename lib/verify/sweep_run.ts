@@ -21,6 +21,7 @@ import {
 } from "../base/mod.ts";
 import { artifactHashes, type Contracts, type PreparedCase } from "../protocol/mod.ts";
 import type { PyJson } from "../py/mod.ts";
+import { parseJsonText } from "../py/mod.ts";
 import {
   runSweep,
   SWEEP_RECORD_VERSION,
@@ -168,9 +169,9 @@ function checkRecord(
   if (file.text === undefined) return void fail(SWEEP_CHECKS.record, file.problem!);
   let raw: Record<string, unknown>;
   try {
-    raw = JSON.parse(file.text);
-  } catch {
-    return void fail(SWEEP_CHECKS.record, `${path}: not valid JSON`);
+    raw = parseJsonText(file.text, path) as Record<string, unknown>;
+  } catch (error) {
+    return void fail(SWEEP_CHECKS.record, (error as Error).message);
   }
   if (raw === null || typeof raw !== "object" || raw.schema_version !== SWEEP_RECORD_VERSION) {
     const version = JSON.stringify((raw as Record<string, unknown> | null)?.schema_version);

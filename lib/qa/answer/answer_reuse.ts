@@ -17,7 +17,6 @@ import {
   InputError,
   listDirectory,
   moveAside,
-  parseWith,
   type PublishOptions,
   readTextIfExists,
   RowIntegrityError,
@@ -25,6 +24,7 @@ import {
   writeFileAtomic,
 } from "../../base/mod.ts";
 import type { Contracts } from "../../protocol/mod.ts";
+import { parseJsonTextWith } from "../../py/mod.ts";
 import { type AnswerRow, answerRow, answerRowJson, parseAnswerRow } from "../run/answer_rows.ts";
 import { policyPair } from "../run/candidate.ts";
 import { readMarker } from "../run/run_marker.ts";
@@ -79,13 +79,7 @@ export async function readReuseRecord(directory: string): Promise<ReuseRecord | 
   const path = `${directory}/${REUSE_FILE}`;
   const text = await readTextIfExists(path, "reuse record");
   if (text === undefined) return undefined;
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ContractError("not valid JSON", { path, cause: error });
-  }
-  return parseWith(ReuseRecord, data, path);
+  return parseJsonTextWith(ReuseRecord, text, path);
 }
 
 /** An earlier run's answers, by request fingerprint (every row of it, in row id order), ready to be reused. */

@@ -7,7 +7,8 @@
  */
 
 import * as z from "../../base/zod.ts";
-import { ContractError, parseWith } from "../../base/mod.ts";
+import { ContractError } from "../../base/mod.ts";
+import { parseJsonTextWith } from "../../py/mod.ts";
 import type { AnswerTask } from "./tasks.ts";
 import type { PolicyPair } from "./candidate.ts";
 
@@ -102,13 +103,7 @@ export function partialRecordJson(record: PartialRecord): string {
  * ```
  */
 export function parsePartialRecord(text: string, path: string): PartialRecord {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ContractError(`not JSON: ${(error as Error).message}`, { path, cause: error });
-  }
-  const record = parseWith(partialRecordSchema, data, path);
+  const record = parseJsonTextWith(partialRecordSchema, text, path);
   const counts: [string, number, number][] = [
     ["tasks_with_rows", record.tasks_with_rows, record.row_files.length],
     ["complete_pairs", record.complete_pairs * 2, record.row_files.length - record.unpaired.length],

@@ -7,13 +7,7 @@
  */
 
 import * as z from "../../base/zod.ts";
-import {
-  ContractError,
-  type RunFiles,
-  runFilesOf,
-  type SameType,
-  type Schema,
-} from "../../base/mod.ts";
+import { ContractError, type RunFiles, runFilesOf, type SameType, type Schema } from "../../base/mod.ts";
 import { artifactHashes, type Contracts, datasetIdentity, type SourceState } from "../../protocol/mod.ts";
 import { createdAtStamp, dumps, parseJsonTextWith, PyFloat, type PyJson } from "../../py/mod.ts";
 import { MARKER_FILE } from "./run_dir.ts";

@@ -6,6 +6,7 @@
  */
 
 import type { RunFiles } from "../../base/mod.ts";
+import { jsonObjectOf } from "../../py/mod.ts";
 
 /**
  * A JSON object file's value (from the run's files, as they were read once), or `undefined` when it is missing,
@@ -15,12 +16,5 @@ export async function readJsonObject(
   files: RunFiles,
   name: string,
 ): Promise<Record<string, unknown> | undefined> {
-  const text = await files.text(name);
-  if (text === undefined) return undefined;
-  try {
-    const value = JSON.parse(text);
-    return value !== null && typeof value === "object" ? value as Record<string, unknown> : undefined;
-  } catch {
-    return undefined;
-  }
+  return jsonObjectOf(await files.text(name));
 }

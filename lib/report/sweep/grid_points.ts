@@ -6,6 +6,7 @@
  */
 
 import { InputError, parseWith } from "../../base/mod.ts";
+import { parseJsonText } from "../../py/mod.ts";
 import { SweepRow } from "./sweep_schema.ts";
 
 /** A grid point: a parameter set at one capacity, with its per-scenario rows. */
@@ -54,15 +55,6 @@ export function signed(value: number): string {
   return value > 0 ? `+${value}` : String(value);
 }
 
-/** A JSON text's value; invalid JSON is an {@linkcode InputError} naming the file (and `prefix`, the line). */
-export function parseJson(text: string, path: string, prefix: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`${prefix}not valid JSON: ${(error as Error).message}`, { path, cause: error });
-  }
-}
-
 /**
  * The rows of `sweep.jsonl` (each checked against {@linkcode SweepRow}) gathered into grid points in file order,
  * and how many rows there were.
@@ -76,7 +68,7 @@ export function gridPoints(rowsText: string, rowsPath: string): { points: Point[
   if (lines.at(-1) === "") lines.pop();
   lines.forEach((line, index) => {
     const prefix = `line ${index + 1}: `;
-    const row = parseWith(SweepRow, parseJson(line, rowsPath, prefix), rowsPath, {
+    const row = parseWith(SweepRow, parseJsonText(line, rowsPath, { error: InputError, prefix }), rowsPath, {
       error: InputError,
       prefix,
     });

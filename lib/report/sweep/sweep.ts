@@ -9,9 +9,10 @@
 
 import { InputError, NotVerifiedError, parseWith } from "../../base/mod.ts";
 import type { Contracts, PreparedCase } from "../../protocol/mod.ts";
+import { parseJsonText } from "../../py/mod.ts";
 import { parametersAt, type SweepResult, sweepSummaryLines } from "../../sweep/mod.ts";
 import { verifySweep } from "../../verify/mod.ts";
-import { describe, gridPoints, parametersKey, parseJson, type Point, signed } from "./grid_points.ts";
+import { describe, gridPoints, parametersKey, type Point, signed } from "./grid_points.ts";
 import { type HeatMap, heatMapModel, heatMapSvg } from "./_heat_map.ts";
 import { type Section, type Table, table } from "../document/model.ts";
 import { verificationSection } from "../run/sections.ts";
@@ -219,9 +220,14 @@ export function sweepReport(
 ): BuiltSweepReport {
   const recordPath = `${directory}/sweep.json`;
   const rowsPath = `${directory}/sweep.jsonl`;
-  const record = parseWith(SweepRecordHead, parseJson(recordText, recordPath, ""), recordPath, {
-    error: InputError,
-  });
+  const record = parseWith(
+    SweepRecordHead,
+    parseJsonText(recordText, recordPath, { error: InputError }),
+    recordPath,
+    {
+      error: InputError,
+    },
+  );
   const { points, rows } = gridPoints(rowsText, rowsPath);
   if (rows !== record.rows) {
     throw new InputError(`holds ${rows} rows; sweep.json says ${record.rows}`, { path: rowsPath });
@@ -340,9 +346,14 @@ export async function readSweepReport(
   if (!verified.ok || verified.files === undefined) throw new NotVerifiedError(directory, verification);
   // Built from the sweep the checks rebuilt from the rows: the rows are parsed once.
   const recordPath = `${directory}/sweep.json`;
-  const record = parseWith(SweepRecordHead, parseJson(verified.files.record, recordPath, ""), recordPath, {
-    error: InputError,
-  });
+  const record = parseWith(
+    SweepRecordHead,
+    parseJsonText(verified.files.record, recordPath, { error: InputError }),
+    recordPath,
+    {
+      error: InputError,
+    },
+  );
   const report = reportOf(record, pointsOf(verified.result!), 5);
   const verdict = verdictSection(verified.result!, contracts.config.pool.capacities);
   const [count, ...rest] = report.lines;
