@@ -18,20 +18,23 @@ Deno.test("lib/ holds only the layer folders (no module at its top level)", asyn
   assertEquals(names.sort(), [...LAYERS].sort());
 });
 
-Deno.test("the layering check fails on a deliberately added upward import in a copy of lib/", async () => {
+/** The layering problems of a copy of lib/ with `line` appended to `file` (relative to lib/). */
+async function violationsWithPlanted(file: string, line: string): Promise<string[]> {
   const copy = await Deno.makeTempDir();
   try {
-    const command = new Deno.Command("cp", { args: ["-r", `${ROOT}lib`, copy] });
-    assert((await command.output()).success);
-    const hash = `${copy}/lib/base/hash.ts`;
-    await Deno.writeTextFile(hash, `${await Deno.readTextFile(hash)}\nimport "../commands/run_qa.ts";\n`);
-    const problems = layerViolations(await readImportGraph(`${copy}/lib`));
-    assertEquals(problems, [
-      "base/hash.ts -> commands/run_qa.ts: base may not import from commands (above it)",
-    ]);
+    assert((await new Deno.Command("cp", { args: ["-r", `${ROOT}lib`, copy] }).output()).success);
+    const path = `${copy}/lib/${file}`;
+    await Deno.writeTextFile(path, `${await Deno.readTextFile(path)}\n${line}\n`);
+    return layerViolations(await readImportGraph(`${copy}/lib`));
   } finally {
     await Deno.remove(copy, { recursive: true });
   }
+}
+
+Deno.test("the layering check fails on a deliberately added upward import in a copy of lib/", async () => {
+  assertEquals(await violationsWithPlanted("base/hash.ts", 'import "../commands/run_qa.ts";'), [
+    "base/hash.ts -> commands/run_qa.ts: base may not import from commands (above it)",
+  ]);
 });
 
 Deno.test("the layering check names sideways, private and outside edges", () => {
@@ -72,15 +75,7 @@ Deno.test("the sub-folder check names an upward import between sub-folders, one 
 });
 
 Deno.test("the sub-folder check fails on a planted upward import in a copy of lib/", async () => {
-  const copy = await Deno.makeTempDir();
-  try {
-    assert((await new Deno.Command("cp", { args: ["-r", `${ROOT}lib`, copy] }).output()).success);
-    const format = `${copy}/lib/report/document/format.ts`;
-    await Deno.writeTextFile(format, `${await Deno.readTextFile(format)}\nimport "../render/text.ts";\n`);
-    assertEquals(layerViolations(await readImportGraph(`${copy}/lib`)), [
-      "report/document/format.ts -> report/render/text.ts: report/document may not import from report/render (above it)",
-    ]);
-  } finally {
-    await Deno.remove(copy, { recursive: true });
-  }
+  assertEquals(await violationsWithPlanted("report/document/format.ts", 'import "../render/text.ts";'), [
+    "report/document/format.ts -> report/render/text.ts: report/document may not import from report/render (above it)",
+  ]);
 });
