@@ -83,29 +83,37 @@ export interface ListFlagDeclaration extends ValueFlagBase {
   readonly of: string;
 }
 
+/** One of a fixed set of words, `choices`: `expected one of A, B, got …` otherwise. */
+export interface ChoiceFlagDeclaration extends ValueFlagBase {
+  readonly type: "choice";
+  readonly choices: readonly string[];
+}
+
 /**
- * One flag a command takes: a boolean, a string, a number (`integer`, `number`) or a list. The parser turns
+ * One flag a command takes: a boolean, a string, a number (`integer`, `number`), a list or a choice. The parser turns
  * the text into the declared kind (refusing a bad value naming the flag), so a command reads typed values.
  */
 export type FlagDeclaration =
   | (FlagBase & { readonly type: "boolean" })
   | (ValueFlagBase & { readonly type: "string" })
   | NumberFlagDeclaration
-  | ListFlagDeclaration;
+  | ListFlagDeclaration
+  | ChoiceFlagDeclaration;
 
 /** A command's flags by name (without the leading `--`). */
 export type FlagTable = Readonly<Record<string, FlagDeclaration>>;
 
-/** The value a flag of this kind is parsed into. */
+/** The value a flag of this kind is parsed into (a choice's: one of its words). */
 export type FlagValue<Kind extends FlagDeclaration["type"]> = [Kind] extends ["boolean"] ? boolean
-  : [Kind] extends ["string"] ? string
+  : [Kind] extends ["string" | "choice"] ? string
   : [Kind] extends ["integer" | "number"] ? number
   : [Kind] extends ["list"] ? string[]
   : boolean | string | number | string[];
 
 /** The parsed values of a flag table: each flag absent, or its value of the declared kind. */
 export type FlagValues<Flags extends FlagTable> = {
-  -readonly [Name in keyof Flags]?: FlagValue<Flags[Name]["type"]>;
+  -readonly [Name in keyof Flags]?: Flags[Name] extends { readonly choices: readonly (infer Word)[] } ? Word
+    : FlagValue<Flags[Name]["type"]>;
 };
 
 /** A positional argument a command takes. */

@@ -82,7 +82,7 @@ export function parseCommandArguments(command: Command, args: readonly string[])
 
 /**
  * A flag's text as its declared kind: a string as given; an `integer` (digits) or a `number` (digits, a
- * decimal fraction) within its bounds; a `list` split at commas, no item empty.
+ * decimal fraction) within its bounds; a `list` split at commas, no item empty; a `choice` one of its words.
  *
  * @throws {InputError} `--NAME: expected WHAT, got "TEXT"`.
  *
@@ -92,6 +92,7 @@ export function parseCommandArguments(command: Command, args: readonly string[])
  * import { flagValue } from "./_parse.ts";
  * strictEqual(flagValue("limit", { type: "integer", of: "tasks", min: 1, help: "" }, "12"), 12);
  * deepStrictEqual(flagValue("reuse", { type: "list", of: "directories", help: "" }, "a,b"), ["a", "b"]);
+ * strictEqual(flagValue("baseline", { type: "choice", choices: ["confidence", "hybrid-v1"], help: "" }, "hybrid-v1"), "hybrid-v1");
  * throws(() => flagValue("max-cost", { type: "number", of: "USD", min: 0, help: "" }, "1e3"), {
  *   message: '--max-cost: expected a non-negative number of USD, got "1e3"',
  * });
@@ -107,6 +108,9 @@ export function flagValue(
   switch (flag.type) {
     case "boolean":
     case "string":
+      return text;
+    case "choice":
+      if (!flag.choices.includes(text)) throw refuse(`one of ${flag.choices.join(", ")}`);
       return text;
     case "list": {
       const items = text.split(",");

@@ -36,7 +36,6 @@ import {
   LOCKED_ACTION,
   MIN_SECRET_LENGTH,
   openAiProvider,
-  parseBaseline,
   planRows,
   redact,
   refuseSelfReuse,
@@ -359,7 +358,8 @@ do not verify, is refused.`,
     },
     ...POLICY_MODULE_FLAG,
     baseline: {
-      type: "string",
+      type: "choice",
+      choices: POLICIES,
       value: "POLICY",
       help:
         "with --policy-module: the built-in policy it is compared with, confidence (default) or hybrid-v1",
@@ -396,7 +396,7 @@ do not verify, is refused.`,
     if (flags.baseline !== undefined && policyModule === undefined) {
       throw new InputError("--baseline names what a --policy-module is compared with; give the module too");
     }
-    const baseline = policyModule === undefined ? undefined : parseBaseline(flags.baseline);
+    const baseline = policyModule === undefined ? undefined : flags.baseline ?? POLICIES[0];
     const prices = pricePair(flags);
     const maxCostUsd = flags["max-cost"];
     if (maxCostUsd !== undefined && prices === undefined) {

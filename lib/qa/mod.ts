@@ -22,7 +22,6 @@ export {
 export { answerTasks, LOCKED_ACTION } from "./answer/answering.ts";
 export {
   type ExpectedCandidate,
-  parseBaseline,
   type PolicyPair,
   policyPair,
   PUBLISHED_PAIR,

@@ -131,3 +131,23 @@ Deno.test("help describes a number or list flag with its value's name, as a stri
     "  --json              as JSON",
   ]);
 });
+
+Deno.test("a choice arrives as one of its words, typed as their union; any other word is refused naming them", () => {
+  const flags = {
+    side: { type: "choice", choices: ["left", "right"], value: "SIDE", help: "which" },
+  } as const;
+  const command = defineCommand({
+    name: "pick",
+    summary: "",
+    description: "",
+    flags,
+    run: () => Promise.resolve(),
+  });
+  const side: "left" | "right" | undefined = (parseCommandArguments(command, ["--side", "right"])
+    .flags as FlagValues<typeof flags>).side;
+  assertEquals(side, "right");
+  assertEquals(
+    assertThrows(() => parseCommandArguments(command, ["--side", "up"]), InputError).message,
+    '--side: expected one of left, right, got "up"',
+  );
+});

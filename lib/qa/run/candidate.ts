@@ -7,7 +7,7 @@
  */
 
 import * as z from "../../base/zod.ts";
-import { ContractError, InputError } from "../../base/mod.ts";
+import { ContractError } from "../../base/mod.ts";
 import { type EvictionPolicy, POLICIES, type PolicyResult } from "../../policy/mod.ts";
 
 /** What binds a run to its candidate: the `candidate` block of `qa_run.json`. */
@@ -60,30 +60,6 @@ export const PUBLISHED_PAIR: PolicyPair = [POLICIES[0], POLICIES[1]];
 
 /** The two policies a run compares, `[first, second]`. */
 export type PolicyPair = readonly [first: string, second: string];
-
-/**
- * A `--baseline` value: one of the built-in policies (default `confidence`).
- *
- * @example
- * ```ts
- * import { strictEqual, throws } from "node:assert/strict";
- * import { InputError } from "../../base/errors.ts";
- * import { parseBaseline } from "./candidate.ts";
- * strictEqual(parseBaseline(undefined), "confidence");
- * strictEqual(parseBaseline("hybrid-v1"), "hybrid-v1");
- * throws(() => parseBaseline("recency"), InputError);
- * ```
- */
-export function parseBaseline(text: string | undefined): EvictionPolicy {
-  if (text === undefined) return POLICIES[0];
-  const found = POLICIES.find((policy) => policy === text);
-  if (found === undefined) {
-    throw new InputError(`expected one of ${POLICIES.join(", ")}, got ${JSON.stringify(text)}`, {
-      field: "--baseline",
-    });
-  }
-  return found;
-}
 
 /**
  * Holds a run's recorded candidate (from its marker) to the one in use, refusing in one line naming which
