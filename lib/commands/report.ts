@@ -24,6 +24,7 @@ import {
   reportRuns,
   reportText,
   type RunReport,
+  type Section,
   sectionsHtml,
   sectionsMarkdown,
   sectionsText,
@@ -183,6 +184,12 @@ async function reportRun(
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
     if (path !== undefined) files.push({ flag, path, render });
   };
+  // A comparison's heading and sections: the text printed, the Markdown and HTML files asked for.
+  const sectionsDocument = (heading: string, sections: Section[]): string => {
+    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
+    ask("--html", flags.html, () => sectionsHtml(heading, sections));
+    return sectionsText(heading, sections, undefined, io.columns);
+  };
   let text: string;
   if (runs.against === undefined) {
     const run = { ...runs.report, directory: name };
@@ -192,18 +199,10 @@ async function reportRun(
   } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
     const comparison = readPublishedComparison(runs.report, runs.against, contracts.config.statistics);
     const named = { ...comparison, other: flags.against ?? comparison.other };
-    const heading = publishedComparisonHeading(named);
-    const sections = publishedComparisonSections(named);
-    text = sectionsText(heading, sections, undefined, io.columns);
-    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
-    ask("--html", flags.html, () => sectionsHtml(heading, sections));
+    text = sectionsDocument(publishedComparisonHeading(named), publishedComparisonSections(named));
   } else {
     const comparison = await compareRuns(runs.report, runs.against);
-    const heading = comparisonHeading(comparison);
-    const sections = comparisonSections(comparison);
-    text = sectionsText(heading, sections, undefined, io.columns);
-    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
-    ask("--html", flags.html, () => sectionsHtml(heading, sections));
+    text = sectionsDocument(comparisonHeading(comparison), comparisonSections(comparison));
   }
   const labelled = labelPartialFiles(partial, labelFiles(contracts, files));
   if (!toStandardOutput(labelled)) {

@@ -19,6 +19,7 @@ export { explainCase } from "./explain/explanation.ts";
 export { formatCount, formatSigned, shorten } from "./document/format.ts";
 export { reportHtml, sectionsHtml, sweepHtml } from "./render/html.ts";
 export { escapeHtml } from "./document/html_escape.ts";
+export type { Section } from "./document/model.ts";
 export {
   PolicyReportJson,
   QaReportJson,
