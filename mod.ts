@@ -35,21 +35,19 @@ export {
   type SelectionResult,
 } from "./lib/policy/mod.ts";
 export {
+  type BootstrapOptions,
+  type BootstrapResult,
+  exactMcnemar,
   type Grade,
   GRADE_RULES,
   gradeAnswer,
   GRADER_VERSION,
   type GradeRule,
-  normalizeAnswer,
-  STOPWORDS,
-} from "./lib/qa/mod.ts";
-export {
-  type BootstrapOptions,
-  type BootstrapResult,
-  exactMcnemar,
   type McnemarResult,
+  normalizeAnswer,
   type Pair,
   pairedBootstrapDifference,
+  STOPWORDS,
 } from "./lib/qa/mod.ts";
 export {
   builtinPolicies,
