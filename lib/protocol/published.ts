@@ -1,6 +1,6 @@
 /**
  * The published run, `results/pr4789-reproduction-v1`, embedded in the program: a reviewer with only the one
- * file can verify and report it. The files are the shipped ones, byte for byte (tests/cli/shipped_artifacts_test
+ * file can verify and report it. The files are the shipped ones, byte for byte (tests/unit/cli/shipped_artifacts_test
  * holds them to their pins).
  *
  * @module

@@ -153,3 +153,14 @@ export function surfaceBypasses(edges: readonly ImportEdge[]): string[] {
   return edges.filter(({ from, to }) => folderOf(from) !== folderOf(to) && !through(to))
     .map(({ from, to }) => `${from} -> ${to}: import it through ${folderOf(to)}/mod.ts`);
 }
+
+/** Copies the directory tree `from` to `to` in this process, so a structure test needs no subprocess. */
+export async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const source = `${from}/${entry.name}`;
+    const target = `${to}/${entry.name}`;
+    if (entry.isDirectory) await copyTree(source, target);
+    else await Deno.copyFile(source, target);
+  }
+}

@@ -1,0 +1,177 @@
+import { InterruptedError, IoError, OverwriteError } from "../../../lib/base/errors.ts";
+import { moveAside, writeAllOrNothing, writeFileAtomic } from "../../../lib/base/fs.ts";
+import { faultHook, simulatedOsError } from "../../helpers/faults.ts";
+import { assertEquals, assertRejects } from "../../helpers/assert.ts";
+import { withTempDir } from "../../helpers/cli.ts";
+
+async function entries(directory: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(directory)) names.push(entry.name);
+  return names.sort();
+}
+
+Deno.test("writeFileAtomic writes the whole file and leaves no temporary behind", async () => {
+  await withTempDir(async (directory) => {
+    await writeFileAtomic(`${directory}/a.json`, "{}\n");
+    assertEquals(await Deno.readTextFile(`${directory}/a.json`), "{}\n");
+    assertEquals(await entries(directory), ["a.json"]);
+  });
+});
+
+Deno.test("writeFileAtomic never overwrites and keeps the existing bytes", async () => {
+  await withTempDir(async (directory) => {
+    await Deno.writeTextFile(`${directory}/a.json`, "original");
+    await assertRejects(() => writeFileAtomic(`${directory}/a.json`, "new"), OverwriteError, "a.json");
+    assertEquals(await Deno.readTextFile(`${directory}/a.json`), "original");
+    assertEquals(await entries(directory), ["a.json"]);
+  });
+});
+
+Deno.test("writeFileAtomic into a missing directory fails without a partial file", async () => {
+  await withTempDir(async (directory) => {
+    await assertRejects(() => writeFileAtomic(`${directory}/missing/a.json`, "x"));
+    assertEquals(await entries(directory), []);
+  });
+});
+
+const THREE = { "a.json": "A\n", "b.json": "B\n", "c.json": "C\n" };
+
+Deno.test("writeAllOrNothing places every file and leaves no staging file", async () => {
+  await withTempDir(async (directory) => {
+    await writeAllOrNothing(directory, THREE);
+    assertEquals(await entries(directory), ["a.json", "b.json", "c.json"]);
+    assertEquals(await Deno.readTextFile(`${directory}/c.json`), "C\n");
+  });
+});
+
+for (const operation of ["write", "link", "remove"] as const) {
+  for (const nth of [1, 2, 3]) {
+    Deno.test(`writeAllOrNothing: a failing ${operation} #${nth} leaves the directory as it was; a rerun works`, async () => {
+      await withTempDir(async (directory) => {
+        await Deno.writeTextFile(`${directory}/other.txt`, "untouched");
+        const beforeOperation = faultHook([{ operation, nth, error: simulatedOsError("ENOSPC") }]);
+        const error = await assertRejects(
+          () => writeAllOrNothing(directory, THREE, { beforeOperation }),
+          IoError,
+        );
+        assertEquals(error.reason, "No space left on device (os error 28)");
+        assertEquals(error.errno, "ENOSPC");
+        assertEquals(await entries(directory), ["other.txt"]);
+        await writeAllOrNothing(directory, THREE);
+        assertEquals(await entries(directory), ["a.json", "b.json", "c.json", "other.txt"]);
+      });
+    });
+  }
+}
+
+Deno.test("writeAllOrNothing refuses when any target exists, placing nothing and keeping the existing bytes", async () => {
+  await withTempDir(async (directory) => {
+    await Deno.writeTextFile(`${directory}/b.json`, "original");
+    await assertRejects(() => writeAllOrNothing(directory, THREE), OverwriteError, "b.json");
+    assertEquals(await entries(directory), ["b.json"]);
+    assertEquals(await Deno.readTextFile(`${directory}/b.json`), "original");
+  });
+});
+
+Deno.test("writeAllOrNothing: a target appearing between the check and the link is not overwritten", async () => {
+  await withTempDir(async (directory) => {
+    // The second link meets an existing name, as if another process wrote b.json meanwhile.
+    const error = new Deno.errors.AlreadyExists("File exists (os error 17)");
+    const beforeOperation = faultHook([{ operation: "link", nth: 2, error }]);
+    await assertRejects(
+      () => writeAllOrNothing(directory, THREE, { beforeOperation }),
+      OverwriteError,
+      "b.json",
+    );
+    assertEquals(await entries(directory), []);
+  });
+});
+
+Deno.test("a non-OS failure passes through the layer unchanged (it is a bug, not an I/O error)", async () => {
+  await withTempDir(async (directory) => {
+    const beforeOperation = faultHook([{ operation: "write", nth: 1, error: new TypeError("boom") }]);
+    await assertRejects(() => writeAllOrNothing(directory, THREE, { beforeOperation }), TypeError, "boom");
+    assertEquals(await entries(directory), []);
+  });
+});
+
+Deno.test("moveAside links the file aside and removes it; it never replaces and never loses the original", async () => {
+  await withTempDir(async (directory) => {
+    await Deno.writeTextFile(`${directory}/row.json`, "old row");
+    await moveAside(`${directory}/row.json`, `${directory}/aside`, "row.1.json");
+    assertEquals(await entries(directory), ["aside"]);
+    assertEquals(await Deno.readTextFile(`${directory}/aside/row.1.json`), "old row");
+
+    await Deno.writeTextFile(`${directory}/row.json`, "newer row");
+    await assertRejects(
+      () => moveAside(`${directory}/row.json`, `${directory}/aside`, "row.1.json"),
+      OverwriteError,
+      "aside/row.1.json",
+    );
+    assertEquals(await Deno.readTextFile(`${directory}/aside/row.1.json`), "old row");
+    assertEquals(await Deno.readTextFile(`${directory}/row.json`), "newer row");
+
+    const beforeOperation = faultHook([{ operation: "remove", nth: 1, error: simulatedOsError("EACCES") }]);
+    await assertRejects(
+      () => moveAside(`${directory}/row.json`, `${directory}/aside`, "row.2.json", { beforeOperation }),
+      IoError,
+    );
+    assertEquals(await entries(`${directory}/aside`), ["row.1.json"]);
+    assertEquals(await Deno.readTextFile(`${directory}/row.json`), "newer row");
+  });
+});
+
+const ROWS = Array.from({ length: 2000 }, (_, index) => `{"row": ${index}}\n`);
+
+for (const [operation, nth] of [["write", 1], ["link", 1], ["link", 3], ["remove", 2]] as const) {
+  Deno.test(`SIGTERM at ${operation} #${nth} of a publish: undone, then an InterruptedError (exit 143)`, async () => {
+    await withTempDir(async (directory) => {
+      // The hook runs in this process: the signal is sent to it, held off by the publish, then honoured. The
+      // hook waits until the signal has been dispatched, so the publish's next step sees it however busy the
+      // machine is (dispatch is asynchronous).
+      let delivered = () => {};
+      const onSignal = () => delivered();
+      const beforeOperation = async (kind: string) => {
+        if (kind !== operation || ++seen !== nth) return;
+        const arrived = new Promise<void>((resolve) => delivered = resolve);
+        const alive = setTimeout(() => {}, 60_000); // a signal listener alone does not keep the loop running
+        Deno.kill(Deno.pid, "SIGTERM");
+        await arrived;
+        clearTimeout(alive);
+      };
+      let seen = 0;
+      Deno.addSignalListener("SIGTERM", onSignal);
+      try {
+        const error = await assertRejects(
+          () => writeAllOrNothing(directory, { ...THREE, "rows.jsonl": ROWS }, { beforeOperation }),
+          InterruptedError,
+          "nothing was published",
+        );
+        assertEquals(error.signal, "SIGTERM");
+        assertEquals(await entries(directory), []);
+      } finally {
+        Deno.removeSignalListener("SIGTERM", onSignal);
+      }
+    });
+  });
+}
+
+Deno.test("a signal the caller handles itself (as run-qa does Ctrl-C) does not interrupt the publish", async () => {
+  await withTempDir(async (directory) => {
+    // SIGTERM stands in for run-qa's SIGINT here: the test runner keeps SIGINT for itself.
+    let heard = 0;
+    const own = () => heard++;
+    Deno.addSignalListener("SIGTERM", own);
+    try {
+      let sent = false;
+      const beforeOperation = (kind: string) => {
+        if (kind === "link" && !sent) Deno.kill(Deno.pid, "SIGTERM"), sent = true;
+      };
+      await writeAllOrNothing(directory, THREE, { beforeOperation, signals: ["SIGINT"] });
+      while (heard === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+      assertEquals(await entries(directory), ["a.json", "b.json", "c.json"]);
+    } finally {
+      Deno.removeSignalListener("SIGTERM", own);
+    }
+  });
+});
