@@ -61,6 +61,9 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
+/** The sandbox was killed by someone else: the module is not at fault, so loading it is tried again. */
+class EndedFromOutside extends PolicyModuleError {}
+
 /** A running sandbox holding one module; {@linkcode PolicySandbox.close} kills it. */
 export class PolicySandbox {
   readonly #module: SandboxModule;
@@ -89,6 +92,16 @@ export class PolicySandbox {
    * @throws {PolicyModuleError} When the sandbox cannot start or the module does not load in time.
    */
   static async open(module: SandboxModule): Promise<{ sandbox: PolicySandbox; loaded: SandboxLoaded }> {
+    try {
+      return await PolicySandbox.#start(module);
+    } catch (error) {
+      // A signal this program did not send is the machine's doing, not the module's: start once more.
+      if (!(error instanceof EndedFromOutside)) throw error;
+      return await PolicySandbox.#start(module);
+    }
+  }
+
+  static async #start(module: SandboxModule): Promise<{ sandbox: PolicySandbox; loaded: SandboxLoaded }> {
     const [program, args] = await sandboxCommand(sandboxProgramUrl(), module.origin);
     const directory = await Deno.makeTempDir({ prefix: "deermem-eval-sandbox-" }).catch((error) => {
       throw new IoError("create a temporary directory", "the system's temporary directory", error);
@@ -200,7 +213,7 @@ export class PolicySandbox {
         await this.close();
         return this.#refuse(where, `did not finish within the time limit of ${limitMs / 1000} s`);
       }
-      if (line === undefined) return this.#refuse(where, await this.#ending());
+      if (line === undefined) return this.#refuse(where, await this.#ending(where));
       let answer: unknown;
       try {
         answer = JSON.parse(line, sandboxReviver);
@@ -231,14 +244,24 @@ export class PolicySandbox {
     return message.replaceAll("\u0000module:", `${this.#module.origin}:`);
   }
 
-  /** Why the child ended without answering: its heap limit, or the module ending it. */
-  async #ending(): Promise<string> {
+  /**
+   * Why the child ended without answering: its memory limit, the module ending it, or a SIGKILL from outside
+   * (the module has no permission to send one, and this program sends it only after a limit, saying which).
+   */
+  async #ending(where: string): Promise<string> {
     const status = await this.#child.status;
     const stderr = await this.#stderr;
     if (
       /out of memory|heap limit/i.test(stderr) || status.signal === "SIGTRAP" || status.signal === "SIGABRT"
     ) {
       return `ran out of memory (the limit is ${POLICY_MEMORY_BOUND})`;
+    }
+    if (status.signal === "SIGKILL" && !this.#closed) {
+      throw new EndedFromOutside(
+        `${where}: its sandbox was ended by a SIGKILL from outside this program, not by a limit of the ` +
+          "module's (the system may be short of memory); run it again",
+        { path: this.#module.origin },
+      );
     }
     const how = status.signal === null ? `exit code ${status.code}` : `signal ${status.signal}`;
     return `ended its sandbox (${how}) without answering`;

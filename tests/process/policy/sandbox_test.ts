@@ -70,3 +70,42 @@ Deno.test("loadPolicyModule refuses a module read past its cap, and a module tha
     );
   });
 });
+
+/** The pids of this process's sandbox children (prlimit execs the child deno in place, so they are children). */
+async function sandboxChildren(): Promise<number[]> {
+  const output = await new Deno.Command("pgrep", {
+    args: ["-P", String(Deno.pid), "-f", "max-old-space-size"],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(output.stdout).split("\n").filter((line) => line !== "").map(Number);
+}
+
+/** Waits until a sandbox child other than `seen` runs, and returns it. */
+async function nextSandboxChild(seen: readonly number[]): Promise<number> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const fresh = (await sandboxChildren()).filter((pid) => !seen.includes(pid));
+    if (fresh.length > 0) return fresh[0];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error("no sandbox child started within 30 s");
+}
+
+Deno.test("a SIGKILL from outside is not blamed on the module: loading starts once more, then says who ended it", async () => {
+  // never_settles.ts waits at its top level, so its sandbox is alive, loading, when the test kills it.
+  const loading = loadPolicyModule(`${ROOT}tests/fixtures/policies/hostile/never_settles.ts`, {
+    timeLimitSeconds: 120,
+  });
+  const outcome = loading.then(() => undefined, (error: Error) => error);
+  const first = await nextSandboxChild([]);
+  Deno.kill(first, "SIGKILL");
+  const second = await nextSandboxChild([first]); // started again: the module was not refused
+  Deno.kill(second, "SIGKILL");
+  const error = await outcome;
+  assertEquals(error instanceof PolicyModuleError, true, String(error));
+  assertEquals(
+    error!.message,
+    `${ROOT}tests/fixtures/policies/hostile/never_settles.ts: cannot load the module: its sandbox was ended by a ` +
+      "SIGKILL from outside this program, not by a limit of the module's (the system may be short of memory); run " +
+      "it again",
+  );
+});
