@@ -30,8 +30,8 @@ export interface ParsedArguments {
 
 /**
  * Parses `args` (the words after the command's name) for `command`: only its own flags (and `--help`), each
- * value-taking flag with a value of its declared kind, no value on a boolean, at most its declared positional
- * arguments. With `--help` the values are left as given: help is shown whatever they are.
+ * value-taking flag with a value of its declared kind, no value on a boolean, no flag twice (a list's items go
+ * in its one value, separated by commas), at most its declared positional arguments. With `--help` the values are left as given: help is shown whatever they are.
  *
  * @throws {InputError} One line naming the command and what is wrong.
  */
@@ -50,10 +50,11 @@ export function parseCommandArguments(command: Command, args: readonly string[])
     tokens: true,
   });
   const refuse = (text: string) => new InputError(text);
+  const seen = new Set<string>();
   for (const token of tokens) {
     if (token.kind !== "option") continue;
     const flag = token.name === "help"
-      ? { type: "boolean" }
+      ? { type: "boolean" as const }
       : Object.hasOwn(command.flags, token.name)
       ? command.flags[token.name]
       : undefined;
@@ -65,6 +66,8 @@ export function parseCommandArguments(command: Command, args: readonly string[])
       throw refuse(`flag --${token.name} takes no value`);
     }
     if (flag.type !== "boolean") checkValue(token.name, token.value, token.inlineValue ?? false, refuse);
+    if (seen.has(token.name) && token.name !== "help") throw refuse(givenTwice(token.name, flag));
+    seen.add(token.name);
   }
   const help = values.help === true;
   delete values.help;
@@ -154,6 +157,12 @@ function checkValue(
       `flag --${name} needs a value, got the flag-like ${JSON.stringify(value)} (write --${name}=${value})`,
     );
   }
+}
+
+/** `flag --NAME given twice (give it once)`; a list flag's items go in its one value. */
+function givenTwice(name: string, flag: FlagDeclaration | { type: "boolean" }): string {
+  const items = flag.type === "list" ? `, its ${flag.of} separated by commas` : "";
+  return `flag --${name} given twice (give it once${items})`;
 }
 
 function takes(command: Command): string {

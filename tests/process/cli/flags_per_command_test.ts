@@ -42,6 +42,22 @@ Deno.test("grade-qa --dry-run is refused and writes none of its three files", as
   });
 });
 
+Deno.test("a flag given twice is refused before any work, naming it; nothing is written", async () => {
+  await withTempDir(async (directory) => {
+    const limit = await runOnFixture("run-qa", `${directory}/qa`, [
+      "--dry-run",
+      "--limit",
+      "5",
+      "--limit",
+      "2",
+    ]);
+    assertRefused(limit, /^deermem-eval run-qa: flag --limit given twice \(give it once\)$/m);
+    const output = await runOnFixture("sweep", `${directory}/a`, ["--output-dir", `${directory}/b`]);
+    assertRefused(output, /^deermem-eval sweep: flag --output-dir given twice \(give it once\)$/m);
+    assertEquals(await entries(directory), []);
+  });
+});
+
 Deno.test("sweep --dry-run is refused before any work and writes nothing", async () => {
   await withTempDir(async (directory) => {
     const result = await runOnFixture("sweep", `${directory}/sweep`, ["--dry-run"]);

@@ -217,7 +217,9 @@ Deno.test("explain --show-text on a terminal shows the dataset's control sequenc
     const config = (await Deno.readTextFile(`${FIXTURE_PROTOCOL}/config.yaml`))
       .replace(/^(\s*sha256: )[0-9a-f]{64}$/m, `$1${sha}`);
     await Deno.writeTextFile(`${directory}/config.yaml`, config);
-    const protocol = [...fixtureProtocolFlags(), "--config", `${directory}/config.yaml`];
+    const protocol = fixtureProtocolFlags().map((word, index, words) =>
+      words[index - 1] === "--config" ? `${directory}/config.yaml` : word
+    );
     const shown = await runInTerminal(
       ["explain", "05fdf179", ...protocol, "--dataset", datasetPath, "--show-text"],
       { env: { NO_COLOR: "1" } },

@@ -60,7 +60,6 @@ Deno.test("each kind arrives typed: integers and numbers as numbers, a list as i
   assertEquals(Object.is(parsed("--price=-0").price, 0), true); // "-0" is 0, never -0
   assertEquals(parsed("--limit", "007").limit, 7);
   assertEquals(parsed("--above", "2.5").above, 2.5);
-  assertEquals(parsed("--limit", "1", "--limit", "2").limit, 2); // the last one given, as for a string
   // The values' types, checked at compile time: a command never converts text itself.
   const typed: { limit?: number; reuse?: string[]; name?: string; json?: boolean } = parsed();
   assertEquals(typed, {});
@@ -104,6 +103,14 @@ Deno.test("a number or list flag takes its value as a string flag does: given, a
   assertEquals(
     refusal("--reuse", "--json"),
     'flag --reuse needs a value, got the flag-like "--json" (write --reuse=--json)',
+  );
+});
+
+Deno.test("a flag given twice is refused, a list one pointing at its commas", () => {
+  assertEquals(refusal("--limit", "5", "--limit", "2"), "flag --limit given twice (give it once)");
+  assertEquals(
+    refusal("--reuse", "a", "--reuse=b"),
+    "flag --reuse given twice (give it once, its directories separated by commas)",
   );
 });
 

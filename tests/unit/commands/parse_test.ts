@@ -52,6 +52,19 @@ Deno.test("anything else is refused in one line naming the flag", () => {
   );
 });
 
+Deno.test("a flag given twice is refused in one line, whatever its spelling or kind", () => {
+  assertEquals(
+    refusal(["--output-dir", "a", "--output-dir", "b"]),
+    "flag --output-dir given twice (give it once)",
+  );
+  assertEquals(
+    refusal(["--output-dir=a", "--json", "--output-dir", "a"]),
+    "flag --output-dir given twice (give it once)",
+  );
+  assertEquals(refusal(["--json", "--json"]), "flag --json given twice (give it once)");
+  assertEquals(parseCommandArguments(COMMAND, ["-h", "--help"]).help, true); // asking for help twice is asking
+});
+
 Deno.test("did you mean: within two edits or a prefix of three letters or more, else nothing", () => {
   assertEquals(suggestion("reprot", ["report", "verify"]), " (did you mean report?)");
   assertEquals(suggestion("rep", ["report", "verify"]), " (did you mean report?)");
