@@ -67,7 +67,7 @@ export async function reportManyCandidates(
     if (flags.json) writeDocument(io, renderManyCandidates(table, "json"));
     else io.out(renderManyCandidates(table, "text", io.columns));
   }
-  await writeReportFiles(files, io, seams);
+  await writeReportFiles(files, io, seams, flags.json);
 }
 
 async function markedRun(directory: string, contracts: Contracts): Promise<CandidateRunInput> {

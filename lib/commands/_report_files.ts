@@ -54,11 +54,16 @@ export async function refuseReportTargets(flags: { markdown?: string; html?: str
   await refuseExisting(checkTargets(paths));
 }
 
-/** Writes the requested documents: `-` to standard output, the others published together. */
+/**
+ * Writes the requested documents: `-` to standard output, the others published together. Each `wrote FILE`
+ * goes to standard output, or to standard error when a document is there (`-`, or the `--json` one that
+ * `json` says was printed), so the document stays the whole of standard output.
+ */
 export async function writeReportFiles(
   files: readonly ReportFile[],
   io: Io,
   seams: TestSeams,
+  json = false,
 ): Promise<void> {
   checkTargets(files.map((file) => file.path));
   const toStdout = files.filter((file) => file.path === "-");
@@ -67,7 +72,6 @@ export async function writeReportFiles(
   const render = (file: ReportFile) => visible(file.render(), { keepLines: true });
   await publishFiles(paths.map((file) => [file.path, render(file)] as const), publishOptions(io, seams));
   for (const file of toStdout) writeDocument(io, render(file).replace(/\n$/, ""));
-  // With a document on standard output, the notes go to standard error so the document stays clean.
-  const note = toStdout.length > 0 ? io.err : io.out;
+  const note = json || toStdout.length > 0 ? io.err : io.out;
   for (const file of paths) note(`wrote ${visible(file.path)}`);
 }

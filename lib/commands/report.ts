@@ -210,7 +210,7 @@ async function reportRun(
     const synthetic = labelSynthetic(contracts, format, text);
     printText(io, partial ? labelPartial(partial, format, synthetic) : synthetic, flags.json);
   }
-  await writeReportFiles(labelled, io, seams);
+  await writeReportFiles(labelled, io, seams, flags.json);
 }
 
 /** The report on standard output: JSON as a document (never wrapped or styled), text fitted to the terminal. */
@@ -269,7 +269,7 @@ async function reportSweep(
   if (!toStandardOutput(labelled)) {
     printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
   }
-  await writeReportFiles(labelled, io, seams);
+  await writeReportFiles(labelled, io, seams, flags.json);
 }
 
 /** Runs `build`; a directory that does not verify is refused with its checks on standard error. */

@@ -90,3 +90,16 @@ Deno.test("report --json on a policy run and on a sweep; refused with --against"
     assertMatch(against.stderr, /--json reports one run; --against compares in text, Markdown and HTML/);
   });
 });
+
+Deno.test("report --json --markdown FILE: standard output is the JSON document alone, `wrote FILE` on standard error", async () => {
+  await withTempDir(async (directory) => {
+    for (const [flag, name] of [["--markdown", "r.md"], ["--html", "r.html"]]) {
+      const path = `${directory}/${name}`;
+      const result = await runCli(["report", "--json", flag, path], CLI);
+      assertEquals(result.code, 0, result.stderr);
+      QaReportJson.parse(JSON.parse(result.stdout)); // the whole of standard output parses
+      assertEquals(result.stderr, `wrote ${path}\n`);
+      assert((await Deno.stat(path)).isFile);
+    }
+  });
+});
