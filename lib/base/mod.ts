@@ -25,6 +25,7 @@ export {
   UnreadableFileError,
   VectorFormatError,
 } from "./errors.ts";
+export { claimDirectory, type ClaimedDirectory } from "./claimed_dir.ts";
 export { DEBUG_ENV, describeFailure, exitAtOnce } from "./failure.ts";
 export { groupBy } from "./group.ts";
 export { fnv1a, sha256Bytes, sha256Hex } from "./hash.ts";

@@ -18,12 +18,19 @@ import {
 import { buildReport, reportText } from "../report/mod.ts";
 import { formatVerifyResult, verifyResults } from "../verify/mod.ts";
 import { suiteLines } from "../qa/mod.ts";
-import { CommandFailedError } from "../base/mod.ts";
+import {
+  claimDirectory,
+  type ClaimedDirectory,
+  CommandFailedError,
+  exitAtOnce,
+  StoppedError,
+  visible,
+} from "../base/mod.ts";
 import { loadProtocol, withTasks } from "./_protocol.ts";
 import { POLICY_OUTPUTS, runPolicy } from "./run_policy.ts";
 import { runQa } from "./run_qa.ts";
 import { gradeQa } from "./grade_qa.ts";
-import { defineCommand } from "./_command.ts";
+import { defineCommand, type Io } from "./_command.ts";
 import { SOURCE_STATE } from "./_version.ts";
 import { wroteLine } from "./_flags.ts";
 
@@ -142,8 +149,9 @@ export const command = defineCommand({
 synthetic LongMemEval-shaped dataset (no LongMemEval text) with a demo protocol pinned to it, kept in
 DIR/protocol; validates it, runs both policies into DIR/policy, answers every task with the built-in stand-in
 (${STAND_IN_MODEL}, served on 127.0.0.1 for the run: not a language model, it answers from the stored memory
-only) into DIR, grades, verifies and reports that QA run (in a fresh temporary directory, or --output-dir DIR);
-ends with the QA claim and the commands to run next on the demo's files. Network: 127.0.0.1 only.`,
+only) into DIR, grades, verifies and reports that QA run (in a fresh temporary directory, or --output-dir DIR,
+new or empty); ends with the QA claim and the commands to run next on the demo's files. Ctrl-C removes what it
+wrote. Network: 127.0.0.1 only.`,
   network: true,
   flags: {
     "output-dir": {
@@ -153,7 +161,38 @@ ends with the QA claim and the commands to run next on the demo's files. Network
     },
   },
   async run({ flags, io }) {
-    const directory = flags["output-dir"] ?? await Deno.makeTempDir({ prefix: "deermem-eval-demo-" });
-    await runDemo(directory, SOURCE_STATE, io.out, io.columns);
+    const given = flags["output-dir"];
+    const directory = given ?? await Deno.makeTempDir({ prefix: "deermem-eval-demo-" });
+    const claimed = await claimDirectory(directory, "the demo", given === undefined);
+    const release = removeWhenStopped(claimed, io);
+    try {
+      await runDemo(directory, SOURCE_STATE, io.out, io.columns);
+    } finally {
+      release();
+    }
   },
 });
+
+/**
+ * Until the returned function is called, SIGINT or SIGTERM removes what the demo wrote into `claimed` (new or
+ * empty when it began, so all of it is the demo's) and ends the program as the signal asks (130, 143): the same
+ * command then runs again.
+ */
+function removeWhenStopped(claimed: ClaimedDirectory, io: Io): () => void {
+  const listeners = (["SIGINT", "SIGTERM"] as const).map((signal) => {
+    const listener = () => {
+      claimed.removeSync();
+      io.err(`interrupted: removed ${visible(claimed.path)}; run the same command again`);
+      exitAtOnce(new StoppedError(signal));
+    };
+    try {
+      Deno.addSignalListener(signal, listener);
+      return [[signal, listener] as const];
+    } catch {
+      return []; // a platform without this signal (SIGTERM on Windows) cannot deliver it either
+    }
+  }).flat();
+  return () => {
+    for (const [signal, listener] of listeners) Deno.removeSignalListener(signal, listener);
+  };
+}
