@@ -22,6 +22,7 @@ import type { PolicyInput } from "./contract.ts";
 import { printable, sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";
 import { sandboxProgramUrl } from "./_sandbox_child.ts";
 import { POLICY_MEMORY_BOUND, sandboxCommand } from "./_sandbox_command.ts";
+import { whileOpen } from "./_sandbox_signals.ts";
 
 export { POLICY_HEAP_LIMIT_MIB, POLICY_MEMORY_BOUND, POLICY_MEMORY_LIMIT_MIB } from "./_sandbox_command.ts";
 
@@ -72,6 +73,7 @@ export class PolicySandbox {
   readonly #stdout: ReadableStreamDefaultReader<Uint8Array>;
   readonly #stderr: Promise<string>;
   readonly #directory: string;
+  readonly #untrack: () => void;
   /** What was read after the last line taken; only the last piece may hold a newline. */
   #pieces: Uint8Array[] = [];
   #piecesSize = 0;
@@ -81,6 +83,7 @@ export class PolicySandbox {
     this.#module = module;
     this.#child = child;
     this.#directory = directory;
+    this.#untrack = whileOpen({ kill: () => this.#kill(), directory });
     this.#stdin = child.stdin.getWriter();
     this.#stdout = child.stdout.getReader();
     this.#stderr = readCapped(child.stderr);
@@ -175,16 +178,21 @@ export class PolicySandbox {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    try {
-      this.#child.kill("SIGKILL");
-    } catch {
-      // Already exited.
-    }
+    this.#kill();
     await this.#child.status;
     await this.#stdin.close().catch(() => {});
     await this.#stdout.cancel().catch(() => {});
     await this.#stderr;
     await Deno.remove(this.#directory, { recursive: true }).catch(() => {});
+    this.#untrack();
+  }
+
+  #kill(): void {
+    try {
+      this.#child.kill("SIGKILL");
+    } catch {
+      // Already exited.
+    }
   }
 
   #refuse(where: string, message: string): never {

@@ -152,3 +152,58 @@ Deno.test("explain CASE --policy-module shows the module beside both published p
   assertMatch(result.stdout, /hybrid-v1/);
   assertMatch(result.stdout, /recency/);
 });
+
+/** The `deermem-eval-sandbox-*` directories in `directory`. */
+function sandboxDirectories(directory: string): string[] {
+  return [...Deno.readDirSync(directory)].map((entry) => entry.name).filter((name) =>
+    name.startsWith("deermem-eval-sandbox-")
+  );
+}
+
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  Deno.test(`a module run ended by ${signal} (${code}) leaves no sandbox directory in $TMPDIR`, async () => {
+    await withTempDir(async (temp) => {
+      const module = `${temp}/slow.ts`;
+      await Deno.writeTextFile(
+        module,
+        (await Deno.readTextFile(`${POLICIES_DIR}/first_ids.ts`))
+          .replace('name: "first-ids",', 'name: "slow",')
+          .replace(
+            "select(input) {",
+            "select(input) {\n    for (const end = Date.now() + 40; Date.now() < end;);",
+          )
+          .replace('from "../../../mod.ts"', `from "${ROOT}mod.ts"`),
+      );
+      const tmp = `${temp}/tmp`;
+      await Deno.mkdir(tmp);
+      const child = new Deno.Command(Deno.execPath(), {
+        args: [
+          "run",
+          ...MODULE_FLAGS,
+          `${ROOT}cli.ts`,
+          "run-policy",
+          "--dataset",
+          FIXTURE_DATASET,
+          "--output-dir",
+          `${temp}/out`,
+          "--policy-module",
+          module,
+          ...fixtureProtocolFlags(),
+        ],
+        env: { NO_COLOR: "1", TMPDIR: tmp },
+        stdout: "piped",
+        stderr: "piped",
+      }).spawn();
+      const deadline = Date.now() + 60_000;
+      while (sandboxDirectories(tmp).length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      assertEquals(sandboxDirectories(tmp).length, 1);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the module is deciding cases now
+      child.kill(signal);
+      const output = await child.output();
+      assertEquals(output.code, code, new TextDecoder().decode(output.stderr));
+      assertEquals(sandboxDirectories(tmp), []);
+    });
+  });
+}
