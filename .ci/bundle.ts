@@ -17,8 +17,9 @@ const ROOT = new URL("../", import.meta.url).pathname;
 /**
  * The shebang: `env -S` splits the rest into words, sets the variable and runs `deno run` with the `run-qa`
  * task's flags (the program revokes the network for every other command). `--no-config` keeps a `deno.json` in
- * the caller's directory from changing how the file runs. Linux reads at most 255 bytes of the line, so our
- * variables are granted by their common prefix (`DEERMEM_EVAL_*`), which leaves room for the loader's
+ * the caller's directory from changing how the file runs. Linux reads at most 255 bytes of the line, so the
+ * variables are granted by their common prefixes (`DEERMEM_EVAL_*`, `LONGMEMEVAL_*`), which leaves room for
+ * `prlimit`'s absolute path, the loader's
  * `--cached-only` (so a policy module's `import("npm:…")` cannot make this process fetch) and one V8 flag:
  * `--no-enable-lazy-source-positions` stores source positions in the code cache; without it, the first
  * `console.log` or `new Error()` makes V8 re-parse the whole 1 MB bundle to find them (40–60 ms per start).
@@ -28,8 +29,10 @@ export function shebang(): string {
   const flags = words.slice(words.indexOf("run") + 1, words.indexOf("cli.ts")).map((flag) => {
     if (!flag.startsWith("--allow-env=")) return flag;
     const names = flag.slice("--allow-env=".length).split(",");
-    const ours = names.filter((name) => name.startsWith("DEERMEM_EVAL_"));
-    return `--allow-env=${["DEERMEM_EVAL_*", ...names.filter((name) => !ours.includes(name))].join(",")}`;
+    const prefixes = names.map((name) =>
+      name.startsWith("DEERMEM_EVAL_") ? "DEERMEM_EVAL_*" : "LONGMEMEVAL_*"
+    );
+    return `--allow-env=${[...new Set(prefixes)].join(",")}`;
   });
   flags.push("--v8-flags=--no-enable-lazy-source-positions");
   return `#!/usr/bin/env -S DENO_NO_UPDATE_CHECK=1 deno run --no-config ${flags.join(" ")}`;

@@ -93,9 +93,9 @@ the two published policies, under the same cases, capacities and row format: the
 a plain run's), then the module's, each also carrying policy_module (the file name) and policy_module_sha256
 (of its source); summary.json and run.json record the module (policy_module: file, name, sha256). The module
 (one self-contained file; only type imports) runs in a child deno with no permission at all,
-${POLICY_MEMORY_BOUND} of memory and --policy-time-limit per case; it needs Linux and --allow-run=prlimit. A
-module that throws, returns unknown ids, keeps more than the capacity, decides a case differently when asked
-twice or exceeds a limit is refused, naming the module and the case.`,
+${POLICY_MEMORY_BOUND} of memory and --policy-time-limit per case; it needs Linux and
+--allow-run=/usr/bin/prlimit. A module that throws, returns unknown ids, keeps more than the capacity, decides a
+case differently when asked twice or exceeds a limit is refused, naming the module and the case.`,
   flags: {
     ...DATASET_FLAG,
     "output-dir": { type: "string", value: "DIR", help: "where to write", required: true },

@@ -34,6 +34,24 @@ export const POLICY_MEMORY_BOUND =
 const granted = (command: string): boolean =>
   Deno.permissions.querySync({ name: "run", command }).state === "granted";
 
+/**
+ * Where util-linux installs `prlimit`, the first the one the tasks grant: the sandbox runs it by its absolute
+ * path, never a `prlimit` found on PATH (one there could set no limit).
+ */
+export const PRLIMIT_PATHS = ["/usr/bin/prlimit", "/bin/prlimit"] as const;
+
+/** The first of {@linkcode PRLIMIT_PATHS} granted (and present, when more than one is granted). */
+function prlimitPath(): string | undefined {
+  const allowed = PRLIMIT_PATHS.filter(granted);
+  return allowed.find((path) => {
+    try {
+      return Deno.statSync(path).isFile;
+    } catch {
+      return false;
+    }
+  }) ?? allowed[0];
+}
+
 let resolvedDeno: Promise<string> | undefined;
 
 /** The `deno` on PATH, as an absolute path (prlimit runs it with an empty environment, so without PATH). */
@@ -59,10 +77,12 @@ function denoOnPath(origin: string): Promise<string> {
 }
 
 /**
- * The program and arguments starting `script` in the sandbox: `prlimit` running this very `deno` (so only
- * `prlimit` need be granted), or, in a compiled program, the `deno` on PATH (granted too, to find it).
+ * The program and arguments starting `script` in the sandbox: `/usr/bin/prlimit` (or `/bin/prlimit`) running
+ * this very `deno` (so only `prlimit` need be granted), or, in a compiled program, the `deno` on PATH (granted
+ * too, to find it).
  *
- * @throws {PolicyModuleError} When not on Linux, or without `--allow-run=prlimit` (and `deno`, compiled).
+ * @throws {PolicyModuleError} When not on Linux, or without `--allow-run=/usr/bin/prlimit` (and `deno`,
+ * compiled).
  */
 export async function sandboxCommand(script: string, origin: string): Promise<[string, string[]]> {
   if (Deno.build.os !== "linux") {
@@ -71,8 +91,9 @@ export async function sandboxCommand(script: string, origin: string): Promise<[s
       { path: origin },
     );
   }
-  const needed = Deno.build.standalone ? ["prlimit", "deno"] : ["prlimit"];
-  if (!needed.every(granted)) {
+  const prlimit = prlimitPath();
+  if (prlimit === undefined || (Deno.build.standalone && !granted("deno"))) {
+    const needed = Deno.build.standalone ? [PRLIMIT_PATHS[0], "deno"] : [PRLIMIT_PATHS[0]];
     throw new PolicyModuleError(
       "a policy module runs in a child deno with no permissions under prlimit (util-linux), which needs " +
         `--allow-run=${needed.join(",")}`,
@@ -81,7 +102,7 @@ export async function sandboxCommand(script: string, origin: string): Promise<[s
   }
   const deno = Deno.build.standalone ? await denoOnPath(origin) : Deno.execPath();
   const bytes = POLICY_MEMORY_LIMIT_MIB * 1024 * 1024;
-  return ["prlimit", [
+  return [prlimit, [
     `--data=${bytes}:${bytes}`,
     "--",
     deno,

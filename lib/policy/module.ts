@@ -93,7 +93,7 @@ export function checkPolicyName(name: string, path: string): void {
  * permission, to see that the default export is a {@linkcode Policy} (`{ name, select }`) with a proper name;
  * the sandbox is then killed. A module that fails to load or exports something else is a
  * {@linkcode PolicyModuleError} naming it; a file that cannot be read is refused as any input is. Starting the
- * sandbox needs Linux and run permission for `prlimit` (`--allow-run=prlimit`).
+ * sandbox needs Linux and run permission for `prlimit` (`--allow-run=/usr/bin/prlimit`).
  *
  * @example
  * ```ts

@@ -52,7 +52,7 @@ Deno.test("two builds are byte-identical, executable, and start with the permiss
     assert(new TextEncoder().encode(shebang).length <= 255, `${shebang.length} bytes`);
     assert(!/--allow-all|-A\b/.test(shebang), shebang);
     // The environment grant: our own prefix and the dataset variable — every variable run-qa's task grants, no more.
-    assertMatch(shebang, / --allow-env=DEERMEM_EVAL_\*,LONGMEMEVAL_ORACLE_PATH --ignore-env /);
+    assertMatch(shebang, / --allow-env=DEERMEM_EVAL_\*,LONGMEMEVAL_\* --ignore-env /);
     assertMatch(shebang, / --v8-flags=--no-enable-lazy-source-positions$/);
     // The only Node-compatibility module is node:util, whose parseArgs stands in for @std/cli; no CommonJS interop.
     const program = decoder.decode(one);

@@ -373,8 +373,35 @@ Deno.test("without prlimit to bound its memory, no module runs, even with deno g
     assertEquals([result.code, result.stderr], [
       2,
       `deermem-eval run-policy: ${HOSTILE}/keep_first.ts: a policy module runs in a child deno with no ` +
-      "permissions under prlimit (util-linux), which needs --allow-run=prlimit\n",
+      "permissions under prlimit (util-linux), which needs --allow-run=/usr/bin/prlimit\n",
     ]);
     assertEquals(await listDir(directory), []);
+  });
+});
+
+Deno.test("a prlimit earlier on PATH is never run: the sandbox starts /usr/bin/prlimit by its absolute path", async () => {
+  await withTempDir(async (directory) => {
+    // A prlimit that sets no limit: it notes that it ran, drops its limit arguments and runs the rest.
+    await Deno.mkdir(`${directory}/bin`);
+    await Deno.writeTextFile(
+      `${directory}/bin/prlimit`,
+      `#!/bin/sh\ntouch '${directory}/fake-ran'\nshift; shift\nexec "$@"\n`,
+      { mode: 0o755 },
+    );
+    const result = await runCli(
+      [
+        "run-policy",
+        "--dataset",
+        FIXTURE_DATASET,
+        "--output-dir",
+        `${directory}/out`,
+        "--policy-module",
+        `${HOSTILE}/keep_first.ts`,
+        ...fixtureProtocolFlags(),
+      ],
+      { flags: taskFlags("cli"), env: { PATH: `${directory}/bin:${Deno.env.get("PATH")}` } },
+    );
+    assertEquals(result.code, 0, result.stderr);
+    assertEquals((await listDir(directory)).includes("fake-ran"), false);
   });
 });
