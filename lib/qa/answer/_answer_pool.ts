@@ -5,9 +5,15 @@
  * @module
  */
 
-import { AnswerFailedError, CallAbortedError, ProviderError, writeFileAtomic } from "../../base/mod.ts";
+import {
+  AnswerFailedError,
+  CallAbortedError,
+  ProviderError,
+  RowIntegrityError,
+  writeFileAtomic,
+} from "../../base/mod.ts";
 import { createdAtStamp } from "../../py/mod.ts";
-import { answerRow, answerRowJson } from "../run/answer_rows.ts";
+import { type AnswerRow, answerRow, answerRowJson } from "../run/answer_rows.ts";
 import type { RunQaOptions, RunQaSummary } from "./answer_types.ts";
 import { redact, redactAnswer, usageHoldsSecret } from "./redact.ts";
 import type { RowPlan } from "./resume.ts";
@@ -105,7 +111,7 @@ async function answerOne(pool: Pool, task: AnswerTask, path: string): Promise<vo
       })`,
     });
   }
-  const row = answerRowJson(answerRow(task, answer, attempts, createdAtStamp(pool.now())));
+  const row = rowText(answerRow(task, answer, attempts, createdAtStamp(pool.now())), attempts);
   await writeFileAtomic(path, row, pool.options.publish);
   summary.called++;
   if (answer.responseModel !== null) {
@@ -121,6 +127,20 @@ async function answerOne(pool: Pool, task: AnswerTask, path: string): Promise<vo
     done: ++pool.done,
     toCall: pool.queue.length,
   });
+}
+
+/** The row's file text; an answer no UTF-8 file can hold (a lone surrogate) fails this row alone. */
+function rowText(row: AnswerRow, attempts: number): string {
+  try {
+    return answerRowJson(row);
+  } catch (error) {
+    if (!(error instanceof RowIntegrityError)) throw error;
+    const cause = new ProviderError(
+      `the answer's ${error.field} holds a lone surrogate`,
+      { retryable: false },
+    );
+    throw new AnswerFailedError(cause, attempts);
+  }
 }
 
 /** A task that did not get its row: counted, reported, or (not a provider's failure) the end of the run. */

@@ -47,7 +47,7 @@ async function runQa(
     FIXTURE_DATASET,
     "--output-dir",
     `${directory}/run`,
-    ...fixtureProtocolFlags(),
+    ...fixtureProtocolFlags().slice(2),
     "--config",
     await configWith(directory, qa),
   ];
@@ -225,6 +225,27 @@ Deno.test("a redirect within the same host is followed: method, body and key kep
       for (const request of moved) {
         assertEquals([request.method, request.authorization], ["POST", "Bearer sk-hostile"]);
       }
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a lone surrogate in one answer fails that row alone; the other rows are answered", async () => {
+  const server = startAnswerServer((request) =>
+    completion(request.body.messages[1].content.includes(`[gold_${TARGET}]`) ? "7 weeks\ud800" : "7")
+  );
+  try {
+    await withTempDir(async (directory) => {
+      const result = await runQa(server, directory, { workers: "8" });
+      const output = `${result.stdout}${result.stderr}`;
+      assertEquals(result.code, 1, output);
+      assertMatch(result.stdout, /^answer rows: 0 reused, 88 called, 2 failed$/m);
+      assertEquals(
+        [...failureLines(result.stdout).entries()],
+        [["the answer's prediction holds a lone surrogate (1 attempt)", 2]],
+        output,
+      );
     });
   } finally {
     await server.close();

@@ -153,6 +153,29 @@ Deno.test("failed calls are reported with row id and reason; other rows are stil
   });
 });
 
+Deno.test("an answer holding a lone surrogate fails its row, naming the field; the other rows are written", async () => {
+  await withTempDir(async (directory) => {
+    const odd = tasks[0].messages[1].content;
+    const provider: AnswerProvider = (messages) =>
+      Promise.resolve({
+        prediction: messages[1].content === odd ? "7 weeks\ud800" : "INSUFFICIENT",
+        responseModel: "fake",
+        usage: { total_tokens: 10 },
+      });
+    const summary = await answerTasks(contracts, tasks, directory, options(provider));
+    const failing = tasks.filter((task) => task.messages[1].content === odd).map((task) => task.rowId);
+    assertEquals(summary.failed.map((failure) => failure.rowId), failing);
+    for (const failure of summary.failed) {
+      assertEquals(
+        failure.reason,
+        "the answer's prediction holds a lone surrogate (1 attempt)",
+      );
+      await assertRejects(() => Deno.stat(responsePath(directory, failure.rowId)), Deno.errors.NotFound);
+    }
+    assertEquals(summary.called, 90 - failing.length);
+  });
+});
+
 Deno.test("failed rows are listed by code point, as Python sorts them: U+FF5E before an astral character", async () => {
   await withTempDir(async (directory) => {
     // UTF-16 order would put U+1F600 (surrogates D83D DE00) before U+FF5E.
