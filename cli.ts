@@ -59,7 +59,27 @@ function defaultIo(): Io {
     columns: stdout.columns,
     terminal: stdout.isTerminal,
     live: stderr.isTerminal ? terminalStatusLine(stderr.columns) : undefined,
+    invocation: invocation(),
   };
+}
+
+/**
+ * How the user runs this program, when it is not `cli.ts` in the checkout: the bundle's file or the compiled
+ * binary, as `./NAME` when it is in the working directory, else by its absolute path.
+ */
+function invocation(): string | undefined {
+  const path = Deno.build.standalone ? Deno.execPath() : new URL(Deno.mainModule).pathname;
+  if (!Deno.build.standalone && (!Deno.mainModule.startsWith("file:") || path.endsWith("/cli.ts"))) {
+    return undefined;
+  }
+  const file = decodeURIComponent(path);
+  const slash = file.lastIndexOf("/");
+  try {
+    if (file.slice(0, slash) === Deno.cwd()) return `./${file.slice(slash + 1)}`;
+  } catch {
+    // The working directory is gone or not readable: the absolute path still runs.
+  }
+  return file;
 }
 
 if (import.meta.main) {

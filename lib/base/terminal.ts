@@ -70,8 +70,11 @@ export function truncateColumns(text: string, columns: number): string {
   return chars.length <= columns ? text : `${chars.slice(0, Math.max(0, columns - 1)).join("")}…`;
 }
 
-/** A command to copy (`deermem-eval …`, `deno task …`): wrapped as the shell reads it, with `\` continuations. */
-const COMMAND_LINE = /^(\s*)(?:deermem-eval|deno task) [a-z][a-z-]* .*--/;
+/**
+ * A command to copy (`deermem-eval …`, `deno task …`, `./deermem-eval.js …`): wrapped as the shell reads it, with
+ * `\` continuations.
+ */
+const COMMAND_LINE = /^(\s*)(?:deermem-eval|deno task|\S*\/\S+) [a-z][a-z-]* .*--/;
 /** A check's or a list's marker: the continuation is aligned under the text after it. */
 const MARKER = /^(\s*)(?:[✓✗–·•*-]|\[[^\]]*\]) /;
 

@@ -23,6 +23,11 @@ export interface Io {
   terminal?: boolean;
   /** A status line rewritten in place (terminals only; absent otherwise). */
   live?: { update: (text: string) => void; done: () => void };
+  /**
+   * How the user runs this program (`./deermem-eval.js`), for the commands it suggests next; absent, the
+   * checkout's tasks (`deno task cli COMMAND`, `deno task run-qa`).
+   */
+  invocation?: string;
 }
 
 /**

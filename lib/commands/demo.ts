@@ -58,6 +58,7 @@ export const SYNTHETIC_LINE =
  * @param source What wrote the runs, recorded in `run.json` and `qa_run.json`.
  * @param onLine Receives each line of the demo's output in order.
  * @param width The width the report's tables are fitted to (default: not fitted).
+ * @param invocation How the user runs this program, for the next commands (default: the checkout's tasks).
  * @returns Each stage's time, in order.
  */
 export async function runDemo(
@@ -65,6 +66,7 @@ export async function runDemo(
   source: SourceState,
   onLine: (line: string) => void,
   width?: number,
+  invocation?: string,
 ): Promise<StageTime[]> {
   const times: StageTime[] = [];
   const timed = async <T>(stage: string, step: () => Promise<T>): Promise<T> => {
@@ -118,7 +120,7 @@ export async function runDemo(
       (1 - bootstrap.alpha) * 100
     }% paired bootstrap)`,
   );
-  for (const line of nextCommands(directory, prepared.cases[0].caseId)) onLine(line);
+  for (const line of nextCommands(directory, prepared.cases[0].caseId, invocation)) onLine(line);
   return times;
 }
 
@@ -126,17 +128,35 @@ function signed(value: number): string {
   return `${value >= 0 ? "+" : ""}${value.toFixed(3)}`;
 }
 
-/** The commands a user can run next on the demo's own files, as they run in the checkout. */
-export function nextCommands(directory: string, caseId: string): string[] {
+/**
+ * The commands a user can run next on the demo's own files, as they run where the user is: with `invocation`
+ * (the program as it was run, `./deermem-eval.js`), else through the checkout's tasks.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { nextCommands } from "./demo.ts";
+ * strictEqual(nextCommands("d", "c1", "./deermem-eval.js")[1], "  ./deermem-eval.js report d");
+ * strictEqual(nextCommands("d", "c1").at(-1), "  deno task run-qa --stand-in --protocol d/protocol --output-dir d/qa-again");
+ * ```
+ */
+export function nextCommands(directory: string, caseId: string, invocation?: string): string[] {
   const protocol = `--protocol ${directory}/${KEPT_PROTOCOL_DIR}`;
+  const run = (command: string) =>
+    invocation !== undefined
+      ? `  ${invocation} ${command}`
+      : command.startsWith("run-qa ")
+      ? `  deno task ${command}`
+      : `  deno task cli ${command}`;
+  const where = invocation === undefined ? "; in this checkout:" : ":";
   return [
-    `next: the demo's protocol and dataset are in ${directory}/${KEPT_PROTOCOL_DIR}; in this checkout:`,
-    `  deno task cli report ${directory}`,
-    `  deno task cli verify ${directory}`,
-    `  deno task cli explain ${caseId} --output-dir ${directory}`,
-    `  deno task cli report ${directory}/${DEMO_POLICY_DIR} ${protocol}`,
-    `  deno task cli sweep ${protocol} --output-dir ${directory}/sweep`,
-    `  deno task run-qa --stand-in ${protocol} --output-dir ${directory}/qa-again`,
+    `next: the demo's protocol and dataset are in ${directory}/${KEPT_PROTOCOL_DIR}${where}`,
+    run(`report ${directory}`),
+    run(`verify ${directory}`),
+    run(`explain ${caseId} --output-dir ${directory}`),
+    run(`report ${directory}/${DEMO_POLICY_DIR} ${protocol}`),
+    run(`sweep ${protocol} --output-dir ${directory}/sweep`),
+    run(`run-qa --stand-in ${protocol} --output-dir ${directory}/qa-again`),
   ];
 }
 
@@ -166,7 +186,7 @@ wrote. Network: 127.0.0.1 only.`,
     const claimed = await claimDirectory(directory, "the demo", given === undefined);
     const release = removeWhenStopped(claimed, io);
     try {
-      await runDemo(directory, SOURCE_STATE, io.out, io.columns);
+      await runDemo(directory, SOURCE_STATE, io.out, io.columns, io.invocation);
     } finally {
       release();
     }

@@ -169,3 +169,21 @@ Deno.test("the bundle's run-qa reaches the endpoint with the key from the enviro
     await server.close();
   }
 });
+
+Deno.test("the bundle's demo ends with next commands that run as they are shown, with the bundle itself", async () => {
+  await withTempDir(async (directory) => {
+    await buildBundle(`${directory}/deermem-eval.js`);
+    const demo = await runBundle(directory, ["demo", "--output-dir", "demo"]);
+    assertEquals(demo.code, 0, demo.stderr);
+    const next = demo.stdout.slice(demo.stdout.indexOf("\nnext: ") + 1).replaceAll(" \\\n", " ");
+    const commands = next.trimEnd().split("\n").slice(1).map((line) => line.trim());
+    assertEquals(commands.length, 6, next);
+    assert(!next.includes("deno task"), next);
+    for (const command of commands) {
+      const [program, ...args] = command.split(/\s+/);
+      assertEquals(program, "./deermem-eval.js", command);
+      const result = await runBundle(directory, args);
+      assertEquals(result.code, 0, `${command}\n${result.stderr}`);
+    }
+  });
+});
