@@ -10,6 +10,7 @@ export {
   findPartialRun,
   gradedTasks,
   partialChecks,
+  type PartialJson,
   partialJson,
   type PartialRun,
   verifyPartialRun,

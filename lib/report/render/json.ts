@@ -1,6 +1,7 @@
 /**
  * `report --json`: the report's data as one JSON document, with the sections of the terminal report. Every
- * document has `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
+ * document has, first, its notices (`partial`: the partial run's line and record; `synthetic`: the demo's line),
+ * then `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
  * `verdict` — `pass` or `needs-dataset` — and `detail`; `ok`; `proved`), then by kind:
  *
  * - `qa`: `suites` (official, synthetic, overall: `cases`, `correct` per policy, `mcnemar`, `bootstrap` as
@@ -27,6 +28,7 @@ import type { PolicyReport, QaReport, RunReport, TokenTotals } from "../run/run_
 import type { BuiltSweepReport } from "../sweep/sweep.ts";
 import { SweepRow } from "../sweep/sweep_schema.ts";
 import type { Verification } from "../run/verification.ts";
+import type { Notice } from "../document/notices.ts";
 
 /** The document's schema version. */
 export const REPORT_JSON_VERSION = 1;
@@ -42,7 +44,22 @@ const verification = z.strictObject({
   proved: z.string(),
 });
 const provenance = z.array(z.strictObject({ label: z.string(), value: z.string() }));
-const head = { schema_version: z.literal(REPORT_JSON_VERSION), directory: z.string(), verification };
+/** A partial run's notice: its line and what `partial.json` records. */
+const partial = z.strictObject({
+  line: z.string(),
+  tasks: count,
+  tasks_with_rows: count,
+  complete_pairs: count,
+  unpaired: z.array(z.string()),
+  grading: z.string(),
+});
+const head = {
+  partial: z.optional(partial),
+  synthetic: z.optional(z.string()),
+  schema_version: z.literal(REPORT_JSON_VERSION),
+  directory: z.string(),
+  verification,
+};
 const totals = z.strictObject({
   rows: count,
   attempts: count,
@@ -182,14 +199,40 @@ function verificationJson(value: Verification): z.infer<typeof verification> {
   };
 }
 
-/** The keys every document opens with, in this order: its kind, the schema version, where, what verify proved. */
-function headJson<K extends string>(kind: K, directory: string, value: Verification): {
+/** The notices as keys: `partial` (what the partial run records), `synthetic` (the line). */
+function noticesJson(notices: readonly Notice[]): { partial?: z.infer<typeof partial>; synthetic?: string } {
+  const keys: { partial?: z.infer<typeof partial>; synthetic?: string } = {};
+  for (const notice of notices) {
+    if (notice.kind === "partial") keys.partial = notice.partial;
+    else keys.synthetic = notice.line;
+  }
+  return keys;
+}
+
+/**
+ * The keys every document opens with, in this order: its notices, its kind, the schema version, where, what
+ * verify proved.
+ */
+function headJson<K extends string>(
+  kind: K,
+  directory: string,
+  value: Verification,
+  notices: readonly Notice[],
+): {
+  partial?: z.infer<typeof partial>;
+  synthetic?: string;
   kind: K;
   schema_version: typeof REPORT_JSON_VERSION;
   directory: string;
   verification: z.infer<typeof verification>;
 } {
-  return { kind, schema_version: REPORT_JSON_VERSION, directory, verification: verificationJson(value) };
+  return {
+    ...noticesJson(notices),
+    kind,
+    schema_version: REPORT_JSON_VERSION,
+    directory,
+    verification: verificationJson(value),
+  };
 }
 
 function totalsJson(value: TokenTotals): z.infer<typeof totals> {
@@ -204,10 +247,10 @@ function totalsJson(value: TokenTotals): z.infer<typeof totals> {
   };
 }
 
-function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
+function qaJson(report: QaReport, notices: readonly Notice[]): z.infer<typeof QaReportJson> {
   const { bill } = report;
   return {
-    ...headJson("qa", report.directory, report.verification),
+    ...headJson("qa", report.directory, report.verification, notices),
     suites: report.suites.map((suite) => ({
       name: suite.name,
       cases: suite.stats.cases,
@@ -264,9 +307,9 @@ function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
   };
 }
 
-function policyJson(report: PolicyReport): z.infer<typeof PolicyReportJson> {
+function policyJson(report: PolicyReport, notices: readonly Notice[]): z.infer<typeof PolicyReportJson> {
   return {
-    ...headJson("policy", report.directory, report.verification),
+    ...headJson("policy", report.directory, report.verification, notices),
     retention: report.groups.map((group) => ({
       source: group.source,
       scenario: group.scenario,
@@ -305,11 +348,15 @@ function pointJson(item: Point): z.infer<typeof point> {
  * A sweep report's document (`directory` as the heading names it); the sweep must have been verified
  * (`readSweepReport`).
  */
-export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.infer<typeof SweepReportJson> {
+export function sweepReportJson(
+  directory: string,
+  sweep: BuiltSweepReport,
+  notices: readonly Notice[] = [],
+): z.infer<typeof SweepReportJson> {
   if (sweep.verification === undefined) throw new RangeError("the sweep report was not verified");
   const { summary } = sweep;
   return {
-    ...headJson("sweep", directory, sweep.verification),
+    ...headJson("sweep", directory, sweep.verification, notices),
     sweep: {
       protocol_id: summary.protocolId,
       tool: summary.tool,
@@ -337,6 +384,6 @@ export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.i
  * deepStrictEqual(document.kind === "policy" && document.retention.map((group) => group.support_all_retained), [0, 1]);
  * ```
  */
-export function reportJson(report: RunReport): ReportJson {
-  return report.kind === "qa" ? qaJson(report) : policyJson(report);
+export function reportJson(report: RunReport, notices: readonly Notice[] = []): ReportJson {
+  return report.kind === "qa" ? qaJson(report, notices) : policyJson(report, notices);
 }

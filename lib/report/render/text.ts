@@ -10,6 +10,7 @@ import { runPolicies } from "../run/groups.ts";
 import { formatVerifyResult } from "../../verify/mod.ts";
 import { type Claim, claimLines, claimOf } from "../run/claim.ts";
 import type { Section, Table } from "../document/model.ts";
+import type { Notice } from "../document/notices.ts";
 import type { RunReport } from "../run/run_report.ts";
 import { reportHeading, reportSections } from "../run/sections.ts";
 import type { Verification } from "../run/verification.ts";
@@ -37,7 +38,8 @@ export function tableLines(table: Table, width?: number): string[] {
 
 /**
  * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables; tables
- * are fitted to `width` when given; `lead` lines (the result block) come right after the heading.
+ * are fitted to `width` when given; `lead` lines (the result block) come right after the heading; each notice's
+ * line comes before it.
  *
  * @example
  * ```ts
@@ -54,8 +56,9 @@ export function sectionsText(
   replace: ReadonlyMap<string, string[]> = new Map(),
   width?: number,
   lead: readonly string[] = [],
+  notices: readonly Notice[] = [],
 ): string {
-  const lines = [visible(heading), ...lead.map((line) => visible(line))];
+  const lines = [...noticesText(notices), visible(heading), ...lead.map((line) => visible(line))];
   for (const section of sections) {
     lines.push(
       "",
@@ -68,6 +71,11 @@ export function sectionsText(
     else for (const item of section.tables) lines.push(...tableLines(visibleCells(item), width));
   }
   return lines.join("\n");
+}
+
+/** The notices as the terminal's first lines, one each. */
+export function noticesText(notices: readonly Notice[]): string[] {
+  return notices.map((notice) => visible(notice.line));
 }
 
 /** A table with every cell one visible line: a model name or an answer cannot break it or forge a line. */
@@ -90,7 +98,7 @@ function visibleCells(table: Table): Table {
  * match(reportText(report), /\n {2}all 1 cases +0\/1 +1\/1\n/); // the retention table as run-policy prints it
  * ```
  */
-export function reportText(report: RunReport, width?: number): string {
+export function reportText(report: RunReport, width?: number, notices: readonly Notice[] = []): string {
   const replace = new Map<string, string[]>();
   if (report.kind === "policy") {
     replace.set("retention", retentionTableOf(report.entries, runPolicies(report.entries)).split("\n"));
@@ -101,6 +109,7 @@ export function reportText(report: RunReport, width?: number): string {
     replace,
     width,
     claimText(claimOf(report)),
+    notices,
   );
 }
 
