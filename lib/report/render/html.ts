@@ -30,17 +30,17 @@ function figure(svg: string, caption: string, table: Table): string {
 
 function sectionHtml(section: Section, chart?: string, cellHtml?: CellHtml): string {
   const parts = [`<section id="${section.id}"><h2>${escapeHtml(section.title)}</h2>`];
-  if (section.id === "verification") {
-    const checks = section.lines.slice(0, -1);
+  if (section.checks !== undefined) {
+    const { items, proved } = section.checks;
     parts.push(
       `<ul class="checks">${
-        checks.map((line) =>
-          line.startsWith("✓ ")
-            ? `<li>${escapeHtml(line.slice(2))}</li>`
-            : `<li class="not-run">${escapeHtml(line.slice(2))}</li>`
+        items.map((check) =>
+          check.status === "pass"
+            ? `<li>${escapeHtml(check.proves)}</li>`
+            : `<li class="not-run">${escapeHtml(`${check.proves} — needs --dataset`)}</li>`
         ).join("")
       }</ul>`,
-      `<p class="proved">${escapeHtml(section.lines[section.lines.length - 1])}</p>`,
+      `<p class="proved">${escapeHtml(`proved: ${proved}`)}</p>`,
     );
   } else {
     for (const line of section.lines) parts.push(`<p>${escapeHtml(line)}</p>`);

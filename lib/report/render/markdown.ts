@@ -7,7 +7,7 @@
 
 import { type Claim, claimOf, claimScores, claimStatistics } from "../run/claim.ts";
 import { visible } from "../../base/mod.ts";
-import type { Section, Table } from "../document/model.ts";
+import { checksText, type Section, type Table } from "../document/model.ts";
 import type { Notice } from "../document/notices.ts";
 import type { RunReport } from "../run/run_report.ts";
 import { reportHeading, reportSections } from "../run/sections.ts";
@@ -55,8 +55,8 @@ export function markdownTable(table: Table): string[] {
 
 function sectionMarkdown(section: Section): string[] {
   const lines = [`## ${section.title}`, ""];
-  if (section.id === "verification") {
-    lines.push(...section.lines.map((line) => `- ${markdownEscape(line)}`), "");
+  if (section.checks !== undefined) {
+    lines.push(...checksText(section.checks).map((line) => `- ${markdownEscape(line)}`), "");
   } else if (section.lines.length > 0) {
     for (const line of section.lines) lines.push(markdownEscape(line), "");
   }

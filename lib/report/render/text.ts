@@ -9,7 +9,7 @@ import { retentionTableOf } from "../../policy/mod.ts";
 import { runPolicies } from "../run/groups.ts";
 import { formatVerifyResult } from "../../verify/mod.ts";
 import { type Claim, claimLines, claimOf } from "../run/claim.ts";
-import type { Section, Table } from "../document/model.ts";
+import { checksText, type Section, type Table } from "../document/model.ts";
 import type { Notice } from "../document/notices.ts";
 import type { RunReport } from "../run/run_report.ts";
 import { reportHeading, reportSections } from "../run/sections.ts";
@@ -64,6 +64,7 @@ export function sectionsText(
       "",
       visible(section.title.toUpperCase()),
       ...section.lines.map((line) => `  ${visible(line)}`),
+      ...(section.checks === undefined ? [] : checksText(section.checks)).map((line) => `  ${visible(line)}`),
     );
     const replacement = replace.get(section.id);
     // A replacement is printed as is: e.g. the retention table exactly as `run-policy` prints it.

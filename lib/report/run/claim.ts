@@ -47,17 +47,11 @@ export interface Claim {
   checked: string;
 }
 
-/** Whether the rows were re-derived from the dataset: every check ran and none is left for --dataset. */
-function rederived(report: RunReport): boolean {
-  return report.verification.checks.every((check) => check.verdict === "pass") &&
-    !/needs? --dataset/.test(report.verification.proved);
-}
-
 function qaClaim(report: QaReport): Claim {
   const [first, second] = report.policies;
   const level = Math.round((1 - report.bootstrap.alpha) * 100);
   const grades = report.bill.total.rows;
-  const checked = rederived(report)
+  const checked = report.verification.rederived
     ? `The ${grades} grades that give this result were re-derived with --dataset: every row's task from the dataset, every grade by blind re-grading against the reference answers. The model's answers are always taken as recorded.`
     : `The ${grades} recorded grades give this result; without --dataset the grades are taken as recorded: re-derive them with --dataset. The model's answers are always taken as recorded.`;
   return {
@@ -83,9 +77,9 @@ function qaClaim(report: QaReport): Claim {
     }),
     method:
       `Correct answers per policy on the same cases; exact two-sided McNemar p on the discordant pairs; the paired bootstrap difference in accuracy (${second} − ${first}, seed ${report.bootstrap.seed}) with its ${level}% percentile interval.`,
-    checked: report.verification.proved.includes("no qa_run.json")
-      ? `${checked} No qa_run.json: the run is not bound to artifact hashes.`
-      : checked,
+    checked: report.verification.bound
+      ? checked
+      : `${checked} No qa_run.json: the run is not bound to artifact hashes.`,
   };
 }
 
@@ -115,7 +109,7 @@ function policyClaim(report: PolicyReport): Claim {
     }),
     method:
       `Cases whose every support fact the policy kept, per capacity; ${cases} cases where the policies keep different supports are listed below.`,
-    checked: rederived(report)
+    checked: report.verification.rederived
       ? `The ${rows} rows that give this result were re-derived with --dataset: every selection recomputed from the dataset by the policies.`
       : `The ${rows} recorded rows give this result; without --dataset the selections are taken as recorded (summary re-derived from them): re-derive them with --dataset.`,
   };

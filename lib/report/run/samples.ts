@@ -34,7 +34,13 @@ export function samplePolicyReport(): PolicyReport {
   return {
     kind: "policy",
     directory: "run",
-    verification: { checks: [], ok: true, proved: "the kept facts need --dataset" },
+    verification: {
+      checks: [],
+      ok: true,
+      proved: "the kept facts need --dataset",
+      rederived: false,
+      bound: true,
+    },
     entries,
     groups: policySummaryGroups(entries),
     differences: [],
