@@ -29,30 +29,19 @@ import type { BuiltSweepReport } from "../sweep/sweep.ts";
 import { SweepRow } from "../sweep/sweep_schema.ts";
 import type { Verification } from "../run/verification.ts";
 import type { Notice } from "../document/notices.ts";
+import { CheckJson, PartialJsonSchema } from "../../verify/mod.ts";
 
 /** The document's schema version. */
 export const REPORT_JSON_VERSION = 1;
 
 const count = z.number().check(z.int(), z.minimum(0));
 const verification = z.strictObject({
-  checks: z.array(z.strictObject({
-    name: z.string(),
-    verdict: z.enum(["pass", "fail", "needs-dataset"]),
-    detail: z.optional(z.string()),
-  })),
+  checks: z.array(CheckJson),
   ok: z.boolean(),
   proved: z.string(),
 });
 const provenance = z.array(z.strictObject({ label: z.string(), value: z.string() }));
-/** A partial run's notice: its line and what `partial.json` records. */
-const partial = z.strictObject({
-  line: z.string(),
-  tasks: count,
-  tasks_with_rows: count,
-  complete_pairs: count,
-  unpaired: z.array(z.string()),
-  grading: z.string(),
-});
+const partial = PartialJsonSchema;
 const head = {
   partial: z.optional(partial),
   synthetic: z.optional(z.string()),
