@@ -85,9 +85,9 @@ export const command = defineCommand({
 Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
 a policy run (policy.raw.jsonl, summary.json, run.json) — and first runs the same checks as \`verify\`: if any
 fails it refuses, printing them. Then it prints, from the verified files through the library's own functions:
-the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p, the bootstrap
-difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
-and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
+the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p and its mid-p,
+the bootstrap difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the
+support retained and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
 scenario and policy, and the cases where the policies keep different supports. For a sweep directory
 (sweep.json, sweep.jsonl), verified as \`verify\` does (with --dataset every row recomputed): the best and worst
 grid points, with --html the heat map over the weight simplex.

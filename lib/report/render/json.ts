@@ -5,7 +5,7 @@
  * `verdict` — `pass` or `needs-dataset` — and `detail`; `ok`; `proved`), then by kind:
  *
  * - `qa`: `suites` (official, synthetic, overall: `cases`, `correct` per policy, `mcnemar`, `bootstrap` as
- *   `qa.stats.json` has them), `scenarios` (per source, scenario and policy: `cases`, `correct`, `accuracy`,
+ *   `qa.stats.json` has them, and `mid_p`, the exact McNemar test's mid-p), `scenarios` (per source, scenario and policy: `cases`, `correct`, `accuracy`,
  *   `support_retained`), `retention` (accuracy with the support retained and lost), `discordant` (each case, the
  *   policy that won, and per policy the full `prediction`, `grade_correct`, `grade_rule`,
  *   `support_all_retained`), `tokens` (`by_policy` and `total`: `rows`, `attempts`, `prompt`, `completion`,
@@ -68,6 +68,8 @@ export const QaReportJson = z.strictObject({
     name: z.enum(["official", "synthetic", "overall"]),
     cases: count,
     correct: z.record(z.string(), count),
+    // The exact McNemar test's mid-p (the exact p minus the observed split's probability); p_value is the verdict.
+    mid_p: z.number(),
     mcnemar: z.strictObject({
       both_correct: count,
       both_wrong: count,
@@ -244,6 +246,7 @@ function qaJson(report: QaReport, notices: readonly Notice[]): z.infer<typeof Qa
       name: suite.name,
       cases: suite.stats.cases,
       correct: suite.correct,
+      mid_p: suite.midP,
       mcnemar: { ...suite.stats.mcnemar },
       bootstrap: {
         mean_difference: suite.stats.bootstrap.mean_difference,

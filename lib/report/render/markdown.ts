@@ -96,7 +96,7 @@ export function reportMarkdown(report: RunReport, notices: readonly Notice[] = [
  * import { sampleClaim } from "../run/samples.ts";
  * import { claimMarkdown } from "./markdown.ts";
  * deepStrictEqual(claimMarkdown(sampleClaim()), ["## Result: b against a", "",
- *   "- **overall** (4 cases): a 1/4 vs b 3/4 · exact McNemar p = 0.5000 · difference +0.500, 95% interval \\[+0.000, +1.000\\]",
+ *   "- **overall** (4 cases): a 1/4 vs b 3/4 · exact McNemar p = 0.5000 (mid-p 0.2500) · difference +0.500, 95% interval \\[+0.000, +1.000\\]",
  *   "", "what\\_next", ""]); // one bullet a row, the text escaped
  * ```
  */

@@ -123,7 +123,7 @@ export function reportText(report: RunReport, width?: number, notices: readonly 
  * import { sampleClaim } from "../run/samples.ts";
  * import { claimText } from "./text.ts";
  * deepStrictEqual(claimText(sampleClaim()), ["", "Result: b against a", "  overall (4 cases): a 1/4 vs b 3/4",
- *   "    exact McNemar p = 0.5000 · difference +0.500, 95% interval [+0.000, +1.000]", "  what_next"]);
+ *   "    exact McNemar p = 0.5000 (mid-p 0.2500) · difference +0.500, 95% interval [+0.000, +1.000]", "  what_next"]);
  * ```
  */
 export function claimText(claim: Claim): string[] {
@@ -138,7 +138,7 @@ export function claimText(claim: Claim): string[] {
  * import { deepStrictEqual } from "node:assert/strict";
  * import { verificationLines } from "./text.ts";
  * const checks = [{ name: "summary.json matches", verdict: "fail" as const, detail: "differs" }];
- * deepStrictEqual(verificationLines({ checks, ok: false, proved: "" }).at(-1), "NOT verified: the report refuses this directory");
+ * deepStrictEqual(verificationLines({ checks, ok: false, proved: "", rederived: false, bound: true }).at(-1), "NOT verified: the report refuses this directory");
  * ```
  */
 export function verificationLines(verification: Verification): string[] {
