@@ -1,17 +1,14 @@
 /**
- * A partial run in `verify` and `report`: its line first in every format (as the synthetic notice is added, from
- * the command, without touching the renderers), and never compared with another run.
+ * A partial run in `verify` and `report`: refused when its own checks fail, and never compared with another run
+ * (its line is one of the report's notices).
  *
  * @module
  */
 
 import { CommandFailedError, InputError } from "../base/mod.ts";
-import { escapeHtml } from "../report/mod.ts";
-import { checkLine, findPartialRun, partialChecks, partialJson, type PartialRun } from "../verify/mod.ts";
+import { checkLine, findPartialRun, partialChecks, type PartialRun } from "../verify/mod.ts";
 import type { AnswerTask } from "../qa/mod.ts";
 import type { Io } from "./_command.ts";
-import type { ReportFile } from "./_report_files.ts";
-import type { ReportFormat } from "./_synthetic.ts";
 
 /**
  * The partial run `report` shows, or `undefined`; either side of `--against` partial is refused in one line,
@@ -44,31 +41,4 @@ export async function refuseUnsoundPartial(
     `${partial.grading}: the partial grading does not verify (${failed.length} check(s) failed)`;
   io.err(`deermem-eval report: ${message}`);
   throw new CommandFailedError(message);
-}
-
-/** `document` with the partial run's line first, in the way of each format. */
-export function labelPartial(partial: PartialRun, format: ReportFormat, document: string): string {
-  const { line } = partial;
-  if (format === "text") return `${line}\n${document}`;
-  if (format === "markdown") return `> **${line}**\n\n${document}`;
-  if (format === "json") {
-    const value = JSON.stringify(partialJson(partial), null, 2).replace(/\n/g, "\n  ");
-    return document.replace(/^\{\n/, `{\n  "partial": ${value},\n`);
-  }
-  return document.replace("<title>", "<title>PARTIAL — ").replace(
-    /<body>\n?/,
-    (body) => `${body}<p><strong>${escapeHtml(line)}</strong></p>\n`,
-  );
-}
-
-/** The report files, each labelled as {@linkcode labelPartial} does. */
-export function labelPartialFiles(
-  partial: PartialRun | undefined,
-  files: readonly ReportFile[],
-): ReportFile[] {
-  if (partial === undefined) return [...files];
-  return files.map((file) => ({
-    ...file,
-    render: () => labelPartial(partial, file.flag === "--html" ? "html" : "markdown", file.render()),
-  }));
 }

@@ -12,6 +12,8 @@ import {
   comparisonHeading,
   comparisonSections,
   isSweepDirectory,
+  type Notice,
+  noticesText,
   type Prices,
   publishedComparisonHeading,
   publishedComparisonSections,
@@ -21,6 +23,7 @@ import {
   reportHtml,
   reportJson,
   reportMarkdown,
+  reportNotices,
   reportRuns,
   reportText,
   type RunReport,
@@ -47,7 +50,6 @@ import {
 } from "./_candidate.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS } from "./_flags.ts";
 import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
-import { labelFiles, labelSynthetic } from "./_synthetic.ts";
 import {
   refuseReportTargets,
   REPORT_FILE_FLAGS,
@@ -56,7 +58,7 @@ import {
   writeReportFiles,
 } from "./_report_files.ts";
 import { reportManyCandidates } from "./_many_report.ts";
-import { labelPartial, labelPartialFiles, partialToReport, refuseUnsoundPartial } from "./_partial.ts";
+import { partialToReport, refuseUnsoundPartial } from "./_partial.ts";
 import { gradedTasks } from "../verify/mod.ts";
 
 const REPORT_FLAGS = {
@@ -83,9 +85,9 @@ export const command = defineCommand({
 Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
 a policy run (policy.raw.jsonl, summary.json, run.json) — and first runs the same checks as \`verify\`: if any
 fails it refuses, printing them. Then it prints, from the verified files through the library's own functions:
-the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p, the bootstrap
-difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the support retained
-and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
+the suites (official, synthetic, overall: correct per policy, discordant counts, exact McNemar p and its mid-p,
+the bootstrap difference hybrid-v1 − confidence and its interval), the scenario breakdown, accuracy with the
+support retained and lost, the discordant cases, the token bill and provenance. For a policy run: support retained per capacity,
 scenario and policy, and the cases where the policies keep different supports. For a sweep directory
 (sweep.json, sweep.jsonl), verified as \`verify\` does (with --dataset every row recomputed): the best and worst
 grid points, with --html the heat map over the weight simplex.
@@ -184,18 +186,21 @@ async function reportRun(
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
     if (path !== undefined) files.push({ flag, path, render });
   };
+  const notices = reportNotices(contracts, partial);
   // A comparison's heading and sections: the text printed, the Markdown and HTML files asked for.
   const sectionsDocument = (heading: string, sections: Section[]): string => {
-    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections));
-    ask("--html", flags.html, () => sectionsHtml(heading, sections));
-    return sectionsText(heading, sections, undefined, io.columns);
+    ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections, [], notices));
+    ask("--html", flags.html, () => sectionsHtml(heading, sections, undefined, { notices }));
+    return sectionsText(heading, sections, undefined, io.columns, [], notices);
   };
   let text: string;
   if (runs.against === undefined) {
     const run = { ...runs.report, directory: name };
-    text = flags.json ? JSON.stringify(reportJson(run), null, 2) : reportText(run, io.columns);
-    ask("--markdown", flags.markdown, () => reportMarkdown(run));
-    ask("--html", flags.html, () => reportHtml(run));
+    text = flags.json
+      ? JSON.stringify(reportJson(run, notices), null, 2)
+      : reportText(run, io.columns, notices);
+    ask("--markdown", flags.markdown, () => reportMarkdown(run, notices));
+    ask("--html", flags.html, () => reportHtml(run, notices));
   } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
     const comparison = readPublishedComparison(runs.report, runs.against, contracts.config.statistics);
     const named = { ...comparison, other: flags.against ?? comparison.other };
@@ -204,13 +209,8 @@ async function reportRun(
     const comparison = await compareRuns(runs.report, runs.against);
     text = sectionsDocument(comparisonHeading(comparison), comparisonSections(comparison));
   }
-  const labelled = labelPartialFiles(partial, labelFiles(contracts, files));
-  if (!toStandardOutput(labelled)) {
-    const format = flags.json ? "json" : "text";
-    const synthetic = labelSynthetic(contracts, format, text);
-    printText(io, partial ? labelPartial(partial, format, synthetic) : synthetic, flags.json);
-  }
-  await writeReportFiles(labelled, io, seams, flags.json);
+  if (!toStandardOutput(files)) printText(io, text, flags.json);
+  await writeReportFiles(files, io, seams, flags.json);
 }
 
 /** The report on standard output: JSON as a document (never wrapped or styled), text fitted to the terminal. */
@@ -251,25 +251,23 @@ async function reportSweep(
       () => readSweepReport(directory, contracts, stage?.prepared.cases),
       (report) => report.summary.gridPoints,
     ));
+  const notices: Notice[] = reportNotices(contracts);
   const files: ReportFile[] = [];
   if (flags.markdown !== undefined) {
-    files.push({ flag: "--markdown", path: flags.markdown, render: () => sweepMarkdown(directory, sweep) });
-  }
-  if (flags.html !== undefined) {
     files.push({
-      flag: "--html",
-      path: flags.html,
-      render: () => sweepHtml(directory, sweep),
+      flag: "--markdown",
+      path: flags.markdown,
+      render: () => sweepMarkdown(directory, sweep, notices),
     });
   }
-  const text = flags.json
-    ? JSON.stringify(sweepReportJson(directory, sweep), null, 2)
-    : sweep.lines.join("\n");
-  const labelled = labelFiles(contracts, files);
-  if (!toStandardOutput(labelled)) {
-    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+  if (flags.html !== undefined) {
+    files.push({ flag: "--html", path: flags.html, render: () => sweepHtml(directory, sweep, notices) });
   }
-  await writeReportFiles(labelled, io, seams, flags.json);
+  const text = flags.json
+    ? JSON.stringify(sweepReportJson(directory, sweep, notices), null, 2)
+    : [...noticesText(notices), ...sweep.lines].join("\n");
+  if (!toStandardOutput(files)) printText(io, text, flags.json);
+  await writeReportFiles(files, io, seams, flags.json);
 }
 
 /** Runs `build`; a directory that does not verify is refused with its checks on standard error. */

@@ -98,6 +98,7 @@ export {
   type BootstrapOptions,
   type BootstrapResult,
   exactMcnemar,
+  mcnemarMidP,
   type McnemarResult,
   type Pair,
   pairedBootstrapDifference,

@@ -20,6 +20,7 @@ export { formatCount, formatSigned, shorten } from "./document/format.ts";
 export { reportHtml, sectionsHtml, sweepHtml } from "./render/html.ts";
 export { escapeHtml } from "./document/html_escape.ts";
 export type { Section } from "./document/model.ts";
+export { type Notice, reportNotices } from "./document/notices.ts";
 export {
   PolicyReportJson,
   QaReportJson,
@@ -45,5 +46,5 @@ export { detectRunKind, isSweepDirectory } from "./run/run_kind.ts";
 export { type PolicyReport, type Prices, type QaReport, type RunReport } from "./run/run_report.ts";
 export { reportSections } from "./run/sections.ts";
 export { readSweepReport, sweepReport } from "./sweep/sweep.ts";
-export { reportText, sectionsText, tableLines, verificationLines } from "./render/text.ts";
+export { noticesText, reportText, sectionsText, tableLines, verificationLines } from "./render/text.ts";
 export { type Verification } from "./run/verification.ts";

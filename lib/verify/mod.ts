@@ -10,6 +10,7 @@ export {
   findPartialRun,
   gradedTasks,
   partialChecks,
+  type PartialJson,
   partialJson,
   type PartialRun,
   verifyPartialRun,
@@ -17,4 +18,5 @@ export {
 export { type PolicyRunModule, recordedPolicyModule, verifyPolicyRun } from "./policy_run.ts";
 export { recordedCandidate, verifyQaRun, verifyResults } from "./qa_run.ts";
 export { refuseOtherProtocol } from "./run_protocol.ts";
+export { CheckJson, PartialJsonSchema, VerifyJson } from "./verify_json.ts";
 export { SWEEP_CHECKS, type SweepVerification, verifySweep } from "./sweep_run.ts";

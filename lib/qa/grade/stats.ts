@@ -81,6 +81,31 @@ export function exactMcnemar(pairs: readonly Pair[]): McnemarResult {
   };
 }
 
+/**
+ * The mid-p of the exact McNemar test (Fagerland, Lydersen and Laake 2013): the exact two-sided p minus the
+ * probability of the observed discordant split, `2 · P(X < min) + P(X = min)` for X ~ Binomial(b + c, ½); 1 for
+ * an even split or no discordant pairs. Closer to alpha than the exact p and still conservative in practice; the
+ * exact p stays the verdict. Exact integer sums over 2^n, rounded once.
+ *
+ * @param onlyFirst Discordant pairs only the first policy answered correctly (b).
+ * @param onlySecond Discordant pairs only the second policy answered correctly (c).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { mcnemarMidP } from "./stats.ts";
+ * strictEqual(mcnemarMidP(1, 13), 16 / 16384); // the exact p, 30 / 16384, minus P(X = 1) = 14 / 16384
+ * strictEqual(mcnemarMidP(3, 3), 1);
+ * ```
+ */
+export function mcnemarMidP(onlyFirst: number, onlySecond: number): number {
+  const discordant = onlyFirst + onlySecond;
+  const low = Math.min(onlyFirst, onlySecond);
+  let below = 0n;
+  for (let k = 0; k < low; k++) below += binomial(discordant, k);
+  return Math.min(1, Number(2n * below + binomial(discordant, low)) / 2 ** discordant);
+}
+
 /** Options of {@linkcode pairedBootstrapDifference}. */
 export interface BootstrapOptions {
   /** The Mersenne Twister seed (Python's `random.Random(seed)`). */

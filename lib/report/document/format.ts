@@ -39,6 +39,21 @@ export function formatP(value: number): string {
   return value.toFixed(4);
 }
 
+/**
+ * A mid-p: four decimals as the exact p, three significant digits below 0.001 (so a small one is not shown as
+ * `0.0010` or `0.0000`).
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { formatMidP } from "./format.ts";
+ * deepStrictEqual([formatMidP(16 / 16384), formatMidP(0.03125), formatMidP(1)], ["0.000977", "0.0313", "1.0000"]);
+ * ```
+ */
+export function formatMidP(value: number): string {
+  return value < 0.001 ? value.toPrecision(3) : value.toFixed(4);
+}
+
 /** `correct` of `cases` as `3/5`. */
 export function fraction(correct: number, cases: number): string {
   return `${correct}/${cases}`;

@@ -11,12 +11,45 @@ export interface Table {
   numeric: boolean[];
 }
 
-/** A titled part of the report. */
+/** A check the report shows: what it proves when it holds, and whether it held or needs the dataset to run. */
+export interface ShownCheck {
+  proves: string;
+  status: "pass" | "needs-dataset";
+}
+
+/** The checks a verification section lists, and the one sentence of what they proved together. */
+export interface SectionChecks {
+  items: ShownCheck[];
+  proved: string;
+}
+
+/** A titled part of the report: its lines, its tables, and (the verification) its checks. */
 export interface Section {
   id: string;
   title: string;
   lines: string[];
   tables: Table[];
+  checks?: SectionChecks;
+}
+
+/**
+ * A shown check as one line, the same in the terminal and in Markdown.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { checkText } from "./model.ts";
+ * deepStrictEqual([checkText({ proves: "rows", status: "pass" }), checkText({ proves: "grades", status: "needs-dataset" })],
+ *   ["✓ rows", "– grades — needs --dataset"]);
+ * ```
+ */
+export function checkText(check: ShownCheck): string {
+  return check.status === "pass" ? `✓ ${check.proves}` : `– ${check.proves} — needs --dataset`;
+}
+
+/** A verification section's lines: each check, then what they proved. */
+export function checksText(checks: SectionChecks): string[] {
+  return [...checks.items.map(checkText), `proved: ${checks.proved}`];
 }
 
 /**

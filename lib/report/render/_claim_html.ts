@@ -26,7 +26,7 @@ function card(claim: Claim, row: ClaimRow): string {
   if (statistics !== undefined) {
     const [first, second] = claim.policies;
     lines.push(
-      `<p>exact McNemar p = ${statistics.p} <span class="muted">(${statistics.discordant} discordant: ${statistics.onlySecond} only ${
+      `<p>exact McNemar p = ${statistics.p} · mid-p ${statistics.midP} <span class="muted">(${statistics.discordant} discordant: ${statistics.onlySecond} only ${
         name(second)
       }, ${statistics.onlyFirst} only ${name(first)})</span></p>`,
       `<p>difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}</p>`,

@@ -7,6 +7,7 @@
 
 import { escapeHtml } from "../document/html_escape.ts";
 import type { Table } from "../document/model.ts";
+import { type Notice, noticeWord } from "../document/notices.ts";
 
 const CSS = `
 :root { color-scheme: light dark; --fg: #1f2328; --muted: #59636e; --bg: #ffffff; --panel: #f6f8fa;
@@ -129,19 +130,24 @@ export function tableHtml(table: Table, cellHtml: CellHtml = () => undefined): s
   }>${head}<tbody>\n${body}\n</tbody></table></div>`;
 }
 
-/** A self-contained page: the shared head and style (and `style`, the page's own rules), the heading, `body`. */
-export function page(heading: string, body: string, style = ""): string {
+/**
+ * A self-contained page: the shared head and style (and `style`, the page's own rules), the heading, `body`;
+ * each notice's word before the title (the browser's first line) and its line first in the body.
+ */
+export function page(heading: string, body: string, style = "", notices: readonly Notice[] = []): string {
+  const words = notices.map((notice) => `${noticeWord(notice)} — `).join("");
+  const lines = notices.map((notice) => `<p><strong>${escapeHtml(notice.line)}</strong></p>\n`).join("");
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<title>${escapeHtml(heading)}</title>
+<title>${words}${escapeHtml(heading)}</title>
 <style>${CSS}${style}</style>
 </head>
 <body>
-<h1>${escapeHtml(heading)}</h1>
+${lines}<h1>${escapeHtml(heading)}</h1>
 ${body}
 </body>
 </html>

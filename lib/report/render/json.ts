@@ -1,10 +1,11 @@
 /**
  * `report --json`: the report's data as one JSON document, with the sections of the terminal report. Every
- * document has `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
+ * document has, first, its notices (`partial`: the partial run's line and record; `synthetic`: the demo's line),
+ * then `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
  * `verdict` — `pass` or `needs-dataset` — and `detail`; `ok`; `proved`), then by kind:
  *
  * - `qa`: `suites` (official, synthetic, overall: `cases`, `correct` per policy, `mcnemar`, `bootstrap` as
- *   `qa.stats.json` has them), `scenarios` (per source, scenario and policy: `cases`, `correct`, `accuracy`,
+ *   `qa.stats.json` has them, and `mid_p`, the exact McNemar test's mid-p), `scenarios` (per source, scenario and policy: `cases`, `correct`, `accuracy`,
  *   `support_retained`), `retention` (accuracy with the support retained and lost), `discordant` (each case, the
  *   policy that won, and per policy the full `prediction`, `grade_correct`, `grade_rule`,
  *   `support_all_retained`), `tokens` (`by_policy` and `total`: `rows`, `attempts`, `prompt`, `completion`,
@@ -27,22 +28,27 @@ import type { PolicyReport, QaReport, RunReport, TokenTotals } from "../run/run_
 import type { BuiltSweepReport } from "../sweep/sweep.ts";
 import { SweepRow } from "../sweep/sweep_schema.ts";
 import type { Verification } from "../run/verification.ts";
+import type { Notice } from "../document/notices.ts";
+import { CheckJson, PartialJsonSchema } from "../../verify/mod.ts";
 
 /** The document's schema version. */
 export const REPORT_JSON_VERSION = 1;
 
 const count = z.number().check(z.int(), z.minimum(0));
 const verification = z.strictObject({
-  checks: z.array(z.strictObject({
-    name: z.string(),
-    verdict: z.enum(["pass", "fail", "needs-dataset"]),
-    detail: z.optional(z.string()),
-  })),
+  checks: z.array(CheckJson),
   ok: z.boolean(),
   proved: z.string(),
 });
 const provenance = z.array(z.strictObject({ label: z.string(), value: z.string() }));
-const head = { schema_version: z.literal(REPORT_JSON_VERSION), directory: z.string(), verification };
+const partial = PartialJsonSchema;
+const head = {
+  partial: z.optional(partial),
+  synthetic: z.optional(z.string()),
+  schema_version: z.literal(REPORT_JSON_VERSION),
+  directory: z.string(),
+  verification,
+};
 const totals = z.strictObject({
   rows: count,
   attempts: count,
@@ -62,6 +68,8 @@ export const QaReportJson = z.strictObject({
     name: z.enum(["official", "synthetic", "overall"]),
     cases: count,
     correct: z.record(z.string(), count),
+    // The exact McNemar test's mid-p (the exact p minus the observed split's probability); p_value is the verdict.
+    mid_p: z.number(),
     mcnemar: z.strictObject({
       both_correct: count,
       both_wrong: count,
@@ -182,14 +190,40 @@ function verificationJson(value: Verification): z.infer<typeof verification> {
   };
 }
 
-/** The keys every document opens with, in this order: its kind, the schema version, where, what verify proved. */
-function headJson<K extends string>(kind: K, directory: string, value: Verification): {
+/** The notices as keys: `partial` (what the partial run records), `synthetic` (the line). */
+function noticesJson(notices: readonly Notice[]): { partial?: z.infer<typeof partial>; synthetic?: string } {
+  const keys: { partial?: z.infer<typeof partial>; synthetic?: string } = {};
+  for (const notice of notices) {
+    if (notice.kind === "partial") keys.partial = notice.partial;
+    else keys.synthetic = notice.line;
+  }
+  return keys;
+}
+
+/**
+ * The keys every document opens with, in this order: its notices, its kind, the schema version, where, what
+ * verify proved.
+ */
+function headJson<K extends string>(
+  kind: K,
+  directory: string,
+  value: Verification,
+  notices: readonly Notice[],
+): {
+  partial?: z.infer<typeof partial>;
+  synthetic?: string;
   kind: K;
   schema_version: typeof REPORT_JSON_VERSION;
   directory: string;
   verification: z.infer<typeof verification>;
 } {
-  return { kind, schema_version: REPORT_JSON_VERSION, directory, verification: verificationJson(value) };
+  return {
+    ...noticesJson(notices),
+    kind,
+    schema_version: REPORT_JSON_VERSION,
+    directory,
+    verification: verificationJson(value),
+  };
 }
 
 function totalsJson(value: TokenTotals): z.infer<typeof totals> {
@@ -204,14 +238,15 @@ function totalsJson(value: TokenTotals): z.infer<typeof totals> {
   };
 }
 
-function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
+function qaJson(report: QaReport, notices: readonly Notice[]): z.infer<typeof QaReportJson> {
   const { bill } = report;
   return {
-    ...headJson("qa", report.directory, report.verification),
+    ...headJson("qa", report.directory, report.verification, notices),
     suites: report.suites.map((suite) => ({
       name: suite.name,
       cases: suite.stats.cases,
       correct: suite.correct,
+      mid_p: suite.midP,
       mcnemar: { ...suite.stats.mcnemar },
       bootstrap: {
         mean_difference: suite.stats.bootstrap.mean_difference,
@@ -264,9 +299,9 @@ function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
   };
 }
 
-function policyJson(report: PolicyReport): z.infer<typeof PolicyReportJson> {
+function policyJson(report: PolicyReport, notices: readonly Notice[]): z.infer<typeof PolicyReportJson> {
   return {
-    ...headJson("policy", report.directory, report.verification),
+    ...headJson("policy", report.directory, report.verification, notices),
     retention: report.groups.map((group) => ({
       source: group.source,
       scenario: group.scenario,
@@ -305,11 +340,15 @@ function pointJson(item: Point): z.infer<typeof point> {
  * A sweep report's document (`directory` as the heading names it); the sweep must have been verified
  * (`readSweepReport`).
  */
-export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.infer<typeof SweepReportJson> {
+export function sweepReportJson(
+  directory: string,
+  sweep: BuiltSweepReport,
+  notices: readonly Notice[] = [],
+): z.infer<typeof SweepReportJson> {
   if (sweep.verification === undefined) throw new RangeError("the sweep report was not verified");
   const { summary } = sweep;
   return {
-    ...headJson("sweep", directory, sweep.verification),
+    ...headJson("sweep", directory, sweep.verification, notices),
     sweep: {
       protocol_id: summary.protocolId,
       tool: summary.tool,
@@ -337,6 +376,6 @@ export function sweepReportJson(directory: string, sweep: BuiltSweepReport): z.i
  * deepStrictEqual(document.kind === "policy" && document.retention.map((group) => group.support_all_retained), [0, 1]);
  * ```
  */
-export function reportJson(report: RunReport): ReportJson {
-  return report.kind === "qa" ? qaJson(report) : policyJson(report);
+export function reportJson(report: RunReport, notices: readonly Notice[] = []): ReportJson {
+  return report.kind === "qa" ? qaJson(report, notices) : policyJson(report, notices);
 }

@@ -7,7 +7,8 @@
 
 import { type Claim, claimOf, claimScores, claimStatistics } from "../run/claim.ts";
 import { visible } from "../../base/mod.ts";
-import type { Section, Table } from "../document/model.ts";
+import { checksText, type Section, type Table } from "../document/model.ts";
+import type { Notice } from "../document/notices.ts";
 import type { RunReport } from "../run/run_report.ts";
 import { reportHeading, reportSections } from "../run/sections.ts";
 import type { BuiltSweepReport } from "../sweep/sweep.ts";
@@ -54,8 +55,8 @@ export function markdownTable(table: Table): string[] {
 
 function sectionMarkdown(section: Section): string[] {
   const lines = [`## ${section.title}`, ""];
-  if (section.id === "verification") {
-    lines.push(...section.lines.map((line) => `- ${markdownEscape(line)}`), "");
+  if (section.checks !== undefined) {
+    lines.push(...checksText(section.checks).map((line) => `- ${markdownEscape(line)}`), "");
   } else if (section.lines.length > 0) {
     for (const line of section.lines) lines.push(markdownEscape(line), "");
   }
@@ -76,8 +77,13 @@ function sectionMarkdown(section: Section): string[] {
  * match(reportMarkdown(report), /\n\| 7 \| longmemeval \| access\\_help \| 0\/1 \| 1\/1 \|\n/); // a GFM table, text escaped
  * ```
  */
-export function reportMarkdown(report: RunReport): string {
-  return sectionsMarkdown(reportHeading(report), reportSections(report), claimMarkdown(claimOf(report)));
+export function reportMarkdown(report: RunReport, notices: readonly Notice[] = []): string {
+  return sectionsMarkdown(
+    reportHeading(report),
+    reportSections(report),
+    claimMarkdown(claimOf(report)),
+    notices,
+  );
 }
 
 /**
@@ -90,7 +96,7 @@ export function reportMarkdown(report: RunReport): string {
  * import { sampleClaim } from "../run/samples.ts";
  * import { claimMarkdown } from "./markdown.ts";
  * deepStrictEqual(claimMarkdown(sampleClaim()), ["## Result: b against a", "",
- *   "- **overall** (4 cases): a 1/4 vs b 3/4 · exact McNemar p = 0.5000 · difference +0.500, 95% interval \\[+0.000, +1.000\\]",
+ *   "- **overall** (4 cases): a 1/4 vs b 3/4 · exact McNemar p = 0.5000 (mid-p 0.2500) · difference +0.500, 95% interval \\[+0.000, +1.000\\]",
  *   "", "what\\_next", ""]); // one bullet a row, the text escaped
  * ```
  */
@@ -109,7 +115,8 @@ export function claimMarkdown(claim: Claim): string[] {
 }
 
 /**
- * Sections (e.g. a comparison's) as Markdown under a heading, `lead` lines (the result block) first.
+ * Sections (e.g. a comparison's) as Markdown under a heading, `lead` lines (the result block) first; each
+ * notice's line quoted above the heading.
  *
  * @example
  * ```ts
@@ -124,8 +131,14 @@ export function sectionsMarkdown(
   heading: string,
   sections: readonly Section[],
   lead: readonly string[] = [],
+  notices: readonly Notice[] = [],
 ): string {
-  const lines = [`# ${markdownEscape(heading)}`, "", ...lead];
+  const lines = [
+    ...notices.flatMap((notice) => [`> **${markdownEscape(notice.line)}**`, ""]),
+    `# ${markdownEscape(heading)}`,
+    "",
+    ...lead,
+  ];
   for (const section of sections) lines.push(...sectionMarkdown(section));
   return lines.join("\n").replace(/\n+$/, "") + "\n";
 }
@@ -143,6 +156,10 @@ export function sectionsMarkdown(
  * strictEqual(markdown, "# deermem-eval report: /tmp/sweep (sweep)\n\n## Published parameters\n\n| capacity | difference |\n| ---: | ---: |\n| 7 | +18 |\n");
  * ```
  */
-export function sweepMarkdown(directory: string, sweep: Pick<BuiltSweepReport, "sections">): string {
-  return sectionsMarkdown(`deermem-eval report: ${directory} (sweep)`, sweep.sections);
+export function sweepMarkdown(
+  directory: string,
+  sweep: Pick<BuiltSweepReport, "sections">,
+  notices: readonly Notice[] = [],
+): string {
+  return sectionsMarkdown(`deermem-eval report: ${directory} (sweep)`, sweep.sections, [], notices);
 }

@@ -9,7 +9,8 @@ import { retentionTableOf } from "../../policy/mod.ts";
 import { runPolicies } from "../run/groups.ts";
 import { formatVerifyResult } from "../../verify/mod.ts";
 import { type Claim, claimLines, claimOf } from "../run/claim.ts";
-import type { Section, Table } from "../document/model.ts";
+import { checksText, type Section, type Table } from "../document/model.ts";
+import type { Notice } from "../document/notices.ts";
 import type { RunReport } from "../run/run_report.ts";
 import { reportHeading, reportSections } from "../run/sections.ts";
 import type { Verification } from "../run/verification.ts";
@@ -37,7 +38,8 @@ export function tableLines(table: Table, width?: number): string[] {
 
 /**
  * Titled sections as terminal text; `replace` substitutes preformatted lines for a section's tables; tables
- * are fitted to `width` when given; `lead` lines (the result block) come right after the heading.
+ * are fitted to `width` when given; `lead` lines (the result block) come right after the heading; each notice's
+ * line comes before it.
  *
  * @example
  * ```ts
@@ -54,13 +56,15 @@ export function sectionsText(
   replace: ReadonlyMap<string, string[]> = new Map(),
   width?: number,
   lead: readonly string[] = [],
+  notices: readonly Notice[] = [],
 ): string {
-  const lines = [visible(heading), ...lead.map((line) => visible(line))];
+  const lines = [...noticesText(notices), visible(heading), ...lead.map((line) => visible(line))];
   for (const section of sections) {
     lines.push(
       "",
       visible(section.title.toUpperCase()),
       ...section.lines.map((line) => `  ${visible(line)}`),
+      ...(section.checks === undefined ? [] : checksText(section.checks)).map((line) => `  ${visible(line)}`),
     );
     const replacement = replace.get(section.id);
     // A replacement is printed as is: e.g. the retention table exactly as `run-policy` prints it.
@@ -68,6 +72,11 @@ export function sectionsText(
     else for (const item of section.tables) lines.push(...tableLines(visibleCells(item), width));
   }
   return lines.join("\n");
+}
+
+/** The notices as the terminal's first lines, one each. */
+export function noticesText(notices: readonly Notice[]): string[] {
+  return notices.map((notice) => visible(notice.line));
 }
 
 /** A table with every cell one visible line: a model name or an answer cannot break it or forge a line. */
@@ -90,7 +99,7 @@ function visibleCells(table: Table): Table {
  * match(reportText(report), /\n {2}all 1 cases +0\/1 +1\/1\n/); // the retention table as run-policy prints it
  * ```
  */
-export function reportText(report: RunReport, width?: number): string {
+export function reportText(report: RunReport, width?: number, notices: readonly Notice[] = []): string {
   const replace = new Map<string, string[]>();
   if (report.kind === "policy") {
     replace.set("retention", retentionTableOf(report.entries, runPolicies(report.entries)).split("\n"));
@@ -101,6 +110,7 @@ export function reportText(report: RunReport, width?: number): string {
     replace,
     width,
     claimText(claimOf(report)),
+    notices,
   );
 }
 
@@ -113,7 +123,7 @@ export function reportText(report: RunReport, width?: number): string {
  * import { sampleClaim } from "../run/samples.ts";
  * import { claimText } from "./text.ts";
  * deepStrictEqual(claimText(sampleClaim()), ["", "Result: b against a", "  overall (4 cases): a 1/4 vs b 3/4",
- *   "    exact McNemar p = 0.5000 · difference +0.500, 95% interval [+0.000, +1.000]", "  what_next"]);
+ *   "    exact McNemar p = 0.5000 (mid-p 0.2500) · difference +0.500, 95% interval [+0.000, +1.000]", "  what_next"]);
  * ```
  */
 export function claimText(claim: Claim): string[] {
@@ -128,7 +138,7 @@ export function claimText(claim: Claim): string[] {
  * import { deepStrictEqual } from "node:assert/strict";
  * import { verificationLines } from "./text.ts";
  * const checks = [{ name: "summary.json matches", verdict: "fail" as const, detail: "differs" }];
- * deepStrictEqual(verificationLines({ checks, ok: false, proved: "" }).at(-1), "NOT verified: the report refuses this directory");
+ * deepStrictEqual(verificationLines({ checks, ok: false, proved: "", rederived: false, bound: true }).at(-1), "NOT verified: the report refuses this directory");
  * ```
  */
 export function verificationLines(verification: Verification): string[] {

@@ -8,14 +8,17 @@
  */
 
 import { POLICIES } from "../../policy/mod.ts";
-import { formatP, formatSigned } from "../document/format.ts";
+import { formatMidP, formatP, formatSigned } from "../document/format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { capacitiesOf, supportKept } from "./groups.ts";
 import { suiteName } from "./names.ts";
 
 /** The paired statistics of one suite, formatted. */
 export interface ClaimStatistics {
+  /** The exact McNemar p: the verdict. */
   p: string;
+  /** Its mid-p, shown beside it. */
+  midP: string;
   difference: string;
   interval: string;
   discordant: number;
@@ -47,17 +50,11 @@ export interface Claim {
   checked: string;
 }
 
-/** Whether the rows were re-derived from the dataset: every check ran and none is left for --dataset. */
-function rederived(report: RunReport): boolean {
-  return report.verification.checks.every((check) => check.verdict === "pass") &&
-    !/needs? --dataset/.test(report.verification.proved);
-}
-
 function qaClaim(report: QaReport): Claim {
   const [first, second] = report.policies;
   const level = Math.round((1 - report.bootstrap.alpha) * 100);
   const grades = report.bill.total.rows;
-  const checked = rederived(report)
+  const checked = report.verification.rederived
     ? `The ${grades} grades that give this result were re-derived with --dataset: every row's task from the dataset, every grade by blind re-grading against the reference answers. The model's answers are always taken as recorded.`
     : `The ${grades} recorded grades give this result; without --dataset the grades are taken as recorded: re-derive them with --dataset. The model's answers are always taken as recorded.`;
   return {
@@ -73,6 +70,7 @@ function qaClaim(report: QaReport): Claim {
         scores: [first, second].map((policy) => ({ policy, count: suite.correct[policy] })),
         statistics: {
           p: formatP(mcnemar.p_value),
+          midP: formatMidP(suite.midP),
           difference: formatSigned(bootstrap.mean_difference),
           interval: `[${formatSigned(bootstrap.lower)}, ${formatSigned(bootstrap.upper)}]`,
           discordant: mcnemar.only_first_correct + mcnemar.only_second_correct,
@@ -82,10 +80,10 @@ function qaClaim(report: QaReport): Claim {
       };
     }),
     method:
-      `Correct answers per policy on the same cases; exact two-sided McNemar p on the discordant pairs; the paired bootstrap difference in accuracy (${second} − ${first}, seed ${report.bootstrap.seed}) with its ${level}% percentile interval.`,
-    checked: report.verification.proved.includes("no qa_run.json")
-      ? `${checked} No qa_run.json: the run is not bound to artifact hashes.`
-      : checked,
+      `Correct answers per policy on the same cases; exact two-sided McNemar p on the discordant pairs (the verdict; its mid-p beside it); the paired bootstrap difference in accuracy (${second} − ${first}, seed ${report.bootstrap.seed}) with its ${level}% percentile interval.`,
+    checked: report.verification.bound
+      ? checked
+      : `${checked} No qa_run.json: the run is not bound to artifact hashes.`,
   };
 }
 
@@ -115,7 +113,7 @@ function policyClaim(report: PolicyReport): Claim {
     }),
     method:
       `Cases whose every support fact the policy kept, per capacity; ${cases} cases where the policies keep different supports are listed below.`,
-    checked: rederived(report)
+    checked: report.verification.rederived
       ? `The ${rows} rows that give this result were re-derived with --dataset: every selection recomputed from the dataset by the policies.`
       : `The ${rows} recorded rows give this result; without --dataset the selections are taken as recorded (summary re-derived from them): re-derive them with --dataset.`,
   };
@@ -145,11 +143,14 @@ export function claimScores(row: ClaimRow): string {
   return row.scores.map(({ policy, count }) => `${policy} ${count}/${row.cases}`).join(" vs ");
 }
 
-/** A row's statistics, e.g. "exact McNemar p = 0.0117 · difference +0.275, 95% interval [+0.100, +0.450]". */
+/**
+ * A row's statistics, e.g. "exact McNemar p = 0.0117 (mid-p 0.0071) · difference +0.275, 95% interval
+ * [+0.100, +0.450]".
+ */
 export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined {
   const statistics = row.statistics;
   if (statistics === undefined) return undefined;
-  return `exact McNemar p = ${statistics.p} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
+  return `exact McNemar p = ${statistics.p} (mid-p ${statistics.midP}) · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
 }
 
 /**
@@ -162,7 +163,7 @@ export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined
  * import { sampleClaim } from "./samples.ts";
  * import { claimLines } from "./claim.ts";
  * deepStrictEqual(claimLines(sampleClaim()), ["overall (4 cases): a 1/4 vs b 3/4",
- *   "  exact McNemar p = 0.5000 · difference +0.500, 95% interval [+0.000, +1.000]", "what_next"]);
+ *   "  exact McNemar p = 0.5000 (mid-p 0.2500) · difference +0.500, 95% interval [+0.000, +1.000]", "what_next"]);
  * ```
  */
 export function claimLines(claim: Claim): string[] {

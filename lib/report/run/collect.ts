@@ -110,7 +110,7 @@ async function heldRows(files: RunFiles, contracts: Contracts, pair: PolicyPair)
  * import { policyReport } from "./collect.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const rows = parsePolicyRawRows(policyRawJsonl(evaluateAll(cases.slice(0, 2), contracts.config)), "policy.raw.jsonl");
- * const report = await policyReport(await Deno.makeTempDir(), rows, { checks: [], ok: true, proved: "demo" });
+ * const report = await policyReport(await Deno.makeTempDir(), rows, { checks: [], ok: true, proved: "demo", rederived: false, bound: true });
  * deepStrictEqual([report.entries.length, report.groups.length], [12, 6]); // 2 cases × 3 capacities × 2 policies
  * ```
  */

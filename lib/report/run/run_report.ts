@@ -17,6 +17,8 @@ export interface SuiteReport {
   stats: QaSuiteStats;
   /** Cases each policy answered correctly (from the McNemar counts). */
   correct: Record<string, number>;
+  /** The exact McNemar test's mid-p, shown beside the exact p (which stays the verdict). */
+  midP: number;
 }
 
 /** Accuracy of one policy when the support fact was retained, and when it was not. */

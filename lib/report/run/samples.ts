@@ -34,7 +34,13 @@ export function samplePolicyReport(): PolicyReport {
   return {
     kind: "policy",
     directory: "run",
-    verification: { checks: [], ok: true, proved: "the kept facts need --dataset" },
+    verification: {
+      checks: [],
+      ok: true,
+      proved: "the kept facts need --dataset",
+      rederived: false,
+      bound: true,
+    },
     entries,
     groups: policySummaryGroups(entries),
     differences: [],
@@ -69,6 +75,7 @@ export function sampleClaim(): Claim {
       scores: [{ policy: "a", count: 1 }, { policy: "b", count: 3 }],
       statistics: {
         p: "0.5000",
+        midP: "0.2500",
         difference: "+0.500",
         interval: "[+0.000, +1.000]",
         discordant: 2,

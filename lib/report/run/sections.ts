@@ -23,14 +23,16 @@ export function verificationSection(verification: Verification): Section {
   return {
     id: "verification",
     title: "Verification",
-    lines: [
-      // Only a verified directory is reported, so a check either passed or was not run (needs the dataset).
-      ...verification.checks.map((check) =>
-        check.verdict === "pass" ? `✓ ${check.name}` : `– ${check.name} — needs --dataset`
-      ),
-      `proved: ${verification.proved}`,
-    ],
+    lines: [],
     tables: [],
+    checks: {
+      // Only a verified directory is reported, so a check either passed or was not run (needs the dataset).
+      items: verification.checks.map((check) => ({
+        proves: check.name,
+        status: check.verdict === "pass" ? "pass" : "needs-dataset",
+      })),
+      proved: verification.proved,
+    },
   };
 }
 

@@ -5,7 +5,13 @@
  * @module
  */
 
-import { type GradedRow, type PolicyPair, PUBLISHED_PAIR, type QaStatsSuites } from "../../qa/mod.ts";
+import {
+  type GradedRow,
+  mcnemarMidP,
+  type PolicyPair,
+  PUBLISHED_PAIR,
+  type QaStatsSuites,
+} from "../../qa/mod.ts";
 import { formatCount, formatP, formatSigned, fraction } from "../document/format.ts";
 import { SUITE_ROWS } from "../../qa/mod.ts";
 import { type Section, table } from "../document/model.ts";
@@ -18,7 +24,10 @@ export const SUITES: readonly (readonly [SuiteReport["name"], (row: GradedRow) =
   ["overall", SUITE_ROWS.overall],
 ];
 
-/** Each suite's statistics, with the cases each policy answered correctly read off the McNemar counts. */
+/**
+ * Each suite's statistics, with the cases each policy answered correctly and the mid-p read off the McNemar
+ * counts.
+ */
 export function suiteReports(stats: QaStatsSuites, pair: PolicyPair = PUBLISHED_PAIR): SuiteReport[] {
   const [first, second] = pair;
   return SUITES.map(([name]) => {
@@ -30,6 +39,7 @@ export function suiteReports(stats: QaStatsSuites, pair: PolicyPair = PUBLISHED_
         [first]: mcnemar.both_correct + mcnemar.only_first_correct,
         [second]: mcnemar.both_correct + mcnemar.only_second_correct,
       },
+      midP: mcnemarMidP(mcnemar.only_first_correct, mcnemar.only_second_correct),
     };
   });
 }

@@ -24,6 +24,22 @@ export interface Verification {
   ok: boolean;
   /** One sentence: what the checks prove and what they leave unproved. */
   proved: string;
+  /** Every check ran and held with the dataset: the rows were re-derived, not taken as recorded. */
+  rederived: boolean;
+  /** The run is bound to artifact hashes (a QA run by its `qa_run.json`). */
+  bound: boolean;
+}
+
+/** A verdict from its checks: whether none failed, and whether every one ran and held with the dataset. */
+function verdictOf(
+  checks: Check[],
+  proved: string,
+  withDataset: boolean,
+  bound: boolean,
+): Verification {
+  const ok = checks.every((check) => check.verdict !== "fail");
+  const rederived = withDataset && checks.every((check) => check.verdict === "pass");
+  return { checks, ok, proved, rederived, bound };
 }
 
 /** A run's verdict and what its checks ran on: the rows parsed from the bytes they read, once. */
@@ -73,7 +89,7 @@ export async function verifyRun(
   if (kind === "policy") {
     const { checks, proved, rows } = await verifyPolicyRun(files, contracts, recomputed.cases, module);
     return {
-      verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved },
+      verification: verdictOf(checks, proved, recomputed.cases !== undefined, true),
       policyRows: rows,
     };
   }
@@ -88,9 +104,6 @@ export async function verifyRun(
   const proved = hasMarker
     ? conclusion
     : `${conclusion}; no qa_run.json: the run is not bound to artifact hashes`;
-  return {
-    verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved },
-    pair,
-    rows,
-  };
+  const withDataset = result.scope === "every-derivable-field";
+  return { verification: verdictOf(checks, proved, withDataset, hasMarker), pair, rows };
 }

@@ -342,7 +342,13 @@ export async function readSweepReport(
   cases?: readonly PreparedCase[],
 ): Promise<BuiltSweepReport> {
   const verified = await verifySweep(directory, contracts, cases);
-  const verification: Verification = { checks: verified.checks, ok: verified.ok, proved: verified.proved };
+  const verification: Verification = {
+    checks: verified.checks,
+    ok: verified.ok,
+    proved: verified.proved,
+    rederived: cases !== undefined && verified.checks.every((check) => check.verdict === "pass"),
+    bound: true,
+  };
   if (!verified.ok || verified.files === undefined) throw new NotVerifiedError(directory, verification);
   // Built from the sweep the checks rebuilt from the rows: the rows are parsed once.
   const recordPath = `${directory}/sweep.json`;

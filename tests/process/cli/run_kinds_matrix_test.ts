@@ -3,8 +3,8 @@
  * each baseline, sweep, demo directory, the published run} × {verify, verify --json, report as text, Markdown,
  * HTML and JSON, explain, --against the published run, --against a run of the same protocol} either succeeds and
  * names the run's own policies (never "undefined", "NaN" or a policy the run did not answer), or is refused in
- * one line that says why. The cells are generated from the kinds' and readers' properties; which cells refuse
- * is a rule below, not a list.
+ * one line that says why; every JSON document validates against the shipped schema. The cells are generated
+ * from the kinds' and readers' properties; which cells refuse is a rule below, not a list.
  */
 
 import { assert, assertEquals } from "../../helpers/assert.ts";
@@ -18,6 +18,7 @@ import {
   withTempDir,
 } from "../../helpers/cli.ts";
 import { demoCaseId, FIXTURE_DATASET, REFERENCE_QA } from "../../helpers/fixture.ts";
+import { documentProblems } from "../../helpers/json_schema.ts";
 
 const RECENCY = `${ROOT}tests/fixtures/policies/recency.ts`;
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
@@ -240,11 +241,15 @@ function judge(kind: RunKind, reader: Reader, result: CliResult): string | undef
   if (result.code !== 0) return `exit ${result.code}: ${result.stderr}${result.stdout.slice(0, 2000)}`;
   const out = result.stdout;
   if (reader.json) {
+    let document: unknown;
     try {
-      JSON.parse(out);
+      document = JSON.parse(out);
     } catch {
       return "not one JSON document";
     }
+    // Every document is what the shipped schema says: the independent check and zod's own parse.
+    const problems = documentProblems(reader.name.startsWith("report") ? "report" : "verify", document);
+    if (problems.length > 0) return problems.slice(0, 3).join("; ");
   }
   for (const policy of kind.policies) if (!out.includes(policy)) return `never names ${policy}`;
   for (const word of ["undefined", "NaN"]) if (out.includes(word)) return `prints "${word}"`;

@@ -77,7 +77,7 @@ Deno.test("the Markdown and terminal reports open with the result block: the num
   assertEquals(markdown[2], "## Result: hybrid-v1 against confidence");
   for (
     const part of [
-      "- **longmemeval** (40 cases): confidence 23/40 vs hybrid-v1 35/40 · exact McNemar p = 0.0018 · difference +0.300, 95% interval \\[+0.150, +0.450\\]",
+      "- **longmemeval** (40 cases): confidence 23/40 vs hybrid-v1 35/40 · exact McNemar p = 0.0018 (mid-p 0.000977) · difference +0.300, 95% interval \\[+0.150, +0.450\\]",
       "- **synthetic** (5 cases): confidence 1/5 vs hybrid-v1 5/5",
       "- **overall** (45 cases): confidence 24/45 vs hybrid-v1 40/45 · exact McNemar p = 0.0001",
       "The 90 recorded grades give this result; without --dataset the grades are taken as recorded: re-derive them with --dataset. The model's answers are always taken as recorded.",
@@ -89,7 +89,7 @@ Deno.test("the Markdown and terminal reports open with the result block: the num
     "",
     "Result: hybrid-v1 against confidence",
     "  longmemeval (40 cases): confidence 23/40 vs hybrid-v1 35/40",
-    "    exact McNemar p = 0.0018 · difference +0.300, 95% interval [+0.150, +0.450]",
+    "    exact McNemar p = 0.0018 (mid-p 0.000977) · difference +0.300, 95% interval [+0.150, +0.450]",
   ]);
   assert(text.indexOf("VERIFICATION") > 8, "verification after the result block");
 });
