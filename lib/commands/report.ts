@@ -11,7 +11,6 @@ import {
   compareRuns,
   comparisonHeading,
   comparisonSections,
-  isSweepDirectory,
   type Prices,
   publishedComparisonHeading,
   publishedComparisonSections,
@@ -38,6 +37,7 @@ import { PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.
 import { defineCommand, type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
 import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
+import { recogniseRun } from "./_run_kinds.ts";
 import {
   datasetForRun,
   moduleRequest,
@@ -138,7 +138,7 @@ async function reportRun(
   refuseJsonConflicts(flags);
   const source = await protocolSource(flags, io, directory);
   const partial = await partialToReport(directory, against);
-  if (await isSweepDirectory(directory)) {
+  if ((await recogniseRun(directory))?.report === "sweep") {
     await reportSweep(directory, source, flags, io, seams);
     return;
   }

@@ -59,6 +59,7 @@ import {
   POLICY_MODULE_FLAG,
   type StageCandidate,
 } from "./_candidate.ts";
+import { RUN_KIND_FILE, type RunKindName, runKindRecord } from "./_run_kinds.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
@@ -110,6 +111,8 @@ export interface RunQaRequest {
   standIn?: boolean;
   /** Prices for the dry run's cost line and `maxCostUsd`. */
   prices?: CostBudget["prices"];
+  /** The kind a new run records in `run_kind.json` (`demo` for the demo's; else a QA or candidate QA run). */
+  kind?: RunKindName;
   /** Stop before a call's worst case would pass this many USD (needs `prices`). */
   maxCostUsd?: number;
   /** Earlier run directories whose answers identical requests take. */
@@ -285,6 +288,10 @@ async function answerAll(
     candidate,
     budget,
     reuse: { endpoint, sources },
+    record: {
+      name: RUN_KIND_FILE,
+      text: runKindRecord(request.kind ?? (candidate === undefined ? "qa" : "candidate-qa")),
+    },
   });
   return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
 }
