@@ -6,25 +6,17 @@
 
 export { type FileOperationHook } from "./_os_call.ts";
 export {
-  AnswerFailedError,
-  BudgetExceededError,
-  CallAbortedError,
   CommandFailedError,
   ContractError,
-  DatasetIntegrityError,
   type DomainErrorOptions,
   InputError,
-  IoError,
-  NotVerifiedError,
+  OperationError,
   OverwriteError,
-  PolicyModuleError,
-  ProviderError,
-  ResponseTooLargeError,
   RowIntegrityError,
   StoppedError,
   UnreadableFileError,
-  VectorFormatError,
 } from "./errors.ts";
+export { IoError } from "./os_errors.ts";
 export { DEBUG_ENV, describeFailure, exitAtOnce } from "./failure.ts";
 export { groupBy } from "./group.ts";
 export { fnv1a, sha256Bytes, sha256Hex } from "./hash.ts";

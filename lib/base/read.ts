@@ -8,7 +8,8 @@
  */
 
 import { compareCodePoints } from "./order.ts";
-import { InputError, IoError, isOsError, UnreadableFileError } from "./errors.ts";
+import { InputError, UnreadableFileError } from "./errors.ts";
+import { IoError, isOsError } from "./os_errors.ts";
 import { sha256Hex } from "./hash.ts";
 import { decodeUtf8, utf8Length } from "./utf8.ts";
 import { osCall } from "./_os_call.ts";

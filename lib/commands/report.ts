@@ -4,7 +4,8 @@
  * @module
  */
 
-import { CommandFailedError, exists, InputError, NotVerifiedError, RunFiles, visible } from "../base/mod.ts";
+import { CommandFailedError, exists, InputError, RunFiles, visible } from "../base/mod.ts";
+import { NotVerifiedError } from "../verify/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {

@@ -7,7 +7,6 @@
  */
 
 import {
-  BudgetExceededError,
   CommandFailedError,
   exitAtOnce,
   InputError,
@@ -16,6 +15,7 @@ import {
   StoppedError,
   visible,
 } from "../base/mod.ts";
+import { BudgetExceededError } from "../qa/mod.ts";
 import {
   type ContractPaths,
   type Contracts,

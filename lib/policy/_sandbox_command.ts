@@ -7,7 +7,8 @@
  * @module
  */
 
-import { decodeStrictUtf8, PolicyModuleError } from "../base/mod.ts";
+import { decodeStrictUtf8 } from "../base/mod.ts";
+import { PolicyModuleError } from "./errors.ts";
 import { printable } from "./_sandbox_codec.ts";
 
 // node:process's execPath cannot be withheld in place: the import map gives a module a stand-in that refuses.

@@ -4,6 +4,8 @@
  * @module
  */
 
+export { PolicyModuleError } from "./errors.ts";
+
 export { rankOrder } from "./_radix.ts";
 export { POLICY_MEMORY_BOUND } from "./_sandbox_command.ts";
 export {

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { POLICY_MODULE_CAP, PolicyModuleError, readBytes, sha256Hex } from "../base/mod.ts";
+import { POLICY_MODULE_CAP, readBytes, sha256Hex } from "../base/mod.ts";
+import { PolicyModuleError } from "./errors.ts";
 import type { Policy } from "./contract.ts";
 import { EVICTION_POLICY_CONFIDENCE, EVICTION_POLICY_HYBRID_V1 } from "./selection_types.ts";
 import { DEFAULT_POLICY_TIME_LIMIT_SECONDS, PolicySandbox, type SandboxModule } from "./sandbox.ts";
@@ -98,7 +99,8 @@ export function checkPolicyName(name: string, path: string): void {
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * import { InputError, PolicyModuleError } from "../base/errors.ts";
+ * import { InputError } from "../base/errors.ts";
+import { PolicyModuleError } from "./errors.ts";
  * import { loadPolicyModule } from "./module.ts";
  * const directory = await Deno.makeTempDir();
  * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input

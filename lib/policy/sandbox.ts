@@ -10,13 +10,8 @@
  * @module
  */
 
-import {
-  decodeForSearch,
-  decodeStrictUtf8,
-  IoError,
-  PolicyModuleError,
-  SANDBOX_ANSWER_CAP,
-} from "../base/mod.ts";
+import { decodeForSearch, decodeStrictUtf8, IoError, SANDBOX_ANSWER_CAP } from "../base/mod.ts";
+import { PolicyModuleError } from "./errors.ts";
 import { checkJsonLimits, JSON_LIMITS } from "../py/mod.ts";
 import type { PolicyInput } from "./contract.ts";
 import { printable, sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";

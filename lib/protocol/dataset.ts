@@ -6,13 +6,13 @@
  */
 
 import {
-  DatasetIntegrityError,
   decodeStrictUtf8,
   firstInvalidUtf8,
   type HashedBytes,
   invalidUtf8Text,
   sha256Hex,
 } from "../base/mod.ts";
+import { DatasetIntegrityError } from "./errors.ts";
 import {
   checkJsonLimits,
   codePointLength,
@@ -198,7 +198,7 @@ export function renderEvidence(row: Record<string, unknown>): string {
  * ```ts
  * import { rejects, strictEqual } from "node:assert/strict";
  * import { loadDataset } from "./dataset.ts";
- * import { DatasetIntegrityError } from "../base/errors.ts";
+ * import { DatasetIntegrityError } from "./errors.ts";
  * import { sha256Hex } from "../base/hash.ts";
  * const bytes = new TextEncoder().encode(
  *   '[{"question_id": "q1", "question_type": "x", "question": "Q?", "answer": "a", ' +

@@ -4,6 +4,8 @@
  * @module
  */
 
+export { DatasetIntegrityError } from "./errors.ts";
+
 export { CASE_SOURCES, type CaseSource, distractorOffset, type PreparedCase } from "./cases.ts";
 export { ProtocolConfig } from "./config.ts";
 export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "./contracts.ts";

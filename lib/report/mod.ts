@@ -4,7 +4,7 @@
  * @module
  */
 
-export { NotVerifiedError } from "../base/mod.ts";
+export { NotVerifiedError } from "../verify/mod.ts";
 export {
   comparePublished,
   publishedComparisonHeading,

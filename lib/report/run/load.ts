@@ -6,7 +6,8 @@
  */
 
 import type { Contracts, PreparedCase } from "../../protocol/mod.ts";
-import { NotVerifiedError, type RunFiles, runFilesOf } from "../../base/mod.ts";
+import { type RunFiles, runFilesOf } from "../../base/mod.ts";
+import { NotVerifiedError } from "../../verify/mod.ts";
 import type { AnswerTask, RunCandidate } from "../../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";
@@ -57,7 +58,12 @@ export async function buildReport(
 /** What each report model is re-derived from and how it is collected once verified. */
 const MODELS: Record<RunKind, {
   rederive: (recomputed: RecomputedProtocol) => Recomputed;
-  collect: (files: RunFiles, contracts: Contracts, verified: VerifiedRun, prices?: Prices) => Promise<RunReport>;
+  collect: (
+    files: RunFiles,
+    contracts: Contracts,
+    verified: VerifiedRun,
+    prices?: Prices,
+  ) => Promise<RunReport>;
 }> = {
   qa: {
     rederive: (recomputed) => ({ tasks: recomputed.tasks }),
@@ -66,7 +72,8 @@ const MODELS: Record<RunKind, {
   policy: {
     rederive: (recomputed) => ({ cases: recomputed.cases }),
     // Verified: the rows parsed.
-    collect: (files, _contracts, verified) => policyReport(files, verified.policyRows!, verified.verification),
+    collect: (files, _contracts, verified) =>
+      policyReport(files, verified.policyRows!, verified.verification),
   },
 };
 
