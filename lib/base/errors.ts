@@ -144,20 +144,22 @@ export class DirectoryLockedError extends InputError {}
  * ```
  */
 export class CommandFailedError extends Error {
-  /** The exit code: 1, or a spent budget's 3. */
-  readonly exitCode: 1 | 3;
   /**
    * Creates the error.
    *
    * @param message What did not succeed (for a debugger; the command has printed it already).
-   * @param exitCode The exit code.
    */
-  constructor(message: string, exitCode: 1 | 3 = 1) {
+  constructor(message: string) {
     super(message);
     this.name = "CommandFailedError";
-    this.exitCode = exitCode;
   }
 }
+
+/**
+ * A run that stopped short of a limit the user set, said so, and resumes when the limit is raised (run-qa's
+ * spent budget): no further line; `failure.ts` gives its exit code.
+ */
+export class StoppedShortError extends Error {}
 
 /**
  * A runtime failure named in one line (an OS call, the answer provider): exit code 1. Each folder's runtime
@@ -168,10 +170,8 @@ export class CommandFailedError extends Error {
  * import { deepStrictEqual } from "node:assert/strict";
  * import { OperationError } from "./errors.ts";
  * import { describeFailure } from "./failure.ts";
- * deepStrictEqual(describeFailure("run-qa", new OperationError("refused")), {
- *   code: 1,
- *   lines: ["deermem-eval run-qa: refused"],
- * });
+ * const { code, lines } = describeFailure("run-qa", new OperationError("refused"));
+ * deepStrictEqual([code, lines], [1, ["deermem-eval run-qa: refused"]]);
  * ```
  */
 export class OperationError extends Error {

@@ -8,7 +8,14 @@
  * @module
  */
 
-import { CommandFailedError, InputError, InterruptedError, OperationError, StoppedError } from "./errors.ts";
+import {
+  CommandFailedError,
+  InputError,
+  InterruptedError,
+  OperationError,
+  StoppedError,
+  StoppedShortError,
+} from "./errors.ts";
 import { isOsError } from "./os_errors.ts";
 import { visible } from "./visible.ts";
 
@@ -61,7 +68,8 @@ export interface FailureReport {
  * ```
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
-  if (error instanceof CommandFailedError) return { code: error.exitCode, lines: [] };
+  if (error instanceof CommandFailedError) return { code: 1, lines: [] };
+  if (error instanceof StoppedShortError) return { code: 3, lines: [] };
   if (error instanceof StoppedError) return { code: SIGNAL_EXIT_CODES[error.signal], lines: [] };
   const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
   // A path or a server's message comes from outside: one line, every control in it shown as an escape.

@@ -14,6 +14,7 @@ export {
   OverwriteError,
   RowIntegrityError,
   StoppedError,
+  StoppedShortError,
   UnreadableFileError,
 } from "./errors.ts";
 export { IoError } from "./os_errors.ts";
@@ -44,14 +45,12 @@ export {
   INPUT_CAP,
   listDirectory,
   MIB,
-  POLICY_MODULE_CAP,
   ReadBudget,
   readBytes,
   readBytesIfExists,
   readText,
   readTextIfExists,
   refuseOverCap,
-  SANDBOX_ANSWER_CAP,
   SWEEP_OUTPUT_CAP,
   VECTOR_CAP,
 } from "./read.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { POLICY_MODULE_CAP, readBytes, sha256Hex } from "../base/mod.ts";
+import { readBytes, sha256Hex } from "../base/mod.ts";
+import { SANDBOX_LIMITS } from "./limits.ts";
 import { PolicyModuleError } from "./errors.ts";
 import type { Policy } from "./contract.ts";
 import { EVICTION_POLICY_CONFIDENCE, EVICTION_POLICY_HYBRID_V1 } from "./selection_types.ts";
@@ -112,7 +113,7 @@ export async function loadPolicyModule(
   path: string,
   options: PolicyModuleOptions = {},
 ): Promise<LoadedPolicyModule> {
-  const source = await readBytes(path, "policy module", POLICY_MODULE_CAP);
+  const source = await readBytes(path, "policy module", SANDBOX_LIMITS.moduleBytes);
   const sha256 = await sha256Hex(source);
   const module: SandboxModule = {
     source,

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CommandFailedError, OperationError } from "../../base/mod.ts";
+import { OperationError, StoppedShortError } from "../../base/mod.ts";
 
 /**
  * The answer provider failed (network, status, malformed body). A runtime failure: exit code 1.
@@ -134,14 +134,14 @@ export class AnswerFailedError extends Error {
  * deepStrictEqual(describeFailure("run-qa", new BudgetExceededError("80 rows left")), { code: 3, lines: [] });
  * ```
  */
-export class BudgetExceededError extends CommandFailedError {
+export class BudgetExceededError extends StoppedShortError {
   /**
    * Creates the error.
    *
    * @param message What was left (the command has printed it already).
    */
   constructor(message: string) {
-    super(message, 3);
+    super(message);
     this.name = "BudgetExceededError";
   }
 }
