@@ -121,13 +121,13 @@ export {
 export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/base/schema.ts";
 export {
   ContractError,
-  DatasetIntegrityError,
   type DomainErrorOptions,
   InputError,
   IoError,
   OverwriteError,
-  PolicyModuleError,
-  ProviderError,
   RowIntegrityError,
   UnreadableFileError,
-} from "./lib/base/errors.ts";
+} from "./lib/base/mod.ts";
+export { DatasetIntegrityError } from "./lib/protocol/mod.ts";
+export { PolicyModuleError } from "./lib/policy/mod.ts";
+export { ProviderError } from "./lib/qa/mod.ts";

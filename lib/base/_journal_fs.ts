@@ -5,7 +5,7 @@
  * @module
  */
 
-import { IoError } from "./errors.ts";
+import { IoError } from "./os_errors.ts";
 import type { DirectoryIdentity } from "./_journal_format.ts";
 
 /** A path's own entry (a link is not followed), `null` when there is none; another failure is an IoError. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { IoError } from "./errors.ts";
+import { IoError } from "./os_errors.ts";
 import { ContentDigest } from "./hash.ts";
 import {
   type DirectoryIdentity,

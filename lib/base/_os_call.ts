@@ -6,7 +6,8 @@
  * @module
  */
 
-import { IoError, isOsError, OverwriteError } from "./errors.ts";
+import { OverwriteError } from "./errors.ts";
+import { IoError, isOsError } from "./os_errors.ts";
 
 /** The file operations a publish makes; a {@linkcode FileOperationHook} sees each before it runs. */
 export type FileOperation = "write" | "link" | "remove" | "mkdir";

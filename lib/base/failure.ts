@@ -9,15 +9,14 @@
  */
 
 import {
-  BudgetExceededError,
   CommandFailedError,
   InputError,
   InterruptedError,
-  IoError,
-  isOsError,
-  ProviderError,
+  OperationError,
   StoppedError,
+  StoppedShortError,
 } from "./errors.ts";
+import { isOsError } from "./os_errors.ts";
 import { visible } from "./visible.ts";
 
 /**
@@ -70,7 +69,7 @@ export interface FailureReport {
  */
 export function describeFailure(command: string, error: unknown, debug = false): FailureReport {
   if (error instanceof CommandFailedError) return { code: 1, lines: [] };
-  if (error instanceof BudgetExceededError) return { code: 3, lines: [] };
+  if (error instanceof StoppedShortError) return { code: 3, lines: [] };
   if (error instanceof StoppedError) return { code: SIGNAL_EXIT_CODES[error.signal], lines: [] };
   const prefix = command === "" ? "deermem-eval" : `deermem-eval ${command}`;
   // A path or a server's message comes from outside: one line, every control in it shown as an escape.
@@ -79,7 +78,7 @@ export function describeFailure(command: string, error: unknown, debug = false):
   if (error instanceof InterruptedError) {
     return { code: SIGNAL_EXIT_CODES[error.signal], lines: [`${prefix}: ${oneLine(error.message)}`] };
   }
-  if (error instanceof IoError || error instanceof ProviderError) {
+  if (error instanceof OperationError) {
     return { code: 1, lines: [`${prefix}: ${oneLine(error.message)}`] };
   }
   if (isOsError(error)) return { code: 1, lines: [`${prefix}: ${oneLine((error as Error).message)}`] };

@@ -22,7 +22,8 @@
  * @module
  */
 
-import { InputError, IoError, isOsError } from "./errors.ts";
+import { InputError } from "./errors.ts";
+import { IoError, isOsError } from "./os_errors.ts";
 import { intentLine, journalName, type StagedFile, stagedLine, stagingName } from "./_journal_format.ts";
 import { directoryIdentity, lstatOrNull, splitPath, stillAt } from "./_journal_fs.ts";
 import { tryFlock } from "./lock.ts";

@@ -9,7 +9,8 @@
  * @module
  */
 
-import { DirectoryLockedError, IoError, isOsError } from "./errors.ts";
+import { DirectoryLockedError } from "./errors.ts";
+import { IoError, isOsError } from "./os_errors.ts";
 import { decodeStrictUtf8 } from "./utf8.ts";
 
 /** The lock's file name inside a run directory. */
@@ -193,7 +194,8 @@ function lockedError(
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * import { DirectoryLockedError, IoError, isOsError } from "./errors.ts";
+ * import { DirectoryLockedError } from "./errors.ts";
+import { IoError, isOsError } from "./os_errors.ts";
  * import { acquireDirectoryLock, refuseIfLocked } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * await refuseIfLocked(directory, "grade it after that run has ended"); // no lock: fine
@@ -245,7 +247,8 @@ async function createLockFile(
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * import { DirectoryLockedError, IoError, isOsError } from "./errors.ts";
+ * import { DirectoryLockedError } from "./errors.ts";
+import { IoError, isOsError } from "./os_errors.ts";
  * import { acquireDirectoryLock } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");

@@ -6,26 +6,19 @@
 
 export { type FileOperationHook } from "./_os_call.ts";
 export {
-  AnswerFailedError,
-  BudgetExceededError,
-  CallAbortedError,
   CommandFailedError,
   ContractError,
-  DatasetIntegrityError,
   type DomainErrorOptions,
   InputError,
-  IoError,
-  NotVerifiedError,
+  OperationError,
   OverwriteError,
-  PolicyModuleError,
-  ProviderError,
-  ResponseTooLargeError,
   RowIntegrityError,
   StoppedError,
+  StoppedShortError,
   UnreadableFileError,
-  VectorFormatError,
 } from "./errors.ts";
 export { claimDirectory, type ClaimedDirectory } from "./claimed_dir.ts";
+export { IoError } from "./os_errors.ts";
 export { DEBUG_ENV, describeFailure, exitAtOnce } from "./failure.ts";
 export { groupBy } from "./group.ts";
 export { fnv1a, sha256Bytes, sha256Hex } from "./hash.ts";
@@ -53,14 +46,12 @@ export {
   INPUT_CAP,
   listDirectory,
   MIB,
-  POLICY_MODULE_CAP,
   ReadBudget,
   readBytes,
   readBytesIfExists,
   readText,
   readTextIfExists,
   refuseOverCap,
-  SANDBOX_ANSWER_CAP,
   SWEEP_OUTPUT_CAP,
   VECTOR_CAP,
 } from "./read.ts";

@@ -8,7 +8,8 @@
  */
 
 import { compareCodePoints } from "./order.ts";
-import { InputError, IoError, isOsError, UnreadableFileError } from "./errors.ts";
+import { InputError, UnreadableFileError } from "./errors.ts";
+import { IoError, isOsError } from "./os_errors.ts";
 import { sha256Hex } from "./hash.ts";
 import { decodeUtf8, utf8Length } from "./utf8.ts";
 import { osCall } from "./_os_call.ts";
@@ -48,10 +49,6 @@ export const VECTOR_CAP: number = 64 * MIB;
  * holds about five times what it reads). The grid's own bound (sweep/grid.ts) keeps a sweep's output under it.
  */
 export const SWEEP_OUTPUT_CAP: number = 192 * MIB;
-/** The cap on a candidate policy module's source: 1 MiB (one self-contained file; the example is 2 KB). */
-export const POLICY_MODULE_CAP: number = MIB;
-/** The cap on one answer line from a policy's sandbox: 16 MiB (a decision over a pool is kilobytes). */
-export const SANDBOX_ANSWER_CAP: number = 16 * MIB;
 /** The cap on a publish journal read back to recover a killed publish: 1 MiB; a larger one is not one of ours. */
 export const JOURNAL_CAP: number = MIB;
 

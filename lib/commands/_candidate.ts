@@ -6,7 +6,7 @@
  * @module
  */
 
-import { exists, InputError, type RunFiles, runFilesOf } from "../base/mod.ts";
+import { InputError, type RunFiles, runFilesOf } from "../base/mod.ts";
 import { recordedCandidate, recordedPolicyModule } from "../verify/mod.ts";
 import { checkCandidateName, evaluatePolicy, type PolicyResult } from "../policy/mod.ts";
 import type { Contracts, PreparedProtocol } from "../protocol/mod.ts";
@@ -20,6 +20,7 @@ import {
 import { POLICY_TIME_LIMIT_FLAG, policyTimeLimit } from "./_flags.ts";
 import type { FlagValues } from "./_command.ts";
 import { type CustomPolicyRun, customPolicyRun } from "./_policy_module.ts";
+import { recogniseRun } from "./_run_kinds.ts";
 
 /** `--policy-module FILE`, shared by run-qa, grade-qa, verify, report and explain. */
 export const POLICY_MODULE_FLAG = {
@@ -143,7 +144,7 @@ export function runCandidateHooks(
     beforeDataset: async (contracts) => {
       if (module === undefined) return;
       if (directory === undefined) return refuseModuleWithoutRun(module.path);
-      if (await isPolicyRunDirectory(runFilesOf(directory).directory)) {
+      if ((await recogniseRun(directory))?.module === "run.json") {
         policyRun = await policyRunModule(module, directory);
         return;
       }
@@ -156,25 +157,6 @@ export function runCandidateHooks(
     recorded: () => stage && { ...stage.loaded.identity, baseline: stage.baseline },
     policyRun: () => policyRun,
   };
-}
-
-/**
- * A directory holding run-policy's rows and no graded QA rows.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { isPolicyRunDirectory } from "./_candidate.ts";
- * const dir = await Deno.makeTempDir();
- * strictEqual(await isPolicyRunDirectory(dir), false);
- * await Deno.writeTextFile(`${dir}/policy.raw.jsonl`, "");
- * strictEqual(await isPolicyRunDirectory(dir), true);
- * ```
- */
-export async function isPolicyRunDirectory(path: string): Promise<boolean> {
-  const info = await Deno.stat(path).catch(() => undefined);
-  if (info?.isDirectory !== true) return false;
-  return await exists(`${path}/policy.raw.jsonl`) && !await exists(`${path}/qa.rows.jsonl`);
 }
 
 /** Loads `--policy-module` for a run-policy directory and holds it to the module its `run.json` records. */

@@ -6,7 +6,7 @@
  */
 
 import { InputError, visible } from "../base/mod.ts";
-import { DEFAULT_POLICY_TIME_LIMIT_SECONDS } from "../policy/mod.ts";
+import { SANDBOX_LIMITS } from "../policy/mod.ts";
 import { type ContractPaths, DATASET_ENV } from "../protocol/mod.ts";
 import type { FlagValues, Io } from "./_command.ts";
 
@@ -75,22 +75,22 @@ export function wroteLine(directory: string, names: readonly string[]): string {
   return `wrote ${names.map((name) => visible(`${directory}/${name}`)).join(", ")}`;
 }
 
-/** `--policy-time-limit SECONDS`: the per-case time limit of a policy module's sandbox, in (0, 3600]. */
+/** `--policy-time-limit SECONDS`: the per-case time limit of a policy module's sandbox, in (0, the limit]. */
 export const POLICY_TIME_LIMIT_FLAG = {
   "policy-time-limit": {
     type: "number",
     of: "seconds",
     min: 0,
     minExclusive: true,
-    max: 3600,
+    max: SANDBOX_LIMITS.maxSecondsPerCase,
     value: "SECONDS",
-    help: `a policy module's time per case (default ${DEFAULT_POLICY_TIME_LIMIT_SECONDS})`,
+    help: `a policy module's time per case (default ${SANDBOX_LIMITS.defaultSecondsPerCase})`,
   },
 } as const;
 
 /** The `--policy-time-limit` seconds, or the default when not given. */
 export function policyTimeLimit(flags: FlagValues<typeof POLICY_TIME_LIMIT_FLAG>): number {
-  return flags["policy-time-limit"] ?? DEFAULT_POLICY_TIME_LIMIT_SECONDS;
+  return flags["policy-time-limit"] ?? SANDBOX_LIMITS.defaultSecondsPerCase;
 }
 
 /** A non-negative amount of USD per million tokens. */

@@ -87,7 +87,7 @@ export async function runDemo(
   await timed("run-policy", () => runPolicy(prepared, policyDir, new Date(), source));
   onLine(`run-policy: ${wroteLine(policyDir, POLICY_OUTPUTS)}`);
   const env = () => undefined;
-  const request = { ...files, directory, dryRun: false, env, source, standIn: true };
+  const request = { ...files, directory, dryRun: false, env, source, standIn: true, kind: "demo" as const };
   const outcome = await timed("run-qa", () => runQa({ ...request, contracts: files.contracts }));
   if (outcome.kind !== "ran" || outcome.summary.failed.length > 0) {
     throw new CommandFailedError("the stand-in did not answer every task");

@@ -10,7 +10,6 @@ import { POLICIES } from "../policy/mod.ts";
 import { policyPair } from "../qa/mod.ts";
 import {
   candidateOnCase,
-  isPolicyRunDirectory,
   loadCandidate,
   moduleRequest,
   POLICY_MODULE_FLAG,
@@ -18,6 +17,7 @@ import {
   runCandidateHooks,
 } from "./_candidate.ts";
 import { defineCommand } from "./_command.ts";
+import { recogniseRun } from "./_run_kinds.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { loadProtocol } from "./_protocol.ts";
@@ -61,7 +61,7 @@ not ours to redistribute); no network.`,
     }
     const directory = flags["output-dir"];
     const module = moduleRequest(flags);
-    if (directory !== undefined && await isPolicyRunDirectory(directory)) {
+    if (directory !== undefined && (await recogniseRun(directory))?.explain === "refused") {
       throw new InputError(
         "is a policy run (policy.raw.jsonl), and --output-dir reads a QA run's answers: leave it out (explain " +
           "recomputes every policy's decisions; --policy-module M adds a module's)",

@@ -4,14 +4,14 @@
  * @module
  */
 
-import { CommandFailedError, exists, InputError, NotVerifiedError, RunFiles, visible } from "../base/mod.ts";
+import { CommandFailedError, exists, InputError, RunFiles, visible } from "../base/mod.ts";
+import { NotVerifiedError } from "../verify/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {
   compareRuns,
   comparisonHeading,
   comparisonSections,
-  isSweepDirectory,
   type Notice,
   noticesText,
   type Prices,
@@ -41,6 +41,7 @@ import { PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.
 import { defineCommand, type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
 import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
+import { recogniseRun } from "./_run_kinds.ts";
 import {
   datasetForRun,
   moduleRequest,
@@ -140,7 +141,7 @@ async function reportRun(
   refuseJsonConflicts(flags);
   const source = await protocolSource(flags, io, directory);
   const partial = await partialToReport(directory, against);
-  if (await isSweepDirectory(directory)) {
+  if ((await recogniseRun(directory))?.report === "sweep") {
     await reportSweep(directory, source, flags, io, seams);
     return;
   }

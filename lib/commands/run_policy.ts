@@ -19,6 +19,7 @@ import {
 } from "../policy/mod.ts";
 import type { PreparedProtocol, SourceState } from "../protocol/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
+import { RUN_KIND_FILE, runKindRecord } from "./_run_kinds.ts";
 import { type CustomPolicyRun, customPolicyRun } from "./_policy_module.ts";
 import { refuseExistingOutputs } from "./_outputs.ts";
 import {
@@ -51,7 +52,7 @@ export const POLICY_OUTPUTS = ["policy.raw.jsonl", "summary.json", "run.json"] a
  * const dir = await Deno.makeTempDir();
  * const results = await runPolicy(prepared, dir, new Date(0), { dirty: null, head: null });
  * strictEqual(results.length, 45 * 3 * 2); // cases × capacities × policies
- * deepStrictEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [...POLICY_OUTPUTS].sort());
+ * deepStrictEqual([...Deno.readDirSync(dir)].map((entry) => entry.name).sort(), [...POLICY_OUTPUTS, "run_kind.json"].sort());
  * ```
  */
 export async function runPolicy(
@@ -68,10 +69,11 @@ export async function runPolicy(
     ...published,
     ...await evaluatePolicy(custom.policy, prepared, { origin: custom.origin, rowFields: custom.fields }),
   ];
-  const files: Record<(typeof POLICY_OUTPUTS)[number], string> = {
+  const files: Record<(typeof POLICY_OUTPUTS)[number] | typeof RUN_KIND_FILE, string> = {
     "policy.raw.jsonl": policyRawJsonl(results),
     "summary.json": policySummary(results, contracts.config.protocol_id, custom?.record),
     "run.json": runRecord(contracts, dataset.sha256, createdAt, source, custom?.record),
+    [RUN_KIND_FILE]: runKindRecord(custom === undefined ? "policy" : "module-policy"),
   };
   await ensureDir(outputDir, publish);
   await writeAllOrNothing(outputDir, files, publish);
@@ -115,7 +117,7 @@ case differently when asked twice or exceeds a limit is refused, naming the modu
       throw new InputError("--policy-time-limit is for --policy-module");
     }
     // An existing output refuses the run before anything is read (the publish refuses again if one appears).
-    await refuseExistingOutputs(directory, POLICY_OUTPUTS, publishOptions(io, seams));
+    await refuseExistingOutputs(directory, [...POLICY_OUTPUTS, RUN_KIND_FILE], publishOptions(io, seams));
     const { prepared } = await loadProtocol(...await protocolArgs(flags, io));
     const custom = module === undefined ? undefined : await customPolicyRun(module, { timeLimitSeconds });
     const results = await runPolicy(

@@ -6,16 +6,7 @@
  * @module
  */
 
-import {
-  BudgetExceededError,
-  CommandFailedError,
-  exitAtOnce,
-  InputError,
-  type PublishOptions,
-  refuseIfLocked,
-  StoppedError,
-  visible,
-} from "../base/mod.ts";
+import { InputError, type PublishOptions, refuseIfLocked } from "../base/mod.ts";
 import {
   type ContractPaths,
   type Contracts,
@@ -32,7 +23,6 @@ import {
   costLines,
   dryRunLines,
   endpointOrigin,
-  interruptHandler,
   LOCKED_ACTION,
   MIN_SECRET_LENGTH,
   openAiProvider,
@@ -50,7 +40,7 @@ import {
   TOKEN_RULE,
 } from "../qa/mod.ts";
 
-import { defineCommand, type Io, publishOptions, writeDocument } from "./_command.ts";
+import { defineCommand, publishOptions, writeDocument } from "./_command.ts";
 import { loadTaskProtocol } from "./_protocol.ts";
 import {
   loadCandidate,
@@ -59,24 +49,22 @@ import {
   POLICY_MODULE_FLAG,
   type StageCandidate,
 } from "./_candidate.ts";
+import { RUN_KIND_FILE, type RunKindName, runKindRecord } from "./_run_kinds.ts";
 import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
 import { readReuseSources, REUSE_FLAG } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
+import {
+  requireLoopbackPermission,
+  requireNetPermission,
+  requireRunQaPermissions,
+} from "./_run_qa_permissions.ts";
+import { listenForInterrupt, reportOutcome } from "./_run_qa_outcome.ts";
 
 /** The bearer token sent to the stand-in, which checks none (long enough to be redacted like any key). */
 const STAND_IN_KEY = "stand-in-answerer-needs-no-key";
-
-/** The stand-in listens on the loopback address; without leave to, say which task grants it. */
-function requireLoopbackPermission(): void {
-  if (Deno.permissions.querySync({ name: "net", host: "127.0.0.1" }).state === "granted") return;
-  throw new InputError(
-    "the stand-in answerer listens on 127.0.0.1, which this invocation may not: run it with " +
-      "`deno task demo` or `deno task run-qa … --stand-in` (they grant --allow-net=127.0.0.1)",
-  );
-}
 
 /** What `run-qa` reads and where it reports. */
 export interface RunQaRequest {
@@ -110,6 +98,8 @@ export interface RunQaRequest {
   standIn?: boolean;
   /** Prices for the dry run's cost line and `maxCostUsd`. */
   prices?: CostBudget["prices"];
+  /** The kind a new run records in `run_kind.json` (`demo` for the demo's; else a QA or candidate QA run). */
+  kind?: RunKindName;
   /** Stop before a call's worst case would pass this many USD (needs `prices`). */
   maxCostUsd?: number;
   /** Earlier run directories whose answers identical requests take. */
@@ -122,41 +112,6 @@ export interface RunQaRequest {
 export type RunQaOutcome =
   | { kind: "dry-run"; lines: string[]; estimate: string[] }
   | { kind: "ran"; summary: RunQaSummary; qa: ProtocolConfig["qa"]; maxCostUsd?: number };
-
-const RUN_QA_HINT = "run it with `deno task run-qa …`";
-
-/**
- * run-qa needs the network and the two variables the config names; `deno task cli` grants neither and would
- * make the variables read as unset, so say which task to use instead of "is not set".
- */
-function requireRunQaPermissions(qa: { api_key_env: string; base_url_env: string }): void {
-  const names = [qa.api_key_env, qa.base_url_env];
-  const denied = names.filter((variable) =>
-    Deno.permissions.querySync({ name: "env", variable }).state !== "granted"
-  );
-  if (denied.length === 0) return;
-  if (Deno.permissions.querySync({ name: "net" }).state !== "granted") {
-    throw new InputError(
-      `run-qa calls the answer model: ${RUN_QA_HINT} (network access and the variables ${
-        names.join(" and ")
-      }); ` +
-        "`deno task cli` runs the offline commands",
-    );
-  }
-  throw new InputError(
-    `run-qa may not read ${denied.join(" and ")}, which the config names: ` +
-      `add ${denied.length === 1 ? "it" : "them"} to the run-qa task's --allow-env`,
-  );
-}
-
-function requireNetPermission(baseUrl: string, qa: { api_key_env: string; base_url_env: string }): void {
-  const host = new URL(baseUrl).host;
-  if (Deno.permissions.querySync({ name: "net", host }).state === "granted") return;
-  throw new InputError(
-    `run-qa calls the answer model at ${host} (from ${qa.base_url_env}), but this invocation has no network ` +
-      `permission for it: ${RUN_QA_HINT}`,
-  );
-}
 
 /**
  * Stage 4: in this order — the contracts and their QA settings; the credentials and the permissions to use
@@ -285,6 +240,10 @@ async function answerAll(
     candidate,
     budget,
     reuse: { endpoint, sources },
+    record: {
+      name: RUN_KIND_FILE,
+      text: runKindRecord(request.kind ?? (candidate === undefined ? "qa" : "candidate-qa")),
+    },
   });
   return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
 }
@@ -461,78 +420,3 @@ do not verify, is refused.`,
     reportOutcome(outcome, say);
   },
 });
-
-function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
-  const handler = interruptHandler({
-    stop: () => {
-      say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
-      interrupt.abort();
-    },
-    // Leaving at once skips finally blocks; the lock is released by its "unload" listener.
-    quit: () => exitAtOnce(new StoppedError("SIGINT")),
-  });
-  Deno.addSignalListener("SIGINT", handler);
-  return handler;
-}
-
-function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io): void {
-  const { summary, qa } = outcome;
-  if (summary.copiedFromRuns !== undefined && summary.copiedFromRuns > 0) {
-    say.out(
-      `reused from earlier runs: ${summary.copiedFromRuns} answer(s), ${summary.copiedFromRuns} call(s) saved ` +
-        "(their origins in reuse.json)",
-    );
-  }
-  say.out(`answer rows: ${summary.reused} reused, ${summary.called} called, ${summary.failed.length} failed`);
-  if (summary.leftForLater > 0) {
-    say.out(
-      `limited by --limit: ${summary.leftForLater} task(s) left; run the same command without it to answer them`,
-    );
-  }
-  const standIn = summary.responseModels[STAND_IN_MODEL];
-  if (standIn !== undefined) {
-    say.out(
-      `stand-in: ${standIn} answer(s) from ${STAND_IN_MODEL}, a deterministic stand-in, not a language model`,
-    );
-  }
-  const others = Object.entries(summary.responseModels).filter(([model]) =>
-    model !== qa.model && model !== STAND_IN_MODEL
-  );
-  if (others.length > 0) {
-    const count = others.reduce((sum, [, answers]) => sum + answers, 0);
-    // A server's model name is outside text: JSON's quoting, then every control left in it escaped.
-    const listed = others.map(([model, answers]) => `${visible(JSON.stringify(model))} (${answers})`).join(
-      ", ",
-    );
-    say.err(`warning: ${count} answer(s) came from a model other than qa.model ${qa.model}: ${listed}`);
-  }
-  for (const failure of summary.failed) say.out(`  failed ${failure.rowId}: ${failure.reason}`);
-  if (summary.credentialsRejected !== null) {
-    say.out(
-      `stopped: the endpoint rejected the API key (${summary.credentialsRejected.reason}), so no further ` +
-        `call was sent; check ${qa.api_key_env} and ${qa.base_url_env}, then run the same command to resume`,
-    );
-    throw new CommandFailedError("the endpoint rejected the API key");
-  }
-  if (summary.unreachable !== undefined) {
-    say.out(
-      `stopped: ${summary.unreachable.reason}, so no further call was sent; check ${qa.base_url_env}, then run ` +
-        "the same command to resume",
-    );
-    throw new CommandFailedError("the endpoint cannot be reached");
-  }
-  if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
-    say.out(
-      `stopped by --max-cost $${outcome.maxCostUsd}: ${summary.leftByBudget} task(s) left; the rows written stay ` +
-        "valid: run the same command with a larger --max-cost to answer them",
-    );
-  }
-  if (summary.interrupted) {
-    say.out(`interrupted: ${summary.notAttempted} row(s) not attempted; run the same command to resume`);
-    throw new StoppedError("SIGINT");
-  }
-  if (summary.failed.length > 0) throw new CommandFailedError(`${summary.failed.length} row(s) failed`);
-  if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
-    throw new BudgetExceededError(`${summary.leftByBudget} task(s) left by --max-cost`);
-  }
-}

@@ -18,6 +18,7 @@ import {
   writeSweepFiles,
 } from "../sweep/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
+import { RUN_KIND_FILE, runKindRecord } from "./_run_kinds.ts";
 import { refuseExistingOutputs } from "./_outputs.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolArgs } from "./_protocol_source.ts";
@@ -58,7 +59,7 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
   async run({ flags, io, seams }) {
     const directory = requiredDirectory(flags["output-dir"]);
     // An existing output refuses the sweep before anything is read (the publish refuses again if one appears).
-    await refuseExistingOutputs(directory, SWEEP_OUTPUTS, publishOptions(io, seams));
+    await refuseExistingOutputs(directory, [...SWEEP_OUTPUTS, RUN_KIND_FILE], publishOptions(io, seams));
     let grid: SweepGrid | undefined;
     const { contracts, prepared } = await loadProtocol(...await protocolArgs(flags, io), {
       // The grid is read before the dataset: a bad grid file is refused before the long work starts.
@@ -80,6 +81,7 @@ the parameter sets that keep fewer in any, nearest first. No network.`,
         SOURCE_STATE.tool!,
         await sweepJsonlSha256(result),
       ),
+      [RUN_KIND_FILE]: runKindRecord("sweep"),
     }, publishOptions(io, seams));
     for (const line of sweepSummaryLines(result, contracts.config.pool.capacities)) io.out(line);
     io.out(wroteLine(directory, SWEEP_OUTPUTS));

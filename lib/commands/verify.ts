@@ -4,38 +4,16 @@
  * @module
  */
 
-import { CommandFailedError, exists, InputError, RunFiles } from "../base/mod.ts";
-import {
-  type Check,
-  checkLine,
-  findPartialRun,
-  formatVerifyResult,
-  partialJson,
-  recordedCandidate,
-  refuseOtherProtocol,
-  verifyPartialRun,
-  verifyPolicyRun,
-  verifyQaRun,
-  verifySweep,
-} from "../verify/mod.ts";
-import { isSweepDirectory } from "../report/mod.ts";
-import { policyPair } from "../qa/mod.ts";
-import { POLICIES } from "../policy/mod.ts";
-import { type Contracts, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
-import type { StageProtocol } from "./_protocol.ts";
-import { defineCommand, type Io, writeDocument } from "./_command.ts";
+import { exists, InputError, RunFiles } from "../base/mod.ts";
+import { refuseOtherProtocol } from "../verify/mod.ts";
+import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
+import { defineCommand } from "./_command.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { loadProtocolIfDataset } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
-import {
-  datasetForRun,
-  isPolicyRunDirectory,
-  moduleRequest,
-  POLICY_MODULE_FLAG,
-  runCandidateHooks,
-} from "./_candidate.ts";
-import type { CustomPolicyRun } from "./_policy_module.ts";
+import { datasetForRun, moduleRequest, POLICY_MODULE_FLAG, runCandidateHooks } from "./_candidate.ts";
+import { recogniseRun, type RunKind, runKindNamed } from "./_run_kinds.ts";
 
 /** The `verify` command. */
 export const command = defineCommand({
@@ -74,8 +52,7 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
     const source = await protocolSource(flags, io, directory);
     const dataset = await datasetForRun(held, moduleRequest(flags), flags.dataset, source.dataset);
     // Only a run that holds answers is re-derived on the tasks: a policy run or a sweep needs just the cases.
-    const answers = directory === undefined ||
-      !(await isPolicyRunDirectory(directory) || await isSweepDirectory(directory));
+    const answers = (await recogniseRun(held) ?? runKindNamed("qa")).answers;
     const load = () => loadProtocolIfDataset(source.contracts, dataset, hooks, answers);
     const { contracts, stage, tasks } = dataset === undefined ? await load() : await timedStep(
       io,
@@ -88,36 +65,14 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
     );
     const check = async (path: string) => {
       const files = held ?? new RunFiles(path);
+      const kind = await recogniseRun(directory === undefined ? undefined : files);
       // A run of another protocol is told in one line, before any check is listed.
-      if (await isRunDirectory(path)) await refuseOtherProtocol(files, contracts);
-      // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
-      if (await isPolicyRunDirectory(path)) {
-        return await checkPolicyRun(files, contracts, stage, io, json, hooks.policyRun());
-      }
-      if (await isSweepDirectory(path)) {
-        const { checks, proved } = await verifySweep(files, contracts, stage?.prepared.cases);
-        const policies = [...POLICIES];
-        return printChecks({ directory: path, kind: "sweep", policies, checks, proved }, io, json);
-      }
-      // A run with no full outputs but a partial grading is verified as one, and says so first.
-      const partial = await findPartialRun(path);
-      const options = { candidate: hooks.recorded() };
-      const { result, pair } = partial === undefined ? await verifyQaRun(files, contracts, tasks, options) : {
-        result: await verifyPartialRun(partial, contracts, tasks, options),
-        pair: policyPair(options.candidate ?? await recordedCandidate(files)),
-      };
-      if (json) {
-        const named = { directory: directory ?? PUBLISHED_RUN, kind: "qa", policies: pair, ...result };
-        writeDocument(
-          io,
-          JSON.stringify(partial ? { partial: partialJson(partial), ...named } : named, null, 2),
-        );
-      } else {
-        if (partial !== undefined) io.out(partial.line);
-        io.out(runOf("a QA run", pair));
-        io.out(formatVerifyResult(result));
-      }
-      if (!result.ok) throw new CommandFailedError("a check does not hold");
+      if (await isRunDirectory(path, kind)) await refuseOtherProtocol(files, contracts);
+      // Anything the registry does not recognise gets the QA checks, which say what is missing.
+      const name = directory ?? PUBLISHED_RUN;
+      const candidate = hooks.recorded(), module = hooks.policyRun();
+      const context = { files, name, contracts, stage, tasks, io, json, candidate, module };
+      await (kind ?? runKindNamed("qa")).verify(context);
     };
     if (directory === undefined) {
       if (!json) io.out(`${PUBLISHED_RUN}: the published run embedded in this program`);
@@ -129,67 +84,13 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
   },
 });
 
-/** A run-policy directory: every row recomputed with the dataset, the summary and run record always. */
-async function checkPolicyRun(
-  files: RunFiles,
-  contracts: Contracts,
-  stage: StageProtocol | undefined,
-  io: Io,
-  json: boolean,
-  module: CustomPolicyRun | undefined,
-): Promise<void> {
-  const { checks, proved, rows } = await verifyPolicyRun(files, contracts, stage?.prepared.cases, module);
-  const policies = [...new Set([...POLICIES, ...(rows ?? []).map((row) => row.policy)])];
-  printChecks({ directory: files.directory, kind: "policy", policies, checks, proved }, io, json);
-}
-
-/** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */
-function printChecks(
-  verified: {
-    directory: string;
-    kind: "policy" | "sweep";
-    policies: string[];
-    checks: Check[];
-    proved: string;
-  },
-  io: Io,
-  json: boolean,
-): void {
-  const { directory, kind, policies, checks, proved } = verified;
-  const failed = checks.filter((check) => check.verdict === "fail").length;
-  const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
-  if (json) {
-    const document = { directory, kind, policies, checks, ok: failed === 0, conclusion };
-    writeDocument(io, JSON.stringify(document, null, 2));
-  } else {
-    io.out(
-      kind === "sweep"
-        ? "a sweep of hybrid-v1's parameters against confidence"
-        : runOf("a policy run", policies),
-    );
-    for (const check of checks) io.out(checkLine(check));
-    io.out(conclusion);
-  }
-  if (failed > 0) throw new CommandFailedError("a check does not hold");
-}
-
-/** What marks each kind of run directory; a directory holding none of them is no run. */
-const RUN_MARKS = ["qa.rows.jsonl", "qa_run.json", "policy.raw.jsonl", "sweep.jsonl"];
-
 /**
  * Whether `path` is a directory holding a run; one that holds none of the files any run writes is refused in
  * one line. Anything but a directory is `false`, left to the checks, which name what cannot be read.
  */
-async function isRunDirectory(path: string): Promise<boolean> {
+async function isRunDirectory(path: string, kind: RunKind | undefined): Promise<boolean> {
   if (!(await Deno.stat(path)).isDirectory) return false;
-  for (const mark of RUN_MARKS) if (await exists(`${path}/${mark}`)) return true;
-  throw new InputError(`is no run directory: it holds none of ${RUN_MARKS.join(", ")}`, { path });
-}
-
-/** The line naming what a run compares: `a QA run of confidence and hybrid-v1`. */
-function runOf(kind: string, policies: readonly string[]): string {
-  const named = policies.length <= 2
-    ? policies.join(" and ")
-    : `${policies.slice(0, -1).join(", ")} and ${policies.at(-1)}`;
-  return `${kind} of ${named}`;
+  if (kind !== undefined) return true;
+  const marks = ["qa.rows.jsonl", "qa_run.json", "policy.raw.jsonl", "sweep.jsonl"];
+  throw new InputError(`is no run directory: it holds none of ${marks.join(", ")}`, { path });
 }

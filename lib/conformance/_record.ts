@@ -1,6 +1,6 @@
 /** Reading a vector line's fields (a missing or mistyped one is a VectorFormatError) and describing inputs. */
 
-import { VectorFormatError } from "../base/mod.ts";
+import { VectorFormatError } from "./errors.ts";
 import { hexToDouble } from "./float_bits.ts";
 
 /** The field's value; a missing field is a {@linkcode VectorFormatError}. */

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { VectorFormatError } from "../base/mod.ts";
+import { VectorFormatError } from "./errors.ts";
 import { parseJsonText } from "../py/mod.ts";
 import { type AsyncVectorChecker, type LineVerdict, ulpsApart, type VectorChecker } from "./compare.ts";
 import type { FileReport } from "./report.ts";

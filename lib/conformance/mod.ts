@@ -4,6 +4,8 @@
  * @module
  */
 
+export { VectorFormatError } from "./errors.ts";
+
 export { checkVectorText } from "./check.ts";
 export { formatConformance } from "./report.ts";
 export { decodeVectorFile, readVectorFile, runConformance } from "./run.ts";

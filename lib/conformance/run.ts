@@ -15,8 +15,8 @@ import {
   readBytes,
   UnreadableFileError,
   VECTOR_CAP,
-  VectorFormatError,
 } from "../base/mod.ts";
+import { VectorFormatError } from "./errors.ts";
 import { checkVectorText } from "./check.ts";
 import type { ConformanceOptions, ConformanceReport, FileReport } from "./report.ts";
 import { VECTOR_CHECKERS } from "./vectors.ts";
@@ -29,7 +29,7 @@ import { VECTOR_CHECKERS } from "./vectors.ts";
  * ```ts
  * import { rejects, strictEqual } from "node:assert/strict";
  * import { readVectorFile } from "./run.ts";
- * import { VectorFormatError } from "../base/errors.ts";
+ * import { VectorFormatError } from "./errors.ts";
  * const path = await Deno.makeTempFile();
  * await Deno.writeTextFile(path, "{}\n");
  * strictEqual((await readVectorFile(path)).length, 3);

@@ -7,7 +7,9 @@
  * @module
  */
 
-import { decodeStrictUtf8, PolicyModuleError } from "../base/mod.ts";
+import { SANDBOX_LIMITS, sandboxMemoryBound } from "./limits.ts";
+import { decodeStrictUtf8 } from "../base/mod.ts";
+import { PolicyModuleError } from "./errors.ts";
 import { printable } from "./_sandbox_codec.ts";
 
 // node:process's execPath cannot be withheld in place: the import map gives a module a stand-in that refuses.
@@ -19,17 +21,8 @@ const PROCESS_WITHHELD = `data:application/json,${
   )
 }`;
 
-/** The sandbox's V8 heap limit, in MiB. */
-export const POLICY_HEAP_LIMIT_MIB = 512;
-/**
- * The sandbox's whole writable memory, in MiB: an idle `deno` maps about 545 MiB of it (mostly reserved, some
- * 30 MB resident), so a module has about 480 MiB, heap and buffers together; the child stays within ~1.1 GB.
- */
-export const POLICY_MEMORY_LIMIT_MIB = 1024;
-
 /** The one-line statement of the bounds, for messages and help. */
-export const POLICY_MEMORY_BOUND =
-  `${POLICY_MEMORY_LIMIT_MIB} MiB in all, ${POLICY_HEAP_LIMIT_MIB} MiB of it heap`;
+export const POLICY_MEMORY_BOUND: string = sandboxMemoryBound();
 
 const granted = (command: string): boolean =>
   Deno.permissions.querySync({ name: "run", command }).state === "granted";
@@ -101,7 +94,8 @@ export async function sandboxCommand(script: string, origin: string): Promise<[s
     );
   }
   const deno = Deno.build.standalone ? await denoOnPath(origin) : Deno.execPath();
-  const bytes = POLICY_MEMORY_LIMIT_MIB * 1024 * 1024;
+  // An idle `deno` maps about 545 MiB of it (mostly reserved), so a module has about 480 MiB, heap and buffers.
+  const bytes = SANDBOX_LIMITS.memoryMiB * 1024 * 1024;
   return [prlimit, [
     `--data=${bytes}:${bytes}`,
     "--",
@@ -113,7 +107,7 @@ export async function sandboxCommand(script: string, origin: string): Promise<[s
     "--no-npm",
     "--no-prompt",
     `--import-map=${PROCESS_WITHHELD}`,
-    `--v8-flags=--max-old-space-size=${POLICY_HEAP_LIMIT_MIB}`,
+    `--v8-flags=--max-old-space-size=${SANDBOX_LIMITS.heapMiB}`,
     script,
   ]];
 }

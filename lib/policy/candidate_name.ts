@@ -5,7 +5,7 @@
  * @module
  */
 
-import { PolicyModuleError } from "../base/mod.ts";
+import { PolicyModuleError } from "./errors.ts";
 
 /** What a candidate's name may be: it names row files (`<case_id>__<name>.json`) and report columns. */
 const CANDIDATE_NAME = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
@@ -17,7 +17,7 @@ const CANDIDATE_NAME = /^[A-Za-z][A-Za-z0-9._-]{0,63}$/;
  * @example
  * ```ts
  * import { throws } from "node:assert/strict";
- * import { PolicyModuleError } from "../base/errors.ts";
+ * import { PolicyModuleError } from "./errors.ts";
  * import { checkCandidateName } from "./candidate_name.ts";
  * checkCandidateName("recency-v2", "recency.ts");
  * throws(() => checkCandidateName("../escape", "evil.ts"), PolicyModuleError);

@@ -7,7 +7,7 @@
  */
 
 import { buildPool, type Pool, type PreparedCase, type ProtocolConfig } from "../protocol/mod.ts";
-import { PolicyModuleError } from "../base/mod.ts";
+import { PolicyModuleError } from "./errors.ts";
 import { dumps, PyFloat, type PyJson } from "../py/mod.ts";
 import { builtinPolicies, builtinPolicy } from "./builtins.ts";
 import {

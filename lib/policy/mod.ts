@@ -4,6 +4,9 @@
  * @module
  */
 
+export { PolicyModuleError } from "./errors.ts";
+export { SANDBOX_LIMITS, sandboxMemoryBound } from "./limits.ts";
+
 export { rankOrder } from "./_radix.ts";
 export { POLICY_MEMORY_BOUND } from "./_sandbox_command.ts";
 export {

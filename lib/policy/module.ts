@@ -5,7 +5,9 @@
  * @module
  */
 
-import { POLICY_MODULE_CAP, PolicyModuleError, readBytes, sha256Hex } from "../base/mod.ts";
+import { readBytes, sha256Hex } from "../base/mod.ts";
+import { SANDBOX_LIMITS } from "./limits.ts";
+import { PolicyModuleError } from "./errors.ts";
 import type { Policy } from "./contract.ts";
 import { EVICTION_POLICY_CONFIDENCE, EVICTION_POLICY_HYBRID_V1 } from "./selection_types.ts";
 import { DEFAULT_POLICY_TIME_LIMIT_SECONDS, PolicySandbox, type SandboxModule } from "./sandbox.ts";
@@ -98,7 +100,8 @@ export function checkPolicyName(name: string, path: string): void {
  * @example
  * ```ts
  * import { rejects } from "node:assert/strict";
- * import { InputError, PolicyModuleError } from "../base/errors.ts";
+ * import { InputError } from "../base/errors.ts";
+import { PolicyModuleError } from "./errors.ts";
  * import { loadPolicyModule } from "./module.ts";
  * const directory = await Deno.makeTempDir();
  * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input
@@ -110,7 +113,7 @@ export async function loadPolicyModule(
   path: string,
   options: PolicyModuleOptions = {},
 ): Promise<LoadedPolicyModule> {
-  const source = await readBytes(path, "policy module", POLICY_MODULE_CAP);
+  const source = await readBytes(path, "policy module", SANDBOX_LIMITS.moduleBytes);
   const sha256 = await sha256Hex(source);
   const module: SandboxModule = {
     source,

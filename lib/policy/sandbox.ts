@@ -10,13 +10,9 @@
  * @module
  */
 
-import {
-  decodeForSearch,
-  decodeStrictUtf8,
-  IoError,
-  PolicyModuleError,
-  SANDBOX_ANSWER_CAP,
-} from "../base/mod.ts";
+import { decodeForSearch, decodeStrictUtf8, IoError } from "../base/mod.ts";
+import { SANDBOX_LIMITS } from "./limits.ts";
+import { PolicyModuleError } from "./errors.ts";
 import { checkJsonLimits, JSON_LIMITS } from "../py/mod.ts";
 import type { PolicyInput } from "./contract.ts";
 import { printable, sandboxReplacer, sandboxReviver } from "./_sandbox_codec.ts";
@@ -24,12 +20,12 @@ import { sandboxProgramUrl } from "./_sandbox_child.ts";
 import { POLICY_MEMORY_BOUND, sandboxCommand } from "./_sandbox_command.ts";
 import { whileOpen } from "./_sandbox_signals.ts";
 
-export { POLICY_HEAP_LIMIT_MIB, POLICY_MEMORY_BOUND, POLICY_MEMORY_LIMIT_MIB } from "./_sandbox_command.ts";
+export { POLICY_MEMORY_BOUND } from "./_sandbox_command.ts";
 
 /** The default per-case time limit, in seconds. */
-export const DEFAULT_POLICY_TIME_LIMIT_SECONDS = 5;
+export const DEFAULT_POLICY_TIME_LIMIT_SECONDS: number = SANDBOX_LIMITS.defaultSecondsPerCase;
 /** How long the child `deno` may take to start, before the module's clock runs. */
-const START_LIMIT_MS = 60_000;
+const START_LIMIT_MS = SANDBOX_LIMITS.startSeconds * 1000;
 
 /** The module as the sandbox takes it: the bytes that were hashed, and how to refer to it in messages. */
 export interface SandboxModule {
@@ -287,9 +283,12 @@ export class PolicySandbox {
         this.#piecesSize = rest.length;
         return await this.#decode(bytes, where);
       }
-      if (this.#piecesSize > SANDBOX_ANSWER_CAP) {
+      if (this.#piecesSize > SANDBOX_LIMITS.answerLineBytes) {
         await this.close();
-        return this.#refuse(where, `its sandbox sent an answer over ${SANDBOX_ANSWER_CAP >> 20} MiB`);
+        return this.#refuse(
+          where,
+          `its sandbox sent an answer over ${SANDBOX_LIMITS.answerLineBytes >> 20} MiB`,
+        );
       }
       const { value, done } = await this.#stdout.read().catch(() => ({ value: undefined, done: true }));
       if (done || value === undefined) return undefined;

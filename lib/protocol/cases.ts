@@ -7,7 +7,8 @@
 
 import type { ProtocolConfig } from "./config.ts";
 import type { Dataset, DatasetRow } from "./dataset.ts";
-import { compareCodePoints, ContractError, DatasetIntegrityError, sha256Bytes } from "../base/mod.ts";
+import { compareCodePoints, ContractError, sha256Bytes } from "../base/mod.ts";
+import { DatasetIntegrityError } from "./errors.ts";
 import {
   OFFICIAL_SCENARIOS,
   type OfficialManifest,

@@ -4,10 +4,12 @@
  * @module
  */
 
+export { DatasetIntegrityError } from "./errors.ts";
+
 export { CASE_SOURCES, type CaseSource, distractorOffset, type PreparedCase } from "./cases.ts";
 export { ProtocolConfig } from "./config.ts";
 export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "./contracts.ts";
-export { answerText, renderEvidence } from "./dataset.ts";
+export { answerText, renderEvidence } from "./evidence.ts";
 export {
   buildDemoProtocol,
   DEMO_PROTOCOL_ID,

@@ -8,14 +8,8 @@
 
 import { type Contracts, type ContractSources, embeddedSources, loadContracts } from "./contracts.ts";
 import { type Dataset, loadDataset } from "./dataset.ts";
-import {
-  CONTRACT_CAP,
-  DATASET_CAP,
-  DatasetIntegrityError,
-  type HashedBytes,
-  InputError,
-  readBytes,
-} from "../base/mod.ts";
+import { CONTRACT_CAP, DATASET_CAP, type HashedBytes, InputError, readBytes } from "../base/mod.ts";
+import { DatasetIntegrityError } from "./errors.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
 
 /** Files that replace the embedded contracts (each absent one stays embedded). */

@@ -4,6 +4,14 @@
  * @module
  */
 
+export {
+  AnswerFailedError,
+  BudgetExceededError,
+  CallAbortedError,
+  ProviderError,
+  ResponseTooLargeError,
+} from "./answer/errors.ts";
+
 export { GRADER_VERSION } from "../protocol/mod.ts";
 export { type RunEvent, type RunQaSummary } from "./answer/answer_types.ts";
 export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./grade/accuracy_summary.ts";

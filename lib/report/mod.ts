@@ -4,7 +4,7 @@
  * @module
  */
 
-export { NotVerifiedError } from "../base/mod.ts";
+export { NotVerifiedError } from "../verify/mod.ts";
 export {
   comparePublished,
   publishedComparisonHeading,
@@ -42,7 +42,7 @@ export {
   sectionsMarkdown,
   sweepMarkdown,
 } from "./render/markdown.ts";
-export { detectRunKind, isSweepDirectory } from "./run/run_kind.ts";
+export { detectRunKind } from "./run/run_kind.ts";
 export { type PolicyReport, type Prices, type QaReport, type RunReport } from "./run/run_report.ts";
 export { reportSections } from "./run/sections.ts";
 export { readSweepReport, sweepReport } from "./sweep/sweep.ts";

@@ -28,7 +28,7 @@ export const SWEEP_OUTPUTS = ["sweep.jsonl", "sweep.json"] as const;
  */
 export async function writeSweepFiles(
   directory: string,
-  files: Readonly<Record<(typeof SWEEP_OUTPUTS)[number], FileContent>>,
+  files: Readonly<Record<(typeof SWEEP_OUTPUTS)[number], FileContent> & Record<string, FileContent>>,
   publish: PublishOptions = {},
 ): Promise<void> {
   await ensureDir(directory, publish);

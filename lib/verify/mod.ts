@@ -4,6 +4,8 @@
  * @module
  */
 
+export { NotVerifiedError } from "./errors.ts";
+
 export { type Check, checkLine, formatVerifyResult, NOT_REDERIVABLE, type VerifyResult } from "./checks.ts";
 export { figureDetail } from "./figures.ts";
 export {

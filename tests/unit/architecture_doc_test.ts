@@ -61,3 +61,25 @@ Deno.test("the document reader takes the bullets under lib/ headings only", () =
   const doc = "## lib/base\n\n- `read` — caps\n- `a`, `b`,\n  `c` — three\n\n## Other\n- `x` — not lib\n";
   assertEquals(sorted(documentedModules(doc)), [["base", ["a", "b", "c", "read"]]]);
 });
+
+Deno.test('"Adding a run kind" names every field and kind of the registry, and only files that exist', async () => {
+  const doc = await Deno.readTextFile(`${ROOT}docs/architecture.md`);
+  const at = doc.indexOf("\n## Adding a run kind\n");
+  assert(at >= 0, "docs/architecture.md has no section Adding a run kind");
+  const section = doc.slice(at).split(/\n## (?!Adding)/)[0];
+  const registry = await Deno.readTextFile(`${ROOT}lib/commands/_run_kinds.ts`);
+  const entry = registry.slice(registry.indexOf("export interface RunKind {"));
+  const fields = [...entry.slice(0, entry.indexOf("\n}")).matchAll(/^ {2}readonly (\w+):/gm)].map((m) =>
+    m[1]
+  );
+  assert(fields.length >= 8, `only ${fields.length} fields read from the registry`);
+  const { RUN_KINDS } = await import("../../lib/commands/_run_kinds.ts");
+  const listed = (name: string) => section.includes(`\`${name}\``);
+  assertEquals(fields.filter((field) => !section.includes(`- \`${field}\` — `)), []);
+  assertEquals(RUN_KINDS.map((kind) => kind.name).filter((name) => !listed(name)), []);
+  const paths = [...section.matchAll(/`((?:lib|tests|docs)\/[\w/.]+\.(?:ts|md))`/g)].map((m) => m[1]);
+  assert(paths.length >= 6, `only ${paths.length} files named`);
+  const missing: string[] = [];
+  for (const path of paths) await Deno.stat(`${ROOT}${path}`).catch(() => missing.push(path));
+  assertEquals(missing, []);
+});

@@ -1,6 +1,6 @@
 /** `eviction.jsonl` and `eviction-exotic.jsonl`: the production selector's kept, evicted and scored facts. */
 
-import { VectorFormatError } from "../../base/mod.ts";
+import { VectorFormatError } from "../errors.ts";
 import {
   HYBRID_PARAM_NAMES,
   type HybridParams,

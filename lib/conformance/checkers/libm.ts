@@ -1,6 +1,6 @@
 /** `libm.jsonl`: glibc's `log1p` and `pow` on doubles given by their bits. */
 
-import { VectorFormatError } from "../../base/mod.ts";
+import { VectorFormatError } from "../errors.ts";
 import { log1p, pow } from "../../py/mod.ts";
 import type { VectorChecker } from "../compare.ts";
 import { doubleToHex } from "../float_bits.ts";

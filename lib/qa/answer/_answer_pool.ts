@@ -5,13 +5,8 @@
  * @module
  */
 
-import {
-  AnswerFailedError,
-  CallAbortedError,
-  ProviderError,
-  RowIntegrityError,
-  writeFileAtomic,
-} from "../../base/mod.ts";
+import { RowIntegrityError, writeFileAtomic } from "../../base/mod.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError } from "./errors.ts";
 import { createdAtStamp } from "../../py/mod.ts";
 import { type AnswerRow, answerRow, answerRowJson } from "../run/answer_rows.ts";
 import type { RunQaOptions, RunQaSummary } from "./answer_types.ts";

@@ -5,7 +5,8 @@
  * @module
  */
 
-import { firstInvalidUtf8, ResponseTooLargeError } from "../../base/mod.ts";
+import { firstInvalidUtf8 } from "../../base/mod.ts";
+import { ResponseTooLargeError } from "./errors.ts";
 import { networkCause } from "./chat_completions.ts";
 
 /**

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { decodeStrictUtf8, ProviderError } from "../../base/mod.ts";
+import { decodeStrictUtf8 } from "../../base/mod.ts";
+import { ProviderError } from "./errors.ts";
 import { networkCause } from "./chat_completions.ts";
 import { ACCEPT_ENCODING, readBody, type ReadBodyOptions } from "./_body.ts";
 

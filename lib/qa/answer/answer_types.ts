@@ -43,6 +43,8 @@ export interface RunQaOptions {
   budget?: CostBudget;
   /** Record the endpoint in `reuse.json` and take identical requests' answers from these earlier runs. */
   reuse?: { endpoint: string; sources: readonly ReuseSource[] };
+  /** A record of the run's own (its kind), written beside a new run's marker. */
+  record?: { name: string; text: string };
 }
 
 /** The outcome of a run. */

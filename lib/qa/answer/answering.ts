@@ -128,7 +128,10 @@ async function prepareDirectory(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   directory: string,
-  { source, publish, candidate, reuse }: Pick<RunQaOptions, "source" | "publish" | "candidate" | "reuse">,
+  { source, publish, candidate, reuse, record }: Pick<
+    RunQaOptions,
+    "source" | "publish" | "candidate" | "reuse" | "record"
+  >,
   now: () => Date,
 ): Promise<{ plans: RowPlan[]; copied: number }> {
   // Checked again under the lock: a run that held it may have just written the marker.
@@ -136,6 +139,7 @@ async function prepareDirectory(
   // The marker first: responses/ without it is a directory no run can resume (or a concurrent run refuses).
   if (state === "new") {
     await writeFileAtomic(markerPath(directory), qaRunMarker(contracts, now(), source, candidate), publish);
+    if (record !== undefined) await writeFileAtomic(`${directory}/${record.name}`, record.text, publish);
   }
   await ensureDir(responsesDir(directory), publish);
   // A row a SIGKILL stopped mid-publish is settled before planning: completed, it is reused, not called again.

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { ProviderError } from "../../base/mod.ts";
+import { ProviderError } from "./errors.ts";
 import type { Answer } from "../run/answer_rows.ts";
 
 /**

@@ -10,7 +10,8 @@
  * @module
  */
 
-import { ANSWER_BODY_CAP, CallAbortedError, ProviderError, visible } from "../../base/mod.ts";
+import { ANSWER_BODY_CAP, visible } from "../../base/mod.ts";
+import { CallAbortedError, ProviderError } from "./errors.ts";
 import type { ChatMessage, RequestSettings } from "../run/prompt.ts";
 import type { Answer } from "../run/answer_rows.ts";
 import { answerFromBody, httpFailure, networkCause, serverMessage } from "./chat_completions.ts";

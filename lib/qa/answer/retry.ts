@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AnswerFailedError, CallAbortedError, ProviderError } from "../../base/mod.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError } from "./errors.ts";
 import type { ChatMessage } from "../run/prompt.ts";
 import type { Answer } from "../run/answer_rows.ts";
 import type { AnswerProvider } from "./provider.ts";

@@ -8,7 +8,8 @@
  * @module
  */
 
-import { DatasetIntegrityError, RowIntegrityError } from "../../base/mod.ts";
+import { RowIntegrityError } from "../../base/mod.ts";
+import { DatasetIntegrityError } from "../../protocol/mod.ts";
 import { PY_INT_MAX_STR_DIGITS, pyLower } from "../../py/mod.ts";
 
 export { GRADER_VERSION } from "../../protocol/mod.ts";
@@ -141,7 +142,7 @@ function overlap(from: ReadonlySet<string>, to: ReadonlySet<string>): number {
  * @example
  * ```ts
  * import { deepStrictEqual, throws } from "node:assert/strict";
- * import { DatasetIntegrityError } from "../../base/errors.ts";
+ * import { DatasetIntegrityError } from "../../protocol/mod.ts";
  * import { gradeAnswer } from "./grading.ts";
  * deepStrictEqual(gradeAnswer("in Paris", "Paris"), { correct: true, rule: "substring" });
  * deepStrictEqual(gradeAnswer("25", "5"), { correct: false, rule: "numeric-conflict" });

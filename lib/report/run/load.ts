@@ -6,12 +6,13 @@
  */
 
 import type { Contracts, PreparedCase } from "../../protocol/mod.ts";
-import { NotVerifiedError, type RunFiles, runFilesOf } from "../../base/mod.ts";
+import { type RunFiles, runFilesOf } from "../../base/mod.ts";
+import { NotVerifiedError } from "../../verify/mod.ts";
 import type { AnswerTask, RunCandidate } from "../../qa/mod.ts";
 import { policyReport, qaReport } from "./collect.ts";
 import type { Prices, RunReport } from "./run_report.ts";
-import { detectRunKind } from "./run_kind.ts";
-import { type Recomputed, verifyRun } from "./verification.ts";
+import { detectRunKind, type RunKind } from "./run_kind.ts";
+import { type Recomputed, type VerifiedRun, verifyRun } from "./verification.ts";
 import { type PolicyRunModule, refuseOtherProtocol } from "../../verify/mod.ts";
 
 /**
@@ -51,10 +52,30 @@ export async function buildReport(
   );
   const { verification } = verified;
   if (!verification.ok) throw new NotVerifiedError(files.directory, verification);
-  if (kind === "qa") return await qaReport(files, contracts, verified, options.prices);
-  // Verified: the rows parsed.
-  return await policyReport(files, verified.policyRows!, verification);
+  return await MODELS[kind].collect(files, contracts, verified, options.prices);
 }
+
+/** What each report model is re-derived from and how it is collected once verified. */
+const MODELS: Record<RunKind, {
+  rederive: (recomputed: RecomputedProtocol) => Recomputed;
+  collect: (
+    files: RunFiles,
+    contracts: Contracts,
+    verified: VerifiedRun,
+    prices?: Prices,
+  ) => Promise<RunReport>;
+}> = {
+  qa: {
+    rederive: (recomputed) => ({ tasks: recomputed.tasks }),
+    collect: (files, contracts, verified, prices) => qaReport(files, contracts, verified, prices),
+  },
+  policy: {
+    rederive: (recomputed) => ({ cases: recomputed.cases }),
+    // Verified: the rows parsed.
+    collect: (files, _contracts, verified) =>
+      policyReport(files, verified.policyRows!, verified.verification),
+  },
+};
 
 /** With the dataset: the protocol's prepared cases and answer tasks, for the per-row checks. */
 export interface RecomputedProtocol {
@@ -111,11 +132,7 @@ export async function reportRuns(request: RunsRequest): Promise<RunsReport> {
     module?: PolicyRunModule,
   ) => {
     const kind = await detectRunKind(runFilesOf(directory).directory);
-    const rederive = recomputed === undefined
-      ? {}
-      : kind === "qa"
-      ? { tasks: recomputed.tasks }
-      : { cases: recomputed.cases };
+    const rederive = recomputed === undefined ? {} : MODELS[kind].rederive(recomputed);
     return await buildReport(directory, contracts, {
       recomputed: rederive,
       prices: request.prices,

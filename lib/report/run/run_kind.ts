@@ -1,5 +1,6 @@
 /**
- * Which kind of run a directory holds: QA results, a policy run, or (for `report`) a sweep.
+ * Which report model a run directory is read into: QA results or a policy run (the commands' run-kind
+ * registry, `commands/_run_kinds.ts`, tells every kind apart).
  *
  * @module
  */
@@ -46,28 +47,4 @@ export async function detectRunKind(directory: string): Promise<RunKind> {
     "is neither a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json) nor a policy run (policy.raw.jsonl, summary.json, run.json)",
     { path: directory },
   );
-}
-
-/**
- * Whether `directory` is one `sweep` wrote (`sweep.jsonl`) and not also a QA or policy run; `false` for
- * anything that is not a readable directory ({@linkcode detectRunKind} names what is wrong with it).
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { isSweepDirectory } from "./run_kind.ts";
- * const dir = await Deno.makeTempDir();
- * await Deno.writeTextFile(`${dir}/sweep.jsonl`, "");
- * strictEqual(await isSweepDirectory(dir), true);
- * strictEqual(await isSweepDirectory(`${dir}/absent`), false);
- * ```
- */
-export async function isSweepDirectory(directory: string): Promise<boolean> {
-  try {
-    if (!(await Deno.stat(directory)).isDirectory) return false;
-  } catch {
-    return false;
-  }
-  if (!await exists(`${directory}/sweep.jsonl`)) return false;
-  return !await exists(`${directory}/qa.rows.jsonl`) && !await exists(`${directory}/policy.raw.jsonl`);
 }

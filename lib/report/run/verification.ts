@@ -85,14 +85,37 @@ export async function verifyRun(
   candidate?: RunCandidate,
   module?: PolicyRunModule,
 ): Promise<VerifiedRun> {
-  const files = runFilesOf(directory);
-  if (kind === "policy") {
+  return await VERIFIERS[kind](runFilesOf(directory), contracts, recomputed, candidate, module);
+}
+
+/** How each report model's run is verified. */
+const VERIFIERS: Record<
+  RunKind,
+  (
+    files: RunFiles,
+    contracts: Contracts,
+    recomputed: Recomputed,
+    candidate?: RunCandidate,
+    module?: PolicyRunModule,
+  ) => Promise<VerifiedRun>
+> = {
+  policy: async (files, contracts, recomputed, _candidate, module) => {
     const { checks, proved, rows } = await verifyPolicyRun(files, contracts, recomputed.cases, module);
     return {
       verification: verdictOf(checks, proved, recomputed.cases !== undefined, true),
       policyRows: rows,
     };
-  }
+  },
+  qa: verifyQaModel,
+};
+
+/** A QA run's checks as a report states them: without a marker, the artifact hashes are not claimed. */
+async function verifyQaModel(
+  files: RunFiles,
+  contracts: Contracts,
+  recomputed: Recomputed,
+  candidate?: RunCandidate,
+): Promise<VerifiedRun> {
   const { result, pair, rows } = await verifyQaRun(files, contracts, recomputed.tasks, { candidate });
   // The marker as the checks read it (a missing one is what they found missing).
   const hasMarker = await files.bytes(MARKER_FILE, "run marker") !== undefined;

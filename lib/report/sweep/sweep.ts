@@ -7,7 +7,8 @@
  * @module
  */
 
-import { InputError, NotVerifiedError, parseWith } from "../../base/mod.ts";
+import { InputError, parseWith } from "../../base/mod.ts";
+import { NotVerifiedError } from "../../verify/mod.ts";
 import type { Contracts, PreparedCase } from "../../protocol/mod.ts";
 import { parseJsonText } from "../../py/mod.ts";
 import { parametersAt, type SweepResult, sweepSummaryLines } from "../../sweep/mod.ts";
@@ -320,7 +321,7 @@ function pointsOf(result: SweepResult): Point[] {
  * @example
  * ```ts
  * import { rejects, strictEqual } from "node:assert/strict";
- * import { NotVerifiedError } from "../../base/errors.ts";
+ * import { NotVerifiedError } from "../../verify/mod.ts";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../../protocol/demo.ts";
  * import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../sweep/mod.ts";
  * import { readSweepReport } from "./sweep.ts";

@@ -1,13 +1,6 @@
-import {
-  CommandFailedError,
-  InputError,
-  InterruptedError,
-  IoError,
-  isOsError,
-  osReason,
-  ProviderError,
-  StoppedError,
-} from "../../../lib/base/errors.ts";
+import { CommandFailedError, InputError, InterruptedError, StoppedError } from "../../../lib/base/errors.ts";
+import { IoError, isOsError, osReason } from "../../../lib/base/os_errors.ts";
+import { ProviderError } from "../../../lib/qa/mod.ts";
 import { describeFailure } from "../../../lib/base/failure.ts";
 import { simulatedOsError } from "../../helpers/faults.ts";
 import { ROOT } from "../../helpers/paths.ts";

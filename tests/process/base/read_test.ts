@@ -1,4 +1,5 @@
-import { InputError, IoError, UnreadableFileError } from "../../../lib/base/errors.ts";
+import { InputError, UnreadableFileError } from "../../../lib/base/errors.ts";
+import { IoError } from "../../../lib/base/mod.ts";
 import {
   ANSWER_BODY_CAP,
   ANSWER_ROW_CAP,

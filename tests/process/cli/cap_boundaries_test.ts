@@ -2,7 +2,8 @@
 // says of the bytes is its parser's business), one byte more is refused as over the cap. The sizes are spelled
 // here in bytes, so a cap changed or checked off by one fails.
 
-import { UnreadableFileError, VectorFormatError } from "../../../lib/base/errors.ts";
+import { UnreadableFileError } from "../../../lib/base/errors.ts";
+import { VectorFormatError } from "../../../lib/conformance/mod.ts";
 import { readVectorFile } from "../../../lib/conformance/run.ts";
 import { loadPolicyModule } from "../../../lib/policy/module.ts";
 import { embeddedSources, loadContracts } from "../../../lib/protocol/contracts.ts";

@@ -5,7 +5,7 @@ import {
   runConformance,
   VECTOR_CHECKERS,
 } from "../../../lib/conformance/mod.ts";
-import { VectorFormatError } from "../../../lib/base/errors.ts";
+import { VectorFormatError } from "../../../lib/conformance/mod.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../../helpers/assert.ts";
 import { GOLDEN, runCli } from "../../helpers/cli.ts";
 

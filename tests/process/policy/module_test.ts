@@ -2,7 +2,7 @@ import { assert, assertEquals, assertMatch, assertRejects } from "../../helpers/
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET } from "../../helpers/fixture.ts";
 import { sha256Hex } from "../../../lib/base/hash.ts";
-import { PolicyModuleError } from "../../../lib/base/errors.ts";
+import { PolicyModuleError } from "../../../lib/policy/mod.ts";
 import { checkPolicyName, loadPolicyModule } from "../../../lib/policy/module.ts";
 
 const POLICIES_DIR = `${ROOT}tests/fixtures/policies`;

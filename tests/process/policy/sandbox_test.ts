@@ -1,7 +1,7 @@
 import { assertEquals, assertRejects } from "../../helpers/assert.ts";
 import { ROOT, withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
-import { PolicyModuleError } from "../../../lib/base/errors.ts";
+import { PolicyModuleError } from "../../../lib/policy/mod.ts";
 import type { Policy } from "../../../lib/policy/contract.ts";
 import { evaluatePolicy } from "../../../lib/policy/evaluate.ts";
 import { loadPolicyModule } from "../../../lib/policy/module.ts";

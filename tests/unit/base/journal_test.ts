@@ -5,7 +5,8 @@ import {
   type StagedFile,
 } from "../../../lib/base/journal.ts";
 import { ContentDigest } from "../../../lib/base/hash.ts";
-import { IoError, OverwriteError } from "../../../lib/base/errors.ts";
+import { OverwriteError } from "../../../lib/base/errors.ts";
+import { IoError } from "../../../lib/base/mod.ts";
 import { publishFiles, writeAllOrNothing, writeFileAtomic } from "../../../lib/base/fs.ts";
 import { assertEquals, assertRejects } from "../../helpers/assert.ts";
 import { withTempDir } from "../../helpers/cli.ts";

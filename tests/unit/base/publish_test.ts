@@ -1,4 +1,5 @@
-import { InterruptedError, IoError, OverwriteError } from "../../../lib/base/errors.ts";
+import { InterruptedError, OverwriteError } from "../../../lib/base/errors.ts";
+import { IoError } from "../../../lib/base/mod.ts";
 import { moveAside, writeAllOrNothing, writeFileAtomic } from "../../../lib/base/fs.ts";
 import { faultHook, simulatedOsError } from "../../helpers/faults.ts";
 import { assertEquals, assertRejects } from "../../helpers/assert.ts";

@@ -1,5 +1,5 @@
 import { checkVectorText } from "../../../lib/conformance/mod.ts";
-import { VectorFormatError } from "../../../lib/base/errors.ts";
+import { VectorFormatError } from "../../../lib/conformance/mod.ts";
 import { assertEquals, assertMatch, assertRejects } from "../../helpers/assert.ts";
 import { GOLDEN } from "../../helpers/cli.ts";
 

@@ -1,7 +1,7 @@
 import { assertEquals, assertMatch, assertRejects } from "../../helpers/assert.ts";
 import { GOLDEN } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
-import { PolicyModuleError } from "../../../lib/base/errors.ts";
+import { PolicyModuleError } from "../../../lib/policy/mod.ts";
 import { builtinPolicies } from "../../../lib/policy/builtins.ts";
 import type { Policy, PolicyDecision } from "../../../lib/policy/contract.ts";
 import { evaluatePolicy } from "../../../lib/policy/evaluate.ts";

@@ -2,7 +2,8 @@ import { distractorOffset, prepareCases, recomputeSelection } from "../../../lib
 import { embeddedSources, loadContracts } from "../../../lib/protocol/contracts.ts";
 import { loadDataset, parseRows } from "../../../lib/protocol/dataset.ts";
 import { generateDemoDataset } from "../../../lib/protocol/demo.ts";
-import { ContractError, DatasetIntegrityError } from "../../../lib/base/errors.ts";
+import { ContractError } from "../../../lib/base/errors.ts";
+import { DatasetIntegrityError } from "../../../lib/protocol/mod.ts";
 import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
 import { type SourceRow, sourceRow } from "../../helpers/generate.ts";

@@ -9,9 +9,10 @@ import {
   loadDataset,
   parseDatasetJson,
   parseRows,
-  renderEvidence,
 } from "../../../lib/protocol/dataset.ts";
-import { ContractError, DatasetIntegrityError } from "../../../lib/base/errors.ts";
+import { renderEvidence } from "../../../lib/protocol/evidence.ts";
+import { ContractError } from "../../../lib/base/errors.ts";
+import { DatasetIntegrityError } from "../../../lib/protocol/mod.ts";
 import { sha256Hex } from "../../../lib/base/hash.ts";
 import { dumps, parsePyJson, type PyJson } from "../../../lib/py/json.ts";
 import { codePointLength } from "../../../lib/py/builtins.ts";

@@ -1,5 +1,6 @@
 import { embeddedSources, loadContracts } from "../../../lib/protocol/contracts.ts";
-import { ContractError, DatasetIntegrityError, InputError } from "../../../lib/base/errors.ts";
+import { ContractError, InputError } from "../../../lib/base/errors.ts";
+import { DatasetIntegrityError } from "../../../lib/protocol/mod.ts";
 import {
   contractsLine,
   DATASET_ENV,

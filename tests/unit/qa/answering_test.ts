@@ -1,4 +1,6 @@
-import { CallAbortedError, DirectoryLockedError, IoError, ProviderError } from "../../../lib/base/errors.ts";
+import { DirectoryLockedError } from "../../../lib/base/errors.ts";
+import { CallAbortedError, ProviderError } from "../../../lib/qa/mod.ts";
+import { IoError } from "../../../lib/base/mod.ts";
 import { faultHook } from "../../helpers/faults.ts";
 import { acquireDirectoryLock, LOCK_FILE } from "../../../lib/base/lock.ts";
 import { responsePath } from "../../../lib/qa/run/run_dir.ts";

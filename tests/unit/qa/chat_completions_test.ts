@@ -1,4 +1,4 @@
-import { ProviderError } from "../../../lib/base/errors.ts";
+import { ProviderError } from "../../../lib/qa/mod.ts";
 import {
   answerFromBody,
   httpFailure,

@@ -3,7 +3,8 @@
  * does not), its edges (expected verdicts from the reference grader under CPython 3.11.7), and the golden
  * vectors replayed directly.
  */
-import { DatasetIntegrityError, RowIntegrityError } from "../../../lib/base/errors.ts";
+import { RowIntegrityError } from "../../../lib/base/errors.ts";
+import { DatasetIntegrityError } from "../../../lib/protocol/mod.ts";
 import { type Grade, gradeAnswer, type GradeRule, normalizeAnswer } from "../../../lib/qa/grade/grading.ts";
 import { assertEquals, assertThrows } from "../../helpers/assert.ts";
 import { GOLDEN } from "../../helpers/cli.ts";

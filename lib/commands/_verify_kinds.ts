@@ -1,0 +1,118 @@
+/**
+ * `verify`'s checks and lines for each shape of run (a QA run, a policy run, a sweep), as the run-kind
+ * registry's entries name them.
+ *
+ * @module
+ */
+
+import { CommandFailedError, type RunFiles } from "../base/mod.ts";
+import {
+  type Check,
+  checkLine,
+  findPartialRun,
+  formatVerifyResult,
+  partialJson,
+  recordedCandidate,
+  verifyPartialRun,
+  verifyPolicyRun,
+  verifyQaRun,
+  verifySweep,
+} from "../verify/mod.ts";
+import { type AnswerTask, policyPair, type RunCandidate } from "../qa/mod.ts";
+import { POLICIES } from "../policy/mod.ts";
+import type { Contracts, PreparedCase } from "../protocol/mod.ts";
+import { type Io, writeDocument } from "./_command.ts";
+import type { CustomPolicyRun } from "./_policy_module.ts";
+
+/** What `verify` holds when it checks one run. */
+export interface VerifyContext {
+  /** The run's files, each read once. */
+  files: RunFiles;
+  /** The run as named in `--json` (the published run by its name). */
+  name: string;
+  contracts: Contracts;
+  /** With the dataset: the protocol's prepared cases. */
+  stage: { prepared: { cases: readonly PreparedCase[] } } | undefined;
+  tasks: readonly AnswerTask[] | undefined;
+  io: Io;
+  json: boolean;
+  /** The candidate a QA run records, held to `--policy-module`. */
+  candidate: RunCandidate | undefined;
+  /** The module of a policy run made with it, held to `--policy-module`. */
+  module: CustomPolicyRun | undefined;
+}
+
+/** A kind's checks, printed (or one JSON document); a failed check is a `CommandFailedError`. */
+export type VerifyRun = (context: VerifyContext) => Promise<void>;
+
+/** A run-policy directory: every row recomputed with the dataset, the summary and run record always. */
+export const verifyPolicyKind: VerifyRun = async (context) => {
+  const { files, contracts, stage, module } = context;
+  const { checks, proved, rows } = await verifyPolicyRun(files, contracts, stage?.prepared.cases, module);
+  const policies = [...new Set([...POLICIES, ...(rows ?? []).map((row) => row.policy)])];
+  const heading = runOf("a policy run", policies);
+  printChecks({ directory: files.directory, kind: "policy", policies, checks, proved }, heading, context);
+};
+
+/** A sweep: its rows where the grid puts them, `sweep.json` re-derived; with the dataset every row recomputed. */
+export const verifySweepKind: VerifyRun = async (context) => {
+  const { files, contracts, stage } = context;
+  const { checks, proved } = await verifySweep(files, contracts, stage?.prepared.cases);
+  const policies = [...POLICIES];
+  const heading = "a sweep of hybrid-v1's parameters against confidence";
+  printChecks({ directory: files.directory, kind: "sweep", policies, checks, proved }, heading, context);
+};
+
+/** A QA run (or a partial grading of one, which says so first). */
+export const verifyQaKind: VerifyRun = async (context) => {
+  const { files, contracts, tasks, io, json, name } = context;
+  const partial = await findPartialRun(files.directory);
+  const options = { candidate: context.candidate };
+  const { result, pair } = partial === undefined ? await verifyQaRun(files, contracts, tasks, options) : {
+    result: await verifyPartialRun(partial, contracts, tasks, options),
+    pair: policyPair(options.candidate ?? await recordedCandidate(files)),
+  };
+  if (json) {
+    const named = { directory: name, kind: "qa", policies: pair, ...result };
+    writeDocument(io, JSON.stringify(partial ? { partial: partialJson(partial), ...named } : named, null, 2));
+  } else {
+    if (partial !== undefined) io.out(partial.line);
+    io.out(runOf("a QA run", pair));
+    io.out(formatVerifyResult(result));
+  }
+  if (!result.ok) throw new CommandFailedError("a check does not hold");
+};
+
+/** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */
+function printChecks(
+  verified: {
+    directory: string;
+    kind: "policy" | "sweep";
+    policies: string[];
+    checks: Check[];
+    proved: string;
+  },
+  heading: string,
+  { io, json }: VerifyContext,
+): void {
+  const { directory, kind, policies, checks, proved } = verified;
+  const failed = checks.filter((check) => check.verdict === "fail").length;
+  const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
+  if (json) {
+    const document = { directory, kind, policies, checks, ok: failed === 0, conclusion };
+    writeDocument(io, JSON.stringify(document, null, 2));
+  } else {
+    io.out(heading);
+    for (const check of checks) io.out(checkLine(check));
+    io.out(conclusion);
+  }
+  if (failed > 0) throw new CommandFailedError("a check does not hold");
+}
+
+/** The line naming what a run compares: `a QA run of confidence and hybrid-v1`. */
+function runOf(kind: string, policies: readonly string[]): string {
+  const named = policies.length <= 2
+    ? policies.join(" and ")
+    : `${policies.slice(0, -1).join(", ")} and ${policies.at(-1)}`;
+  return `${kind} of ${named}`;
+}
