@@ -23,6 +23,7 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   verify: async () => (await import("./verify.ts")).command,
   demo: async () => (await import("./demo.ts")).command,
   report: async () => (await import("./report.ts")).command,
+  plan: async () => (await import("./plan.ts")).command,
   explain: async () => (await import("./explain.ts")).command,
   conformance: async () => (await import("./conformance.ts")).command,
 };

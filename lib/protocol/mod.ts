@@ -8,6 +8,7 @@ export { CASE_SOURCES, type CaseSource, distractorOffset, type PreparedCase } fr
 export { ProtocolConfig } from "./config.ts";
 export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "./contracts.ts";
 export { answerText, renderEvidence } from "./dataset.ts";
+export { type EligibleCount, eligibleCount, eligibleRows } from "./eligible.ts";
 export {
   buildDemoProtocol,
   DEMO_PROTOCOL_ID,

@@ -17,6 +17,7 @@ import {
   readBytes,
 } from "../base/mod.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
+import { type EligibleCount, eligibleCount } from "./eligible.ts";
 
 /** Files that replace the embedded contracts (each absent one stays embedded). */
 export interface ContractPaths {
@@ -97,6 +98,8 @@ export interface PreparedProtocol {
   dataset: Pick<Dataset, "sha256">;
   /** The prepared cases, official first, in protocol order. */
   cases: PreparedCase[];
+  /** The official cases the manifest's selection rule finds eligible in the whole dataset. */
+  eligible: EligibleCount;
 }
 
 /**
@@ -138,7 +141,8 @@ export async function prepareProtocol(
     );
   }
   const cases = await prepareCases(dataset, contracts);
-  return { contracts, dataset: { sha256: dataset.sha256 }, cases };
+  const eligible = eligibleCount(dataset, contracts.official);
+  return { contracts, dataset: { sha256: dataset.sha256 }, cases, eligible };
 }
 
 /** Where the CLI looks for the dataset when `--dataset` is not given. */
