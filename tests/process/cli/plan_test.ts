@@ -4,6 +4,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
 import { copyDirectory, PUBLISHED, QA_FILES } from "../../helpers/published.ts";
 import { exactPower } from "../../../lib/qa/grade/power.ts";
+import { prepareDataset, readContracts, readProtocolDirectory } from "../../../lib/protocol/mod.ts";
 
 const CLI = taskFlags("cli");
 
@@ -72,5 +73,24 @@ Deno.test("plan refuses an effect above the discordance in one line, exit 2, and
     const changed = await runCli(["plan", directory, "--effect", "0.1"], { flags: CLI });
     assertEquals([changed.code, changed.stdout], [1, ""]);
     assert(changed.stderr.includes("does not verify"), changed.stderr);
+  });
+});
+
+Deno.test("plan on the demo's run counts the eligible cases of the demo's own dataset and says 289 exceed them", async () => {
+  await withTempDir(async (directory) => {
+    const demo = await runCli(["demo", "--output-dir", `${directory}/demo`], { flags: taskFlags("demo") });
+    assertEquals(demo.code, 0, demo.stderr);
+    const protocol = `${directory}/demo/protocol`;
+    const { contracts, dataset } = await readProtocolDirectory(protocol);
+    const prepared = await prepareDataset(await readContracts(contracts), dataset);
+    assert(prepared.eligible.total >= 150, `${prepared.eligible.total}`);
+    const small = await runCli(["plan", `${directory}/demo`, "--effect", "0.1"], { flags: CLI });
+    assertEquals(small.code, 0, small.stderr);
+    assert(
+      small.stdout.includes(
+        `289 cases exceed the ${prepared.eligible.total} official cases the selection rule finds eligible`,
+      ),
+      small.stdout,
+    );
   });
 });
