@@ -1,5 +1,6 @@
 /**
- * Reports of the demo's generated data say so in their first lines, in every format.
+ * Reports of the demo's generated data say so in their first lines, in every format; so do reports of a protocol
+ * authored from another (`author-protocol`): which protocol it extends, and that it is not the pinned one.
  *
  * @module
  */
@@ -8,21 +9,41 @@ import { type Contracts, DEMO_PROTOCOL_ID, SYNTHETIC_NOTICE } from "../protocol/
 import { escapeHtml } from "../report/mod.ts";
 import type { ReportFile } from "./_report_files.ts";
 
+/** The protocol this program pins and embeds. */
+const PINNED_PROTOCOL_ID = "pr4789-reproduction-v1";
+
 /** The formats a report is printed or written in. */
 export type ReportFormat = "text" | "json" | "markdown" | "html";
 
-/** `document` with the synthetic notice first when `contracts` are the demo's; unchanged otherwise. */
+/** The line every report of an authored protocol opens with. */
+export function authoredNotice(contracts: Contracts): string | undefined {
+  const { protocol_id: id, authored_from: source } = contracts.config;
+  return source === undefined
+    ? undefined
+    : `AUTHORED protocol ${id}, extending ${source} by author-protocol ` +
+      `— not the pinned ${PINNED_PROTOCOL_ID}`;
+}
+
+/** `document` with the synthetic and authored notices first when they apply; unchanged otherwise. */
 export function labelSynthetic(contracts: Contracts, format: ReportFormat, document: string): string {
-  if (contracts.config.protocol_id !== DEMO_PROTOCOL_ID) return document;
-  if (format === "text") return `${SYNTHETIC_NOTICE}\n${document}`;
-  if (format === "markdown") return `> **${SYNTHETIC_NOTICE}**\n\n${document}`;
+  const { protocol_id: id, authored_from: source } = contracts.config;
+  const synthetic = id === DEMO_PROTOCOL_ID || source === DEMO_PROTOCOL_ID;
+  const notices = [...synthetic ? [SYNTHETIC_NOTICE] : [], authoredNotice(contracts) ?? []].flat();
+  if (notices.length === 0) return document;
+  if (format === "text") return `${notices.join("\n")}\n${document}`;
+  if (format === "markdown") return `${notices.map((notice) => `> **${notice}**\n\n`).join("")}${document}`;
   if (format === "json") {
-    return document.replace(/^\{\n/, `{\n  "synthetic": ${JSON.stringify(SYNTHETIC_NOTICE)},\n`);
+    const keys = [
+      ...synthetic ? [`  "synthetic": ${JSON.stringify(SYNTHETIC_NOTICE)},\n`] : [],
+      ...source === undefined ? [] : [`  "authored_from": ${JSON.stringify(source)},\n`],
+    ];
+    return document.replace(/^\{\n/, `{\n${keys.join("")}`);
   }
   // The title (the browser's first line) and the first thing in the body.
-  return document.replace("<title>", "<title>SYNTHETIC — ").replace(
+  const title = synthetic ? "<title>SYNTHETIC — " : "<title>AUTHORED — ";
+  return document.replace("<title>", title).replace(
     /<body>\n?/,
-    (body) => `${body}<p><strong>${escapeHtml(SYNTHETIC_NOTICE)}</strong></p>\n`,
+    (body) => `${body}${notices.map((notice) => `<p><strong>${escapeHtml(notice)}</strong></p>\n`).join("")}`,
   );
 }
 

@@ -7,7 +7,8 @@
 export { CASE_SOURCES, type CaseSource, distractorOffset, type PreparedCase } from "./cases.ts";
 export { ProtocolConfig } from "./config.ts";
 export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "./contracts.ts";
-export { answerText, renderEvidence } from "./dataset.ts";
+export { type AuthoredProtocol, authorProtocol, type AuthorRequest, type AuthorSource } from "./author.ts";
+export { answerText, loadDataset, renderEvidence } from "./dataset.ts";
 export { type EligibleCount, eligibleCount, eligibleRows } from "./eligible.ts";
 export {
   buildDemoProtocol,
