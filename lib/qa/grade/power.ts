@@ -7,6 +7,8 @@
  * @module
  */
 
+import { log1p } from "../../py/mod.ts";
+
 /** The largest case count {@linkcode casesNeeded} searches. */
 export const MAX_PLANNED_CASES = 10_000;
 
@@ -21,16 +23,20 @@ export interface PowerSetting {
 const logFactorials: number[] = [0];
 
 function logFactorial(n: number): number {
-  for (let k = logFactorials.length; k <= n; k++) logFactorials.push(logFactorials[k - 1] + Math.log(k));
+  for (let k = logFactorials.length; k <= n; k++) logFactorials.push(logFactorials[k - 1] + log1p(k - 1));
   return logFactorials[n];
 }
+
+// log p and log(1 − p) of the last p asked for: a power sums many terms of one p.
+let logs = { p: NaN, success: 0, failure: 0 };
 
 /** Binomial(n, p)'s probability of `k`, with p = 0 and p = 1 exact. */
 function binomialPmf(n: number, k: number, p: number): number {
   if (p <= 0) return k === 0 ? 1 : 0;
   if (p >= 1) return k === n ? 1 : 0;
-  const log = logFactorial(n) - logFactorial(k) - logFactorial(n - k) + k * Math.log(p) +
-    (n - k) * Math.log1p(-p);
+  if (logs.p !== p) logs = { p, success: log1p(p - 1), failure: log1p(-p) };
+  const log = logFactorial(n) - logFactorial(k) - logFactorial(n - k) + k * logs.success +
+    (n - k) * logs.failure;
   return Math.exp(log);
 }
 
