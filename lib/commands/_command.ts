@@ -80,6 +80,8 @@ export interface NumberFlagDeclaration extends ValueFlagBase {
   readonly min: number;
   readonly minExclusive?: boolean;
   readonly max?: number;
+  /** A word taken in place of a number (`all`): the value is then that word. */
+  readonly or?: string;
 }
 
 /** A comma-separated list, every item non-empty; `of` names the items: `expected OF separated by commas`. */
@@ -118,6 +120,7 @@ export type FlagValue<Kind extends FlagDeclaration["type"]> = [Kind] extends ["b
 /** The parsed values of a flag table: each flag absent, or its value of the declared kind. */
 export type FlagValues<Flags extends FlagTable> = {
   -readonly [Name in keyof Flags]?: Flags[Name] extends { readonly choices: readonly (infer Word)[] } ? Word
+    : Flags[Name] extends { readonly or: string } ? number | string
     : FlagValue<Flags[Name]["type"]>;
 };
 

@@ -94,6 +94,7 @@ export function parseCommandArguments(command: Command, args: readonly string[])
  * import { deepStrictEqual, strictEqual, throws } from "node:assert/strict";
  * import { flagValue } from "./_parse.ts";
  * strictEqual(flagValue("limit", { type: "integer", of: "tasks", min: 1, help: "" }, "12"), 12);
+ * strictEqual(flagValue("cases", { type: "integer", of: "cases", min: 1, or: "all", help: "" }, "all"), "all");
  * deepStrictEqual(flagValue("reuse", { type: "list", of: "directories", help: "" }, "a,b"), ["a", "b"]);
  * strictEqual(flagValue("baseline", { type: "choice", choices: ["confidence", "hybrid-v1"], help: "" }, "hybrid-v1"), "hybrid-v1");
  * throws(() => flagValue("max-cost", { type: "number", of: "USD", min: 0, help: "" }, "1e3"), {
@@ -121,10 +122,13 @@ export function flagValue(
       return items;
     }
     default: {
+      if (flag.or !== undefined && text === flag.or) return text;
       const grammar = flag.type === "integer" ? /^-?\d+$/ : /^-?\d+(\.\d+)?$/;
       const value = grammar.test(text) ? Number(text) + 0 : NaN; // + 0: a "-0" is 0
       const exact = flag.type === "integer" ? Number.isSafeInteger(value) : Number.isFinite(value);
-      if (!exact || !withinBounds(flag, value)) throw refuse(expectedNumber(flag));
+      if (!exact || !withinBounds(flag, value)) {
+        throw refuse(flag.or === undefined ? expectedNumber(flag) : `${expectedNumber(flag)} or ${flag.or}`);
+      }
       return value;
     }
   }

@@ -23,6 +23,8 @@ const LOADERS: Readonly<Record<string, () => Promise<Command>>> = {
   verify: async () => (await import("./verify.ts")).command,
   demo: async () => (await import("./demo.ts")).command,
   report: async () => (await import("./report.ts")).command,
+  plan: async () => (await import("./plan.ts")).command,
+  "author-protocol": async () => (await import("./author_protocol.ts")).command,
   explain: async () => (await import("./explain.ts")).command,
   conformance: async () => (await import("./conformance.ts")).command,
 };

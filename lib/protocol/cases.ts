@@ -9,13 +9,13 @@ import type { ProtocolConfig } from "./config.ts";
 import type { Dataset, DatasetRow } from "./dataset.ts";
 import { compareCodePoints, ContractError, sha256Bytes } from "../base/mod.ts";
 import { DatasetIntegrityError } from "./errors.ts";
+import { byQuestionId, eligibleRows, refuseInvalidRecord } from "./eligible.ts";
 import {
   OFFICIAL_SCENARIOS,
   type OfficialManifest,
   SYNTHETIC_SCENARIO,
   type SyntheticManifest,
 } from "./manifest.ts";
-import { codePointLength, pyLower, pyStrip } from "../py/mod.ts";
 
 /** Every source a case can come from. */
 export const CASE_SOURCES = ["longmemeval", "synthetic"] as const;
@@ -68,21 +68,9 @@ export async function distractorOffset(namespace: string, caseId: string, bankSi
   return value % bankSize;
 }
 
-/** The reference refuses a row it turns into an evidence record (official or distractor type) that is malformed. */
-function refuseInvalidRecord(row: DatasetRow): void {
-  if (row.invalid !== undefined) {
-    throw new DatasetIntegrityError(row.invalid, { field: `question ${row.questionId}` });
-  }
-}
-
-function byQuestionId(a: DatasetRow, b: DatasetRow): number {
-  return compareCodePoints(a.questionId, b.questionId);
-}
-
 /**
- * Recomputes the official selection per eligible question type: pilots, abstention IDs, answers outside the
- * length bounds or holding an excluded substring, and evidence outside its bounds are dropped; the rest
- * sorted by question_id, the first `take_per_question_type` taken.
+ * Recomputes the official selection per eligible question type: of the rows the rule finds eligible
+ * ({@linkcode eligibleRows}, by question_id), the first `take_per_question_type`.
  *
  * @example
  * ```ts
@@ -97,21 +85,8 @@ function byQuestionId(a: DatasetRow, b: DatasetRow): number {
  */
 export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest): Map<string, DatasetRow[]> {
   const rule = manifest.selection;
-  const pilots = new Set(rule.excluded_pilot_ids);
-  const excluded = rule.answer_excluded_substrings.map(pyLower);
   const selected = new Map<string, DatasetRow[]>();
-  for (const questionType of rule.eligible_question_types) {
-    const eligible = dataset.rows.filter((row) => {
-      if (row.questionType !== questionType) return false;
-      if (pilots.has(row.questionId) || row.questionId.endsWith(rule.exclude_abstention_suffix)) return false;
-      refuseInvalidRecord(row);
-      // Lengths are Python len(): code points, not UTF-16 units.
-      const answerLength = codePointLength(pyStrip(row.answer));
-      if (answerLength < rule.answer_min_chars || answerLength > rule.answer_max_chars) return false;
-      const answer = pyLower(pyStrip(row.answer));
-      if (excluded.some((text) => answer.includes(text))) return false;
-      return row.evidenceLength >= rule.evidence_min_chars && row.evidenceLength <= rule.evidence_max_chars;
-    }).sort(byQuestionId);
+  for (const [questionType, eligible] of eligibleRows(dataset, manifest)) {
     if (eligible.length < rule.take_per_question_type) {
       throw new DatasetIntegrityError(
         `only ${eligible.length} eligible ${questionType} rows, the selection needs ${rule.take_per_question_type}`,

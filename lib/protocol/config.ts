@@ -79,6 +79,8 @@ export interface ProtocolConfig {
   schema_version: 1;
   /** The protocol's name, stamped into every output. */
   protocol_id: string;
+  /** The protocol an authored protocol was made from (`author-protocol`); absent in the pinned one. */
+  authored_from?: string;
   /** The eviction policy version the protocol was frozen against. */
   required_policy_version: string;
   /** The instant every score is computed at. */
@@ -186,6 +188,7 @@ export interface ProtocolConfig {
 const protocolConfigSchema = z.strictObject({
   schema_version: laxIntLiteral(1),
   protocol_id: nonEmpty,
+  authored_from: z.optional(nonEmpty),
   required_policy_version: nonEmpty,
   evaluation_time: z.transform((value: unknown, context) => {
     const instant = parseEvaluationTime(value);

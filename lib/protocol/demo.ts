@@ -57,17 +57,63 @@ function session(sentences: string[], answerTurn: number, filler: string) {
   return turns;
 }
 
+/** Eligible official rows added per eligible type after the first ones, so the rule finds more than 150. */
+const MORE_ELIGIBLE_PER_TYPE = 70;
+
+/** Their ID prefix: it sorts after every hexadecimal ID, so the 40 cases the rule takes first are unchanged. */
+const MORE_ELIGIBLE_PREFIX = "x";
+
+function demoRow(type: string, serial: number, questionId: string, answer: string, filler: string) {
+  const name = pick(NAMES, serial);
+  const thing = pick(WORDS, serial * 3);
+  const place = pick(WORDS, serial * 7 + 1);
+  const price = serial % 90 + 10;
+  const evidence = type.startsWith("single-session") ? -1 : 1;
+  const sessions = [
+    session(
+      [
+        `${name} mentioned the ${thing} near the ${place} on day ${serial % 28 + 1}.`,
+        `Noted: ${name} and the ${thing}.`,
+      ],
+      evidence,
+      filler,
+    ),
+    session(
+      [
+        `Later ${name} said the ${thing} cost ${price} dollars.`,
+        `Understood, ${price} dollars for the ${thing}.`,
+      ],
+      evidence === -1 ? -1 : 0,
+      filler,
+    ),
+  ];
+  return {
+    question_id: questionId,
+    question_type: type,
+    question: `How much did ${name} pay for the ${thing}?`,
+    answer: answer === "" ? `${price} dollars` : answer,
+    question_date: `2023/0${serial % 9 + 1}/1${serial % 10} (Mon) 10:00`,
+    haystack_session_ids: [`s_${serial}_0`, `s_${serial}_1`],
+    haystack_dates: ["2023/01/02 (Mon) 09:00", "2023/02/03 (Fri) 18:30"],
+    haystack_sessions: sessions,
+    answer_session_ids: [`s_${serial}_1`],
+  };
+}
+
 /**
  * A LongMemEval-shaped dataset: knowledge-update and temporal-reasoning questions, distractor-type rows, and
- * a few rows each selection rule excludes. `scale` multiplies the row count and `padding` adds that many
- * sentences of non-evidence chat to every session (the bench uses both to reach the real file's size).
+ * a few rows each selection rule excludes; then, per eligible type, {@linkcode MORE_ELIGIBLE_PER_TYPE} more
+ * eligible rows whose IDs sort after the first ones, so a protocol of every eligible case has more than 150
+ * official cases while the 40 the demo takes stay the same. `scale` multiplies the row count and `padding`
+ * adds that many sentences of non-evidence chat to every session (the bench uses both to reach the real
+ * file's size).
  *
  * @example
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { generateDemoDataset } from "./demo.ts";
  * const rows = generateDemoDataset();
- * deepStrictEqual(rows.length > 100, true);
+ * deepStrictEqual(rows.length > 200, true);
  * ```
  */
 export function generateDemoDataset(scale = 1, padding = 0): Record<string, unknown>[] {
@@ -85,41 +131,15 @@ export function generateDemoDataset(scale = 1, padding = 0): Record<string, unkn
     for (const [type, count] of types) {
       for (let index = 0; index < count; index++) {
         serial++;
-        const name = pick(NAMES, serial);
-        const thing = pick(WORDS, serial * 3);
-        const place = pick(WORDS, serial * 7 + 1);
-        const questionId = `${hexId(serial, copy)}${
-          index % 9 === 8 && type === "knowledge-update" ? "_abs" : ""
-        }`;
-        const sessions = [
-          session(
-            [
-              `${name} mentioned the ${thing} near the ${place} on day ${serial % 28 + 1}.`,
-              `Noted: ${name} and the ${thing}.`,
-            ],
-            type.startsWith("single-session") ? -1 : 1,
-            filler,
-          ),
-          session(
-            [
-              `Later ${name} said the ${thing} cost ${serial % 90 + 10} dollars.`,
-              `Understood, ${serial % 90 + 10} dollars for the ${thing}.`,
-            ],
-            type.startsWith("single-session") ? -1 : 0,
-            filler,
-          ),
-        ];
-        rows.push({
-          question_id: questionId,
-          question_type: type,
-          question: `How much did ${name} pay for the ${thing}?`,
-          answer: index % 11 === 10 ? "There is not enough information." : `${serial % 90 + 10} dollars`,
-          question_date: `2023/0${serial % 9 + 1}/1${serial % 10} (Mon) 10:00`,
-          haystack_session_ids: [`s_${serial}_0`, `s_${serial}_1`],
-          haystack_dates: ["2023/01/02 (Mon) 09:00", "2023/02/03 (Fri) 18:30"],
-          haystack_sessions: sessions,
-          answer_session_ids: [`s_${serial}_1`],
-        });
+        const abstention = index % 9 === 8 && type === "knowledge-update" ? "_abs" : "";
+        const answer = index % 11 === 10 ? "There is not enough information." : "";
+        rows.push(demoRow(type, serial, `${hexId(serial, copy)}${abstention}`, answer, filler));
+      }
+    }
+    for (const [type] of types.slice(0, 2)) {
+      for (let index = 0; index < MORE_ELIGIBLE_PER_TYPE; index++) {
+        serial++;
+        rows.push(demoRow(type, serial, `${MORE_ELIGIBLE_PREFIX}${hexId(serial, copy)}`, "", filler));
       }
     }
   }

@@ -50,8 +50,7 @@ const caseId = nonEmpty.check(
     "must be usable as a file name (no /, \\ or NUL, not starting with .)",
   ),
 );
-const tenUniqueIds = z.array(caseId).check(
-  z.length(10, "must hold exactly ten IDs"),
+const uniqueIds = z.array(caseId).check(
   z.refine((ids) => new Set(ids).size === ids.length, "IDs must be unique"),
 );
 
@@ -113,10 +112,10 @@ const officialManifestSchema = z.strictObject({
   ),
   loss_ranks: z.array(lossRank).check(z.length(10, "must hold exactly ten ranks")),
   scenarios: z.strictObject({
-    confirmation_help: tenUniqueIds,
-    access_help: tenUniqueIds,
-    confidence_control: tenUniqueIds,
-    noisy_signal_control: tenUniqueIds,
+    confirmation_help: uniqueIds,
+    access_help: uniqueIds,
+    confidence_control: uniqueIds,
+    noisy_signal_control: uniqueIds,
   }),
 }).check(z.superRefine((manifest, context) => {
   const { selection } = manifest;
@@ -134,8 +133,19 @@ const officialManifestSchema = z.strictObject({
       message: "must be ≤ evidence_max_chars",
     });
   }
+  const types = selection.eligible_question_types.length;
+  const size = types * selection.cases_per_type_per_scenario;
   const seen = new Set<string>();
   for (const scenario of OFFICIAL_SCENARIOS) {
+    const held = manifest.scenarios[scenario].length;
+    if (held !== size) {
+      context.addIssue({
+        code: "custom",
+        path: ["scenarios", scenario],
+        message: `must hold exactly ${size} IDs (${types} eligible types × ` +
+          `${selection.cases_per_type_per_scenario} cases per type), got ${held}`,
+      });
+    }
     for (const id of manifest.scenarios[scenario]) {
       if (seen.has(id)) {
         context.addIssue({

@@ -9,7 +9,10 @@ export { DatasetIntegrityError } from "./errors.ts";
 export { CASE_SOURCES, type CaseSource, distractorOffset, type PreparedCase } from "./cases.ts";
 export { ProtocolConfig } from "./config.ts";
 export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "./contracts.ts";
+export { type AuthoredProtocol, authorProtocol, type AuthorRequest, type AuthorSource } from "./author.ts";
+export { loadDataset } from "./dataset.ts";
 export { answerText, renderEvidence } from "./evidence.ts";
+export { type EligibleCount, eligibleCount, eligibleRows } from "./eligible.ts";
 export {
   buildDemoProtocol,
   DEMO_PROTOCOL_ID,

@@ -11,6 +11,7 @@ import { type Dataset, loadDataset } from "./dataset.ts";
 import { CONTRACT_CAP, DATASET_CAP, type HashedBytes, InputError, readBytes } from "../base/mod.ts";
 import { DatasetIntegrityError } from "./errors.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
+import { type EligibleCount, eligibleCount } from "./eligible.ts";
 
 /** Files that replace the embedded contracts (each absent one stays embedded). */
 export interface ContractPaths {
@@ -91,6 +92,8 @@ export interface PreparedProtocol {
   dataset: Pick<Dataset, "sha256">;
   /** The prepared cases, official first, in protocol order. */
   cases: PreparedCase[];
+  /** The official cases the manifest's selection rule finds eligible in the whole dataset. */
+  eligible: EligibleCount;
 }
 
 /**
@@ -132,7 +135,8 @@ export async function prepareProtocol(
     );
   }
   const cases = await prepareCases(dataset, contracts);
-  return { contracts, dataset: { sha256: dataset.sha256 }, cases };
+  const eligible = eligibleCount(dataset, contracts.official);
+  return { contracts, dataset: { sha256: dataset.sha256 }, cases, eligible };
 }
 
 /** Where the CLI looks for the dataset when `--dataset` is not given. */

@@ -55,6 +55,14 @@ export {
   STOPWORDS,
 } from "./grade/grading.ts";
 export { holmAdjust } from "./grade/holm.ts";
+export { type Plan, plan, planLines, type PlanQuestion } from "./answer/plan.ts";
+export {
+  casesNeeded,
+  exactPower,
+  MAX_PLANNED_CASES,
+  minimumDetectableEffect,
+  type PowerSetting,
+} from "./grade/power.ts";
 export { interruptHandler } from "./answer/interrupt.ts";
 export {
   gradedRowIds,

@@ -45,6 +45,7 @@ const partial = PartialJsonSchema;
 const head = {
   partial: z.optional(partial),
   synthetic: z.optional(z.string()),
+  authored_from: z.optional(z.string()),
   schema_version: z.literal(REPORT_JSON_VERSION),
   directory: z.string(),
   verification,
@@ -190,12 +191,16 @@ function verificationJson(value: Verification): z.infer<typeof verification> {
   };
 }
 
-/** The notices as keys: `partial` (what the partial run records), `synthetic` (the line). */
-function noticesJson(notices: readonly Notice[]): { partial?: z.infer<typeof partial>; synthetic?: string } {
-  const keys: { partial?: z.infer<typeof partial>; synthetic?: string } = {};
+/** The notices' keys: `partial` and `synthetic` as in `NoticesJson`, `authored_from` the protocol extended. */
+type NoticesJson = { partial?: z.infer<typeof partial>; synthetic?: string; authored_from?: string };
+
+/** The notices as keys: `partial` (what the partial run records), `synthetic` (the line), `authored_from`. */
+function noticesJson(notices: readonly Notice[]): NoticesJson {
+  const keys: NoticesJson = {};
   for (const notice of notices) {
     if (notice.kind === "partial") keys.partial = notice.partial;
-    else keys.synthetic = notice.line;
+    else if (notice.kind === "synthetic") keys.synthetic = notice.line;
+    else keys.authored_from = notice.from;
   }
   return keys;
 }
@@ -212,6 +217,7 @@ function headJson<K extends string>(
 ): {
   partial?: z.infer<typeof partial>;
   synthetic?: string;
+  authored_from?: string;
   kind: K;
   schema_version: typeof REPORT_JSON_VERSION;
   directory: string;

@@ -201,6 +201,6 @@ Deno.test("cli.ts imports no stage at load: each command loads its modules when 
     "./_version.ts",
   ]);
   const loaded = [...registry.matchAll(/await import\("([^"]+)"\)/g)].map((match) => match[1]);
-  assertEquals(loaded.length, 11);
+  assertEquals(loaded.length, 13);
   assert(loaded.includes("./verify.ts") && loaded.includes("./run_qa.ts"), loaded.join(", "));
 });

@@ -76,6 +76,7 @@ const ON_PROTOCOL: Record<string, (p: string, t: string) => string[]> = {
   "run-qa": (p, t) => ["run-qa", "--stand-in", "--protocol", p, "--output-dir", `${t}/qa`],
   "grade-qa": (p, t) => ["grade-qa", "--protocol", p, "--output-dir", `${t}/qa`],
   verify: (p, t) => ["verify", `${t}/qa`, "--protocol", p],
+  plan: (p, t) => ["plan", `${t}/qa`, "--protocol", p, "--effect", "0.01"],
   report: (p, t) => ["report", `${t}/policy`, "--protocol", p],
   explain: (p, t) => ["explain", "08d12dfd", "--protocol", p, "--output-dir", `${t}/qa`],
 };

@@ -135,7 +135,10 @@ function substitute(
     ` ${places.runs}/`,
   ).replace(/(?<= )M(?= |$)/g, places.module)
     .replace(/(?<= )CASE(?= |$)/g, places.caseId);
-  if (/ --dataset | runs\//.test(command)) text += ` --protocol ${places.protocol}`;
+  // A command naming its own protocol (an authored one) or its source (author-protocol --from) keeps it.
+  if (/ --dataset | runs\//.test(command) && !/ --protocol | --from /.test(command)) {
+    text += ` --protocol ${places.protocol}`;
+  }
   return text;
 }
 

@@ -1,9 +1,15 @@
 /** The demo protocol: generated LongMemEval-shaped data, and contracts pinned to it that load and select. */
 import { loadContracts } from "../../../lib/protocol/contracts.ts";
 import { parseRows } from "../../../lib/protocol/dataset.ts";
-import { buildDemoProtocol, DEMO_PROTOCOL_ID, generateDemoDataset } from "../../../lib/protocol/demo.ts";
+import {
+  buildDemoProtocol,
+  DEMO_PROTOCOL_ID,
+  generateDemoDataset,
+  loadDemoDataset,
+} from "../../../lib/protocol/demo.ts";
+import { eligibleCount } from "../../../lib/protocol/eligible.ts";
 import { sha256Hex } from "../../../lib/base/hash.ts";
-import { assertEquals, assertNotEquals } from "../../helpers/assert.ts";
+import { assert, assertEquals, assertNotEquals } from "../../helpers/assert.ts";
 
 Deno.test("the generated dataset is deterministic, parses as LongMemEval rows, and scales", () => {
   const rows = generateDemoDataset();
@@ -37,4 +43,23 @@ Deno.test("the demo protocol pins its own dataset, says demo, and loads as contr
     parseRows(JSON.parse(new TextDecoder().decode(demo.dataset)), "demo").rows.map((row) => row.questionId),
   );
   for (const id of ids) assertEquals(known.has(id), true, id);
+});
+
+Deno.test("the demo's dataset has more than 150 eligible official cases; the 40 the rule takes first are the original rows", async () => {
+  const demo = await buildDemoProtocol();
+  const { contracts, dataset } = await loadDemoDataset(demo);
+  const eligible = eligibleCount(dataset, contracts.official);
+  assert(eligible.total >= 150, `${eligible.total}`);
+  for (const type of contracts.official.selection.eligible_question_types) {
+    assert(eligible.byType[type] >= 75, `${type}: ${eligible.byType[type]}`);
+  }
+  // The added rows sort after the first ones, so the 40-case protocol and the distractor bank are as before.
+  const ids = Object.values(contracts.official.scenarios).flat();
+  assertEquals(ids.filter((id) => id.startsWith("x")), []);
+  const added = dataset.rows.filter((row) => row.questionId.startsWith("x"));
+  assertEquals(added.length, 140);
+  assertEquals(
+    new Set(added.map((row) => row.questionType)),
+    new Set(["knowledge-update", "temporal-reasoning"]),
+  );
 });

@@ -40,7 +40,12 @@ const OFFICIAL_RULES: [string, (m: Json) => void, string, RegExp][] = [
     "scenarios",
     /unknown key/,
   ],
-  ["nine IDs", (m) => m.scenarios.access_help.pop(), "scenarios.access_help", /exactly ten/],
+  [
+    "nine IDs",
+    (m) => m.scenarios.access_help.pop(),
+    "scenarios.access_help",
+    /exactly 10 IDs \(2 eligible types × 5 cases per type\), got 9/,
+  ],
   [
     "duplicate ID",
     (m) => (m.scenarios.access_help[1] = m.scenarios.access_help[0]),
@@ -91,12 +96,12 @@ Deno.test("manifests: numeric strings, integral floats and bools convert as pyda
   const official = JSON.parse(EMBEDDED_ARTIFACTS[OFFICIAL]);
   official.loss_ranks[0] = "6";
   official.loss_ranks[1] = 6.0;
-  official.selection.cases_per_type_per_scenario = " 10 ";
+  official.selection.cases_per_type_per_scenario = " 5 ";
   official.schema_version = true;
   const text = JSON.stringify(official).replace('"loss_ranks":["6",6', '"loss_ranks":["6",6.0');
   const parsed = parseOfficialManifest(text, OFFICIAL);
   assertEquals(parsed.loss_ranks.slice(0, 2), [6, 6]);
-  assertEquals(parsed.selection.cases_per_type_per_scenario, 10);
+  assertEquals(parsed.selection.cases_per_type_per_scenario, 5);
   const synthetic = JSON.parse(EMBEDDED_ARTIFACTS[SYNTHETIC]);
   synthetic.cases[0].loss_rank = "3";
   assertEquals(parseSyntheticManifest(JSON.stringify(synthetic), SYNTHETIC).cases[0].loss_rank, 3);

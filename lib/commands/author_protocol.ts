@@ -1,0 +1,132 @@
+/**
+ * `author-protocol`: a new protocol directory made from another by its own selection rule, over a whole dataset.
+ *
+ * @module
+ */
+
+import {
+  CONTRACT_CAP,
+  DATASET_CAP,
+  ensureDir,
+  InputError,
+  publishFiles,
+  readBytes,
+  readText,
+  readTextIfExists,
+  sha256Hex,
+} from "../base/mod.ts";
+import {
+  authorProtocol,
+  EMBEDDED_ARTIFACTS,
+  loadDataset,
+  readContracts,
+  readProtocolDirectory,
+} from "../protocol/mod.ts";
+import { defineCommand, publishOptions } from "./_command.ts";
+import { requiredDirectory, wroteLine } from "./_flags.ts";
+
+const PROMPT = "prompts/answer-v1.txt";
+const PROTOCOL_FOLDERS = ["configs", "manifests", "prompts", "dataset"];
+
+/** The `author-protocol` command. */
+export const command = defineCommand({
+  name: "author-protocol",
+  summary: "author a new protocol from another's selection rule over a whole dataset",
+  description: `Reads the protocol directory --from and the dataset --dataset, applies the official manifest's
+selection rule to every row, and writes a protocol directory into --output-dir (which must not exist):
+configs/ (the source's config with the new protocol id, a line authored_from naming the source protocol, and
+the dataset's file name and SHA-256), manifests/ (the official manifest: each eligible type gives the same
+number of cases, a multiple of the scenario count, the first ones by question_id, scenario i taking each
+type's [k·i, k·i + k) in turn as scenario_order assigns them; the synthetic manifest as the source's),
+prompts/ and dataset/ (a copy). --cases all takes the largest such number every type has; --cases N the
+largest that keeps the total at most N. validate recomputes exactly this selection. Never writes into the
+source protocol; no network.`,
+  flags: {
+    from: {
+      type: "string",
+      value: "PROTOCOL_DIR",
+      required: true,
+      help: "the protocol directory to author from",
+    },
+    dataset: { type: "string", value: "PATH", required: true, help: "the dataset to select from" },
+    cases: {
+      type: "integer",
+      of: "official cases",
+      min: 1,
+      or: "all",
+      value: "all|N",
+      required: true,
+      help: "every eligible case the rule's balance holds, or at most N",
+    },
+    "protocol-id": {
+      type: "string",
+      value: "ID",
+      help: "the new protocol's id (default: SOURCE-authored-CASES)",
+    },
+    "output-dir": { type: "string", value: "DIR", required: true, help: "the new protocol directory" },
+  },
+  async run({ flags, io, seams }) {
+    const output = requiredDirectory(flags["output-dir"]);
+    const from = requiredDirectory(flags.from, "--from");
+    const datasetPath = flags.dataset;
+    if (datasetPath === undefined || datasetPath === "") throw new InputError("needs --dataset PATH");
+    if (flags.cases === undefined) throw new InputError("needs --cases all|N");
+    if (isInside(output, from)) {
+      throw new InputError("the new protocol cannot be written into the source protocol", {
+        field: "--output-dir",
+      });
+    }
+    const found = await readProtocolDirectory(from);
+    const contracts = await readContracts(found.contracts);
+    const bytes = await readBytes(datasetPath, "dataset", DATASET_CAP);
+    const dataset = await loadDataset(bytes, datasetPath, await sha256Hex(bytes));
+    const protocolId = flags["protocol-id"] ?? `${contracts.config.protocol_id}-authored-${flags.cases}`;
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(protocolId)) {
+      throw new InputError(`expected letters, digits, ".", "_" or "-", got ${JSON.stringify(protocolId)}`, {
+        field: "--protocol-id",
+      });
+    }
+    const text = (path: string) => readText(path, "protocol file", CONTRACT_CAP);
+    const authored = authorProtocol({
+      configText: await text(found.contracts.config),
+      officialText: await text(found.contracts.officialManifest),
+      syntheticText: await text(found.contracts.syntheticManifest),
+      protocolId: contracts.config.protocol_id,
+      official: contracts.official,
+      dataset,
+      datasetName: basename(datasetPath),
+    }, { cases: flags.cases === "all" ? "all" : flags.cases as number, protocolId });
+    const prompt = await readTextIfExists(`${from}/${PROMPT}`, "prompt") ?? EMBEDDED_ARTIFACTS[PROMPT];
+    const publish = publishOptions(io, seams);
+    for (const folder of PROTOCOL_FOLDERS) {
+      await ensureDir(`${output}/${folder}`, publish);
+    }
+    const files: [string, string | Uint8Array][] = [
+      [`configs/${protocolId}.yaml`, authored.config],
+      [`manifests/${protocolId}.json`, authored.official],
+      [`manifests/synthetic-${protocolId}.json`, authored.synthetic],
+      [PROMPT, prompt],
+      [`dataset/${basename(datasetPath)}`, bytes],
+    ];
+    await publishFiles(files.map(([name, content]) => [`${output}/${name}`, content]), publish);
+    io.out(
+      `authored ${protocolId} from ${contracts.config.protocol_id}: ${authored.cases} official cases ` +
+        `(${authored.perType} per eligible type) and ${contracts.synthetic.cases.length} synthetic`,
+    );
+    io.out(wroteLine(output, files.map(([name]) => name)));
+  },
+});
+
+/** Whether `path` is the protocol directory `directory` or inside one of its folders. */
+function isInside(path: string, directory: string): boolean {
+  const absolute = (name: string) => name.startsWith("/") ? name : `${Deno.cwd()}/${name}`;
+  const normal = (name: string) => absolute(name).split("/").filter((part) => part !== "" && part !== ".");
+  const [inner, outer] = [normal(path), normal(directory)];
+  if (!outer.every((part, index) => inner[index] === part)) return false;
+  return inner.length === outer.length || PROTOCOL_FOLDERS.includes(inner[outer.length]);
+}
+
+/** The last part of a path. */
+function basename(path: string): string {
+  return path.split("/").filter((part) => part !== "").at(-1) ?? path;
+}

@@ -1,0 +1,118 @@
+/**
+ * A new protocol authored from another by the other's own selection rule: every eligible case the rule's
+ * balance can hold (or about N), its scenarios assigned as `scenario_order` assigns them, its config pinned to
+ * the dataset and naming the protocol it was authored from.
+ *
+ * The rule stays the source's: each eligible question type gives the same number of cases
+ * (`take_per_question_type`), a multiple of the scenario count, the first ones by question_id; scenario *i*
+ * takes each type's `[k·i, k·i + k)` in turn. `all` takes the largest such number every type has; `N` the
+ * largest that keeps the total at most N. `validate` recomputes exactly this selection.
+ *
+ * @module
+ */
+
+import { InputError } from "../base/mod.ts";
+import { parseJsonText } from "../py/mod.ts";
+import type { Dataset } from "./dataset.ts";
+import { eligibleRows } from "./eligible.ts";
+import type { OfficialManifest } from "./manifest.ts";
+
+/** What to author. */
+export interface AuthorRequest {
+  /** `all`, or the most official cases to take. */
+  cases: "all" | number;
+  /** The new protocol's id. */
+  protocolId: string;
+}
+
+/** The authored protocol's texts, and how many official cases it holds. */
+export interface AuthoredProtocol {
+  config: string;
+  official: string;
+  synthetic: string;
+  /** Official cases per eligible type. */
+  perType: number;
+  /** All official cases. */
+  cases: number;
+}
+
+/** The source protocol's texts and values, and the dataset to select from. */
+export interface AuthorSource {
+  configText: string;
+  officialText: string;
+  syntheticText: string;
+  /** The source's protocol id. */
+  protocolId: string;
+  official: OfficialManifest;
+  dataset: Dataset;
+  /** The dataset's file name, for the config. */
+  datasetName: string;
+}
+
+/**
+ * Authors the protocol.
+ *
+ * @throws {InputError} When the dataset has too few eligible cases for one per scenario of every type, or N is
+ *   smaller than the smallest balanced protocol.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { authorProtocol } from "./author.ts";
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const demo = await buildDemoProtocol();
+ * const { contracts, dataset } = await loadDemoDataset(demo);
+ * const source = { configText: demo.config, officialText: demo.official, syntheticText: demo.synthetic,
+ *   protocolId: contracts.config.protocol_id, official: contracts.official, dataset, datasetName: "demo.json" };
+ * const authored = authorProtocol(source, { cases: 80, protocolId: "demo-80" });
+ * strictEqual(authored.cases, 80);
+ * strictEqual(authored.config.includes("authored_from: deermem-demo-synthetic-v1"), true);
+ * ```
+ */
+export function authorProtocol(source: AuthorSource, request: AuthorRequest): AuthoredProtocol {
+  // deno-lint-ignore no-explicit-any
+  const manifest = parseJsonText(source.officialText, "official manifest") as Record<string, any>;
+  const types: string[] = manifest.selection.eligible_question_types;
+  const scenarios: string[] = manifest.scenario_order;
+  const byType = eligibleRows(source.dataset, source.official);
+  const fewest = Math.min(...types.map((type) => byType.get(type)!.length));
+  const cap = request.cases === "all" ? fewest : Math.min(fewest, Math.floor(request.cases / types.length));
+  const per = Math.floor(cap / scenarios.length);
+  if (per < 1) {
+    throw new InputError(
+      `expected at least ${
+        types.length * scenarios.length
+      } official cases (one per scenario of each eligible ` +
+        `type), got ${request.cases === "all" ? `${fewest} eligible of the scarcest type` : request.cases}`,
+      { field: "--cases" },
+    );
+  }
+  const take = per * scenarios.length;
+  manifest.protocol_id = request.protocolId;
+  manifest.selection.take_per_question_type = take;
+  manifest.selection.cases_per_type_per_scenario = per;
+  manifest.scenarios = Object.fromEntries(scenarios.map((scenario, index) => [
+    scenario,
+    types.flatMap((type) =>
+      byType.get(type)!.slice(per * index, per * index + per).map((row) => row.questionId)
+    ),
+  ]));
+  const synthetic = parseJsonText(source.syntheticText, "synthetic manifest") as Record<string, unknown>;
+  synthetic.protocol_id = request.protocolId;
+  return {
+    config: authoredConfig(source, request.protocolId),
+    official: JSON.stringify(manifest, null, 2) + "\n",
+    synthetic: JSON.stringify(synthetic, null, 2) + "\n",
+    perType: take,
+    cases: take * types.length,
+  };
+}
+
+/** The source config with the new id, the line naming its source, and the dataset's name and SHA-256. */
+function authoredConfig(source: AuthorSource, protocolId: string): string {
+  const withoutSource = source.configText.replace(/^authored_from: .*\n/m, "");
+  return withoutSource
+    .replace(/^protocol_id: .*$/m, `protocol_id: ${protocolId}\nauthored_from: ${source.protocolId}`)
+    .replace(/^ {2}filename: .*$/m, `  filename: ${JSON.stringify(source.datasetName)}`)
+    .replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${source.dataset.sha256}`);
+}

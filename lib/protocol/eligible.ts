@@ -1,0 +1,97 @@
+/**
+ * The official manifest's selection rule applied to a whole dataset: every eligible case of each eligible
+ * question type, before `take_per_question_type` takes its first ones. The pinned selection takes from these;
+ * a plan compares the cases it needs with their count.
+ *
+ * @module
+ */
+
+import type { Dataset, DatasetRow } from "./dataset.ts";
+import type { OfficialManifest } from "./manifest.ts";
+import { compareCodePoints } from "../base/mod.ts";
+import { DatasetIntegrityError } from "./errors.ts";
+import { codePointLength, pyLower, pyStrip } from "../py/mod.ts";
+
+/** The reference refuses a row it turns into an evidence record (official or distractor type) that is malformed. */
+export function refuseInvalidRecord(row: DatasetRow): void {
+  if (row.invalid !== undefined) {
+    throw new DatasetIntegrityError(row.invalid, { field: `question ${row.questionId}` });
+  }
+}
+
+/** Rows in question_id order (code points, as Python sorts). */
+export function byQuestionId(a: DatasetRow, b: DatasetRow): number {
+  return compareCodePoints(a.questionId, b.questionId);
+}
+
+/**
+ * Every eligible row per eligible question type, by question_id: pilots, abstention IDs, answers outside the
+ * length bounds or holding an excluded substring, and evidence outside its bounds are dropped.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { eligibleRows } from "./eligible.ts";
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
+ * const byType = eligibleRows(dataset, contracts.official);
+ * const [type] = contracts.official.selection.eligible_question_types;
+ * strictEqual(byType.get(type)!.length >= contracts.official.selection.take_per_question_type, true);
+ * ```
+ */
+export function eligibleRows(dataset: Dataset, manifest: OfficialManifest): Map<string, DatasetRow[]> {
+  const rule = manifest.selection;
+  const pilots = new Set(rule.excluded_pilot_ids);
+  const excluded = rule.answer_excluded_substrings.map(pyLower);
+  const byType = new Map<string, DatasetRow[]>();
+  for (const questionType of rule.eligible_question_types) {
+    byType.set(
+      questionType,
+      dataset.rows.filter((row) => {
+        if (row.questionType !== questionType) return false;
+        if (pilots.has(row.questionId) || row.questionId.endsWith(rule.exclude_abstention_suffix)) {
+          return false;
+        }
+        refuseInvalidRecord(row);
+        // Lengths are Python len(): code points, not UTF-16 units.
+        const answerLength = codePointLength(pyStrip(row.answer));
+        if (answerLength < rule.answer_min_chars || answerLength > rule.answer_max_chars) return false;
+        const answer = pyLower(pyStrip(row.answer));
+        if (excluded.some((text) => answer.includes(text))) return false;
+        return row.evidenceLength >= rule.evidence_min_chars && row.evidenceLength <= rule.evidence_max_chars;
+      }).sort(byQuestionId),
+    );
+  }
+  return byType;
+}
+
+/** How many official cases the rule finds eligible in the dataset, per eligible question type and in all. */
+export interface EligibleCount {
+  /** Eligible cases per question type, in the rule's order. */
+  byType: Record<string, number>;
+  /** Their sum. */
+  total: number;
+}
+
+/**
+ * The count of {@linkcode eligibleRows}.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { eligibleCount } from "./eligible.ts";
+ * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
+ * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
+ * const count = eligibleCount(dataset, contracts.official);
+ * strictEqual(count.total, Object.values(count.byType).reduce((sum, n) => sum + n, 0));
+ * ```
+ */
+export function eligibleCount(dataset: Dataset, manifest: OfficialManifest): EligibleCount {
+  const byType: Record<string, number> = {};
+  let total = 0;
+  for (const [type, rows] of eligibleRows(dataset, manifest)) {
+    byType[type] = rows.length;
+    total += rows.length;
+  }
+  return { byType, total };
+}

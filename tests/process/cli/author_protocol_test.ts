@@ -1,0 +1,109 @@
+/**
+ * `author-protocol --cases all` on the demo's dataset: a protocol of every eligible case the rule's balance
+ * holds, validated, run through run-policy, run-qa with the stand-in, grade-qa, verify, report and plan; a case
+ * removed from its manifest refused by validate; the source protocol never written.
+ */
+
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
+import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+
+const CLI = taskFlags("cli");
+const RUN_QA = taskFlags("run-qa");
+
+async function snapshot(directory: string): Promise<string[]> {
+  const found: string[] = [];
+  for await (const entry of Deno.readDir(directory)) {
+    const path = `${directory}/${entry.name}`;
+    if (entry.isDirectory) found.push(...await snapshot(path));
+    else found.push(`${path} ${(await Deno.readFile(path)).length}`);
+  }
+  return found.sort();
+}
+
+Deno.test("author-protocol --cases all on the demo's dataset runs through every stage and reports as authored", async () => {
+  await withTempDir(async (directory) => {
+    const source = `${directory}/source`;
+    const { dataset } = await writeDemoProtocol(source, await buildDemoProtocol());
+    const before = await snapshot(source);
+    const protocol = `${directory}/authored`;
+    const author = await runCli(
+      ["author-protocol", "--from", source, "--dataset", dataset, "--cases", "all", "--output-dir", protocol],
+      { flags: CLI },
+    );
+    assertEquals(author.code, 0, author.stderr);
+    const cases = Number(/: (\d+) official cases/.exec(author.stdout)?.[1]);
+    assert(cases >= 150, author.stdout);
+    assertEquals(await snapshot(source), before);
+    const validate = await runCli(["validate", "--protocol", protocol], { flags: CLI });
+    assertEquals(validate.code, 0, validate.stderr);
+    assertStringIncludes(validate.stdout.replace(/\s+/g, " "), `prepared ${cases + 5} cases`);
+    const stages: [string[], string[]][] = [
+      [["run-policy", "--protocol", protocol, "--output-dir", `${directory}/policy`], CLI],
+      [["run-qa", "--stand-in", "--protocol", protocol, "--output-dir", `${directory}/qa`], RUN_QA],
+      [["grade-qa", "--protocol", protocol, "--output-dir", `${directory}/qa`], CLI],
+      [["verify", `${directory}/qa`, "--protocol", protocol], CLI],
+    ];
+    for (const [args, flags] of stages) {
+      const result = await runCli(args, { flags });
+      assertEquals(result.code, 0, `${args.join(" ")}\n${result.stderr}`);
+    }
+    const report = await runCli(["report", `${directory}/qa`, "--protocol", protocol], { flags: CLI });
+    assertEquals(report.code, 0, report.stderr);
+    const opening = report.stdout.split("\n").slice(0, 6).join(" ").replace(/\s+/g, " ");
+    assertStringIncludes(opening, "SYNTHETIC");
+    assertStringIncludes(opening, "extending deermem-demo-synthetic-v1 by author-protocol");
+    assertStringIncludes(opening, "not the pinned pr4789-reproduction-v1");
+    assertStringIncludes(report.stdout.replace(/\s+/g, " "), `longmemeval (${cases} cases)`);
+    const json = await runCli(["report", `${directory}/qa`, "--protocol", protocol, "--json"], {
+      flags: CLI,
+    });
+    assertEquals(JSON.parse(json.stdout).authored_from, "deermem-demo-synthetic-v1");
+    const plan = await runCli([
+      "plan",
+      `${directory}/qa`,
+      "--protocol",
+      protocol,
+      "--effect",
+      "0.1",
+      "--json",
+    ], {
+      flags: CLI,
+    });
+    assertEquals([plan.code, JSON.parse(plan.stdout).cases], [0, cases], plan.stderr);
+  });
+});
+
+Deno.test("a case removed from an authored manifest is refused by validate in one line; N and bad ids too", async () => {
+  await withTempDir(async (directory) => {
+    const source = `${directory}/source`;
+    const { dataset } = await writeDemoProtocol(source, await buildDemoProtocol());
+    const protocol = `${directory}/authored`;
+    const args = ["author-protocol", "--from", source, "--dataset", dataset, "--output-dir"];
+    const small = await runCli([...args, protocol, "--cases", "81", "--protocol-id", "demo-80"], {
+      flags: CLI,
+    });
+    assertEquals(small.code, 0, small.stderr);
+    assertStringIncludes(small.stdout, "authored demo-80 from deermem-demo-synthetic-v1: 80 official cases");
+    const manifest = `${protocol}/manifests/demo-80.json`;
+    const value = JSON.parse(await Deno.readTextFile(manifest));
+    value.scenarios.access_help.pop();
+    await Deno.writeTextFile(manifest, JSON.stringify(value, null, 2));
+    const refused = await runCli(["validate", "--protocol", protocol], { flags: CLI });
+    assertEquals([refused.code, refused.stdout], [2, ""]);
+    assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+    assertStringIncludes(refused.stderr, "scenarios.access_help: must hold exactly 20 IDs");
+    const inside = await runCli([...args, `${source}/manifests/new`, "--cases", "all"], { flags: CLI });
+    assertEquals(inside.code, 2, inside.stderr);
+    assertStringIncludes(
+      inside.stderr,
+      "--output-dir: the new protocol cannot be written into the source protocol",
+    );
+    const badId = await runCli([...args, `${directory}/b`, "--cases", "all", "--protocol-id", "a/b"], {
+      flags: CLI,
+    });
+    assertEquals(badId.code, 2, badId.stderr);
+    const badCases = await runCli([...args, `${directory}/c`, "--cases", "some"], { flags: CLI });
+    assertStringIncludes(badCases.stderr, "--cases: expected a whole number of official cases");
+  });
+});
