@@ -47,6 +47,18 @@ export {
   STOPWORDS,
 } from "./grade/grading.ts";
 export { holmAdjust } from "./grade/holm.ts";
+export { caseBootstrap, signFlipP } from "./grade/case_stats.ts";
+export {
+  type CaseCounts,
+  type CaseLevelSuite,
+  EPOCH_SUITES,
+  type EpochRow,
+  type EpochStats,
+  epochStats,
+  type EpochSuite,
+  type EpochSuiteRow,
+  perCaseCounts,
+} from "./grade/epochs.ts";
 export { interruptHandler } from "./answer/interrupt.ts";
 export {
   gradedRowIds,
