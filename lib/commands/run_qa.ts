@@ -328,7 +328,10 @@ With --stand-in, no endpoint, key or base URL is used (the two variables are not
 own deterministic stand-in answerer on 127.0.0.1 (a free port, stopped when run-qa ends) and calls it through
 the same path. The stand-in is not a language model: it answers with the stored fact sharing the most words
 with the question, or INSUFFICIENT, so retention decides correctness; its rows record response_model
-${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a protocol or a module without a key.
+${STAND_IN_MODEL}. When the config's temperature is above 0 it samples: a draw seeded by the request
+fingerprint and the run number among the facts sharing a word with the question, so runs vary reproducibly; at
+temperature 0 it always gives the same answer. It needs network leave for 127.0.0.1 only. For trying a
+protocol or a module without a key.
 Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN_RULE}
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
