@@ -9,6 +9,7 @@
 import {
   BudgetExceededError,
   CommandFailedError,
+  exists,
   exitAtOnce,
   InputError,
   type PublishOptions,
@@ -24,16 +25,18 @@ import {
   STAND_IN_MODEL,
 } from "../protocol/mod.ts";
 import {
+  answerEpochs,
   type AnswerTask,
-  answerTasks,
   checkQaSettings,
   checkRunDirectory,
   type CostBudget,
   costLines,
-  dryRunLines,
   endpointOrigin,
+  epochDirectory,
+  epochDryRunLines,
   interruptHandler,
   LOCKED_ACTION,
+  MAX_EPOCHS,
   MIN_SECRET_LENGTH,
   openAiProvider,
   planRows,
@@ -46,6 +49,7 @@ import {
   type RunEvent,
   type RunQaSummary,
   secretOf,
+  settleEpochs,
   startStandIn,
   TOKEN_RULE,
 } from "../qa/mod.ts";
@@ -112,6 +116,8 @@ export interface RunQaRequest {
   prices?: CostBudget["prices"];
   /** Stop before a call's worst case would pass this many USD (needs `prices`). */
   maxCostUsd?: number;
+  /** K, how many times every task is answered (each run a complete run directory); default what DIR records, else 1. */
+  epochs?: number;
   /** Earlier run directories whose answers identical requests take. */
   reuse?: readonly string[];
   /** Told each source that gives nothing, and why. */
@@ -180,6 +186,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
   let stageCandidate: StageCandidate | undefined;
   let candidate: RunCandidate | undefined;
+  let epochs = request.epochs ?? 1;
   const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, {
     beforeDataset: async (contracts) => {
       checkQaSettings(contracts);
@@ -201,24 +208,34 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
       }
       if (directory !== undefined) {
         await checkRunDirectory(directory, contracts, candidate);
+        epochs = await settleEpochs(directory, request.epochs);
         if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
       }
     },
     candidate: () => stageCandidate,
   });
+  const runs = Array.from({ length: epochs }, (_, index) => index + 1);
   if (credentials === undefined) {
-    const plans = directory === undefined ? undefined : await planRows(directory, tasks);
-    const toCall = plans === undefined
-      ? tasks
-      : plans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task);
+    const plans = await Promise.all(
+      runs.map((run) =>
+        directory === undefined ? undefined : planRows(epochDirectory(directory, run), tasks)
+      ),
+    );
+    const toCall = plans.flatMap((runPlans) =>
+      runPlans === undefined
+        ? tasks
+        : runPlans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task)
+    );
     const estimate = costLines(toCall, contracts.config.qa.max_tokens, request.prices, request.maxCostUsd);
-    return { kind: "dry-run", lines: dryRunLines(tasks, plans), estimate };
+    return { kind: "dry-run", lines: epochDryRunLines(tasks, plans), estimate };
   }
-  await refuseMixedAnswerers(request.directory!, tasks, request.standIn ?? false);
+  for (const run of runs) {
+    await refuseMixedAnswerers(epochDirectory(request.directory!, run), tasks, request.standIn ?? false);
+  }
   const standIn = request.standIn ? startStandIn() : undefined;
   try {
-    const baseUrl = standIn?.baseUrl ?? credentials.baseUrl;
-    return await answerAll(request, { contracts, tasks }, { ...credentials, baseUrl }, candidate);
+    const baseUrlFor = (run: number) => standIn?.runUrl(run) ?? credentials!.baseUrl;
+    return await answerAll(request, { contracts, tasks, epochs }, { ...credentials, baseUrlFor }, candidate);
   } finally {
     await standIn?.close();
   }
@@ -242,38 +259,46 @@ async function refuseMixedAnswerers(directory: string, tasks: AnswerTask[], stan
 /** The calls of a run (the stand-in, when asked for, already listening at `credentials.baseUrl`). */
 async function answerAll(
   request: RunQaRequest,
-  stage: { contracts: Contracts; tasks: AnswerTask[] },
-  credentials: { apiKey: string; baseUrl: string },
+  stage: { contracts: Contracts; tasks: AnswerTask[]; epochs: number },
+  credentials: { apiKey: string; baseUrlFor: (run: number) => string },
   candidate: RunCandidate | undefined,
 ): Promise<RunQaOutcome> {
   const { contracts, tasks } = stage;
   const qa = contracts.config.qa;
-  const endpoint = endpointOrigin(credentials.baseUrl);
-  const sources: ReuseSource[] = await readReuseSources(
-    request.reuse ?? [],
-    contracts,
-    endpoint,
-    tasks,
-    request.onNotice ?? (() => {}),
-  );
+  const baseUrl = credentials.baseUrlFor(1);
+  const endpoint = endpointOrigin(baseUrl);
+  // Reuse keys on the run number too: run r takes answers from each source's run r only.
+  const reuseFor = async (run: number) => {
+    const directories = (request.reuse ?? []).map((source) => epochDirectory(source, run));
+    const present = run === 1 ? directories : await presentRuns(directories);
+    const sources: ReuseSource[] = await readReuseSources(
+      present,
+      contracts,
+      endpoint,
+      tasks,
+      request.onNotice ?? (() => {}),
+    );
+    return { endpoint, sources };
+  };
   const budget: CostBudget | undefined = request.maxCostUsd === undefined
     ? undefined
     : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
-  const provider = openAiProvider({
-    baseUrl: credentials.baseUrl,
-    apiKey: credentials.apiKey,
-    settings: requestSettings(contracts),
-    timeoutSeconds: qa.timeout_seconds,
-  });
+  const providerFor = (run: number) =>
+    openAiProvider({
+      baseUrl: credentials.baseUrlFor(run),
+      apiKey: credentials.apiKey,
+      settings: requestSettings(contracts),
+      timeoutSeconds: qa.timeout_seconds,
+    });
   request.onStart?.({
     secret: secretOf(credentials.apiKey),
-    host: new URL(credentials.baseUrl).host,
+    host: new URL(baseUrl).host,
     model: request.standIn ? `the stand-in answerer ${STAND_IN_MODEL} (not a language model)` : qa.model,
     workers: qa.workers,
     attempts: qa.max_attempts,
   });
-  const summary = await answerTasks(contracts, tasks, request.directory!, {
-    provider,
+  const summary = await answerEpochs(contracts, tasks, request.directory!, stage.epochs, {
+    providerFor,
     retry: { maxAttempts: qa.max_attempts },
     workers: qa.workers,
     source: request.source,
@@ -284,9 +309,16 @@ async function answerAll(
     limit: request.limit,
     candidate,
     budget,
-    reuse: { endpoint, sources },
+    reuseFor,
   });
   return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
+}
+
+/** The source directories whose run directory exists (a one-run source has no `epoch-r/`: it gives nothing). */
+async function presentRuns(directories: readonly string[]): Promise<string[]> {
+  const present: string[] = [];
+  for (const directory of directories) if (await exists(directory)) present.push(directory);
+  return present;
 }
 
 /** What run-qa is about to do, told once before the first call. */
@@ -332,6 +364,11 @@ ${STAND_IN_MODEL}. When the config's temperature is above 0 it samples: a draw s
 fingerprint and the run number among the facts sharing a word with the question, so runs vary reproducibly; at
 temperature 0 it always gives the same answer. It needs network leave for 127.0.0.1 only. For trying a
 protocol or a module without a key.
+Epochs: with --epochs K every task is answered K times with identical settings: run 1 into DIR exactly as a
+one-run directory, run r into DIR/epoch-r, each a complete run directory the reference's grader can grade;
+DIR/epochs.json records K (resuming with another K is refused). The lock on DIR is held for all K runs;
+--limit, --max-cost and --dry-run count the K runs' calls in run order; Ctrl-C stops them all. --reuse gives
+run r only the answers of each source's run r.
 Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN_RULE}
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
@@ -370,6 +407,15 @@ do not verify, is refused.`,
     "stand-in": {
       type: "boolean",
       help: `answer with the built-in stand-in (${STAND_IN_MODEL}, on 127.0.0.1), not an endpoint: no key`,
+    },
+    epochs: {
+      type: "integer",
+      of: "runs",
+      min: 1,
+      max: MAX_EPOCHS,
+      value: "K",
+      help: "answer every task K times (default 1, or what DIR records): run 1 in DIR, run r in\n" +
+        "DIR/epoch-r, each a complete run; --limit and --max-cost count all K",
     },
     ...REUSE_FLAG,
     ...PRICE_FLAGS,
@@ -448,6 +494,7 @@ do not verify, is refused.`,
         prices,
         maxCostUsd,
         reuse,
+        epochs: flags.epochs,
         onNotice: (line) => io.err(line),
       });
     } finally {

@@ -20,6 +20,17 @@ export {
   parseAnswerRow,
 } from "./run/answer_rows.ts";
 export { answerTasks, LOCKED_ACTION } from "./answer/answering.ts";
+export { answerEpochs, epochDryRunLines, type EpochRunOptions } from "./answer/epoch_runs.ts";
+export {
+  epochDirectories,
+  epochDirectory,
+  EPOCHS_FILE,
+  EpochsRecord,
+  epochsRecordJson,
+  MAX_EPOCHS,
+  readEpochs,
+  settleEpochs,
+} from "./run/epochs.ts";
 export {
   type ExpectedCandidate,
   type PolicyPair,

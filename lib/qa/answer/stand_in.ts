@@ -76,6 +76,8 @@ export function standInAnswer(
 export interface StandInServer {
   /** The base URL to give the client (`http://127.0.0.1:PORT/v1`). */
   baseUrl: string;
+  /** The base URL of run `run` (from 1): the same origin, so reuse keys see one endpoint. */
+  runUrl(run: number): string;
   /** Stops the server; resolves when it has. */
   close(): Promise<void>;
 }
@@ -144,15 +146,10 @@ async function completion(body: CompletionBody, run: number): Promise<Response> 
   });
 }
 
-/** Options of {@linkcode startStandIn}. */
-export interface StandInOptions {
-  /** The run number (from 1) whose answers this server gives: it seeds the draw at temperature above 0. */
-  run?: number;
-}
-
 /**
- * Serves the stand-in on 127.0.0.1 at a free port until `close()`: `POST …/chat/completions` answers (sampling
- * for run `options.run` when the request's temperature is above 0), anything else is a 404.
+ * Serves the stand-in on 127.0.0.1 at a free port until `close()`: `POST …/chat/completions` answers, anything
+ * else is a 404. Under `/run-<r>/` it answers run r (the base URL is run 1): the run number seeds the draw
+ * when the request's temperature is above 0.
  *
  * @example
  * ```ts
@@ -167,16 +164,18 @@ export interface StandInOptions {
  * const body = await response.json();
  * strictEqual(body.model, STAND_IN_MODEL);
  * strictEqual(body.choices[0].message.content, "The kite cost 42 dollars.");
+ * strictEqual(server.runUrl(1), server.baseUrl);
+ * strictEqual(server.runUrl(2), server.baseUrl.replace("/v1", "/run-2/v1"));
  * await server.close();
  * ```
  */
-export function startStandIn(options: StandInOptions = {}): StandInServer {
-  const run = options.run ?? 1;
+export function startStandIn(): StandInServer {
   const controller = new AbortController();
   const server = Deno.serve(
     { hostname: "127.0.0.1", port: 0, signal: controller.signal, onListen: () => {} },
     async (request) => {
-      if (request.method !== "POST" || !new URL(request.url).pathname.endsWith("/chat/completions")) {
+      const pathname = new URL(request.url).pathname;
+      if (request.method !== "POST" || !pathname.endsWith("/chat/completions")) {
         return Response.json({ error: { message: "the stand-in answers POST /v1/chat/completions" } }, {
           status: 404,
         });
@@ -187,11 +186,13 @@ export function startStandIn(options: StandInOptions = {}): StandInServer {
       } catch {
         return Response.json({ error: { message: "the body is not JSON" } }, { status: 400 });
       }
-      return await completion(body ?? {}, run);
+      return await completion(body ?? {}, Number(/^\/run-([1-9]\d{0,2})\//.exec(pathname)?.[1] ?? 1));
     },
   );
+  const origin = `http://127.0.0.1:${server.addr.port}`;
   return {
-    baseUrl: `http://127.0.0.1:${server.addr.port}/v1`,
+    baseUrl: `${origin}/v1`,
+    runUrl: (run) => run === 1 ? `${origin}/v1` : `${origin}/run-${run}/v1`,
     close: async () => {
       controller.abort();
       await server.finished;

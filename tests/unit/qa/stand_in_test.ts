@@ -24,16 +24,14 @@ async function ask(baseUrl: string, temperature: number): Promise<string> {
 }
 
 async function answersOfRuns(temperature: number, runs: number): Promise<string[]> {
-  const answers: string[] = [];
-  for (let run = 1; run <= runs; run++) {
-    const server = startStandIn({ run });
-    try {
-      answers.push(await ask(server.baseUrl, temperature));
-    } finally {
-      await server.close();
-    }
+  const server = startStandIn();
+  try {
+    const answers: string[] = [];
+    for (let run = 1; run <= runs; run++) answers.push(await ask(server.runUrl(run), temperature));
+    return answers;
+  } finally {
+    await server.close();
   }
-  return answers;
 }
 
 Deno.test("at temperature 0 the stand-in answers as before, whatever the run number", async () => {
