@@ -19,7 +19,8 @@ import {
   verifySweep,
 } from "../verify/mod.ts";
 import { isSweepDirectory } from "../report/mod.ts";
-import { policyPair } from "../qa/mod.ts";
+import { caseLevelLines, policyPair } from "../qa/mod.ts";
+import { type OtherRuns, runDirectories, verifyOtherRuns } from "./_epochs.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { type Contracts, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
@@ -58,7 +59,8 @@ baseline its qa_run.json records; without the dataset, its structure and statist
 records its two policies. A policy run made with run-policy --policy-module is checked without the dataset as
 any policy run; with it, its published rows are recomputed, and its module's rows too given the same
 --policy-module (another module is refused by SHA-256). A run made under another protocol is refused in one
-line naming the differing field. Writes nothing; no network. Exit 0 only when every check run holds.`,
+line naming the differing field. A K-run directory (run-qa --epochs K) has every run verified as the first,
+and the case-level verdict of the K runs re-derived from their rows. Writes nothing; no network. Exit 0 only when every check run holds.`,
   flags: {
     ...DATASET_FLAG,
     json: { type: "boolean", help: "print the checks and the verdict as one JSON document" },
@@ -102,22 +104,33 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
       // A run with no full outputs but a partial grading is verified as one, and says so first.
       const partial = await findPartialRun(path);
       const options = { candidate: hooks.recorded() };
-      const { result, pair } = partial === undefined ? await verifyQaRun(files, contracts, tasks, options) : {
-        result: await verifyPartialRun(partial, contracts, tasks, options),
-        pair: policyPair(options.candidate ?? await recordedCandidate(files)),
-      };
+      const { result, pair, rows } = partial === undefined
+        ? await verifyQaRun(files, contracts, tasks, options)
+        : {
+          result: await verifyPartialRun(partial, contracts, tasks, options),
+          pair: policyPair(options.candidate ?? await recordedCandidate(files)),
+          rows: undefined,
+        };
+      const directories = directory === undefined ? [path] : await runDirectories(directory);
+      const others = directories.length === 1
+        ? undefined
+        : await verifyOtherRuns(directories, { rows, pair }, contracts, tasks, options);
       if (json) {
         const named = { directory: directory ?? PUBLISHED_RUN, kind: "qa", policies: pair, ...result };
+        const document = others === undefined ? named : { ...named, ...epochsJson(others) };
         writeDocument(
           io,
-          JSON.stringify(partial ? { partial: partialJson(partial), ...named } : named, null, 2),
+          JSON.stringify(partial ? { partial: partialJson(partial), ...document } : document, null, 2),
         );
       } else {
         if (partial !== undefined) io.out(partial.line);
         io.out(runOf("a QA run", pair));
         io.out(formatVerifyResult(result));
+        if (others !== undefined) printOtherRuns(others, io);
       }
-      if (!result.ok) throw new CommandFailedError("a check does not hold");
+      if (!result.ok || others?.runs.some((run) => !run.result.ok)) {
+        throw new CommandFailedError("a check does not hold");
+      }
     };
     if (directory === undefined) {
       if (!json) io.out(`${PUBLISHED_RUN}: the published run embedded in this program`);
@@ -128,6 +141,24 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
     await check(directory);
   },
 });
+
+/** Runs 2…K of a K-run directory, each as run 1 is printed, then the case-level verdict of all K. */
+function printOtherRuns(others: OtherRuns, io: Io): void {
+  for (const [index, run] of others.runs.entries()) {
+    io.out(`run ${index + 2} (${run.directory}):`);
+    io.out(formatVerifyResult(run.result));
+  }
+  if (others.stats !== undefined) { for (const line of caseLevelLines(others.stats)) io.out(line); }
+}
+
+/** `verify --json`'s keys for a K-run directory: each further run's checks and the case-level verdict. */
+function epochsJson(others: OtherRuns): Record<string, unknown> {
+  return {
+    epochs: others.runs.length + 1,
+    runs: others.runs.map((run, index) => ({ run: index + 2, directory: run.directory, ...run.result })),
+    case_level: others.stats?.case_level ?? null,
+  };
+}
 
 /** A run-policy directory: every row recomputed with the dataset, the summary and run record always. */
 async function checkPolicyRun(

@@ -61,6 +61,7 @@ export { holmAdjust } from "./grade/holm.ts";
 export { caseBootstrap, signFlipP } from "./grade/case_stats.ts";
 export {
   type CaseCounts,
+  caseLevelLines,
   type CaseLevelSuite,
   EPOCH_SUITES,
   type EpochRow,

@@ -197,3 +197,35 @@ export function epochStats(
     flips,
   };
 }
+
+function signed(value: number): string {
+  const text = Math.abs(value).toFixed(3);
+  return `${value < 0 && text !== "0.000" ? "-" : "+"}${text}`;
+}
+
+/**
+ * The case-level verdict for the terminal: one line per suite naming the test, then the flips.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "../../protocol/contracts.ts";
+ * import { caseLevelLines, epochStats } from "./epochs.ts";
+ * import { graded } from "./_samples.ts";
+ * const { config } = await loadContracts(embeddedSources());
+ * const run = (a: boolean, b: boolean) => [graded("q1", "confidence", a, "longmemeval"), graded("q1", "hybrid-v1", b, "longmemeval")];
+ * const lines = caseLevelLines(epochStats([run(false, true), run(false, false)], config));
+ * strictEqual(lines[0], "official: exact sign-flip test over 1 cases, 2 runs each: p=1.0000, hybrid-v1 − confidence +0.500 [+0.500, +0.500]");
+ * strictEqual(lines.at(-1), "flips between runs: confidence 0 case(s), hybrid-v1 1 case(s)");
+ * ```
+ */
+export function caseLevelLines(stats: EpochStats): string[] {
+  const [first, second] = stats.policies;
+  const lines = stats.case_level.map((suite) =>
+    `${suite.suite}: exact sign-flip test over ${suite.cases} cases, ${stats.epochs} runs each: ` +
+    `p=${suite.p.toFixed(4)}, ${second} − ${first} ${signed(suite.difference)} ` +
+    `[${signed(suite.interval[0])}, ${signed(suite.interval[1])}]`
+  );
+  const flips = stats.policies.map((policy) => `${policy} ${stats.flips[policy]} case(s)`).join(", ");
+  return [...lines, `flips between runs: ${flips}`];
+}
