@@ -10,6 +10,7 @@
 import { POLICIES } from "../../policy/mod.ts";
 import { formatP, formatSigned } from "../document/format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
+import type { EpochStats } from "../../qa/mod.ts";
 import { capacitiesOf, supportKept } from "./groups.ts";
 import { suiteName } from "./names.ts";
 
@@ -22,6 +23,8 @@ export interface ClaimStatistics {
   /** Discordant pairs won by the first policy, then by the second. */
   onlyFirst: number;
   onlySecond: number;
+  /** The test the p comes from (default: exact McNemar). */
+  test?: string;
 }
 
 /** One line of the claim: a suite or a capacity, each policy's count of its cases. */
@@ -29,6 +32,8 @@ export interface ClaimRow {
   label: string;
   cases: number;
   scores: { policy: string; count: number }[];
+  /** What each count is out of, when not `cases` (K runs: K · cases answers). */
+  of?: number;
   statistics?: ClaimStatistics;
 }
 
@@ -54,6 +59,7 @@ function rederived(report: RunReport): boolean {
 }
 
 function qaClaim(report: QaReport): Claim {
+  if (report.epochs !== undefined) return epochClaim(report, report.epochs);
   const [first, second] = report.policies;
   const level = Math.round((1 - report.bootstrap.alpha) * 100);
   const grades = report.bill.total.rows;
@@ -86,6 +92,46 @@ function qaClaim(report: QaReport): Claim {
     checked: report.verification.proved.includes("no qa_run.json")
       ? `${checked} No qa_run.json: the run is not bound to artifact hashes.`
       : checked,
+  };
+}
+
+/** A K-run directory's claim: the case-level verdict, the counts summed over the K runs. */
+function epochClaim(report: QaReport, epochs: EpochStats): Claim {
+  const [first, second] = report.policies;
+  const level = Math.round((1 - report.bootstrap.alpha) * 100);
+  const k = epochs.epochs;
+  return {
+    title: `Result: ${second} against ${first}, ${k} runs`,
+    policies: [first, second],
+    measure: `correct answers over ${k} runs`,
+    level,
+    rows: epochs.case_level.map((suite) => {
+      const members = epochs.per_case.filter((item) =>
+        suite.suite === "overall" || item.suite === suite.suite
+      );
+      const d = members.map((item) => item.correct[second] - item.correct[first]);
+      const total = (policy: string) => members.reduce((sum, item) => sum + item.correct[policy], 0);
+      return {
+        label: suiteName(suite.suite),
+        cases: suite.cases,
+        of: suite.cases * k,
+        scores: [first, second].map((policy) => ({ policy, count: total(policy) })),
+        statistics: {
+          p: formatP(suite.p),
+          difference: formatSigned(suite.difference),
+          interval: `[${formatSigned(suite.interval[0])}, ${formatSigned(suite.interval[1])}]`,
+          discordant: d.filter((value) => value !== 0).length,
+          onlyFirst: d.filter((value) => value < 0).length,
+          onlySecond: d.filter((value) => value > 0).length,
+          test: `exact sign-flip test over ${suite.cases} cases, ${k} runs each: p`,
+        },
+      };
+    }),
+    method:
+      `Each case answered ${k} times by each policy; per case d = ${second} − ${first} correct answers; the exact two-sided sign-flip test over the cases (every sign assignment enumerated); the mean difference in accuracy, sum d / (${k} · cases), with its ${level}% case bootstrap interval (seed ${report.bootstrap.seed}, cases resampled, never answers).`,
+    checked: `Each of the ${k} runs was verified as one run is; ${
+      rederived(report) ? "their grades re-derived with --dataset" : "their grades taken as recorded"
+    }. The model's answers are always taken as recorded.`,
   };
 }
 
@@ -142,14 +188,16 @@ export function claimOf(report: RunReport): Claim {
 
 /** A row's counts, e.g. "confidence 18/40 vs hybrid-v1 29/40". */
 export function claimScores(row: ClaimRow): string {
-  return row.scores.map(({ policy, count }) => `${policy} ${count}/${row.cases}`).join(" vs ");
+  return row.scores.map(({ policy, count }) => `${policy} ${count}/${row.of ?? row.cases}`).join(" vs ");
 }
 
 /** A row's statistics, e.g. "exact McNemar p = 0.0117 · difference +0.275, 95% interval [+0.100, +0.450]". */
 export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined {
   const statistics = row.statistics;
   if (statistics === undefined) return undefined;
-  return `exact McNemar p = ${statistics.p} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
+  return `${
+    statistics.test ?? "exact McNemar p"
+  } = ${statistics.p} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
 }
 
 /**

@@ -15,6 +15,7 @@ import type { RunReport } from "./run_report.ts";
 import { scenariosSection } from "./scenarios.ts";
 import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
+import { epochSections } from "./epochs.ts";
 import { suiteName } from "./names.ts";
 import type { Verification } from "./verification.ts";
 
@@ -57,6 +58,7 @@ export function reportSections(report: RunReport): Section[] {
   }
   return renamed([
     verificationSection(report.verification),
+    ...epochSections(report),
     suitesSection(report),
     scenariosSection(report.scenarios, report.policies),
     retentionSection(report.retention),
