@@ -267,19 +267,22 @@ async function answerAll(
   const qa = contracts.config.qa;
   const baseUrl = credentials.baseUrlFor(1);
   const endpoint = endpointOrigin(baseUrl);
-  // Reuse keys on the run number too: run r takes answers from each source's run r only.
-  const reuseFor = async (run: number) => {
+  // Reuse keys on the run number too: run r takes answers from each source's run r only. Every source is read
+  // and checked before anything is written or called.
+  const reuses: { endpoint: string; sources: ReuseSource[] }[] = [];
+  for (let run = 1; run <= stage.epochs; run++) {
     const directories = (request.reuse ?? []).map((source) => epochDirectory(source, run));
     const present = run === 1 ? directories : await presentRuns(directories);
-    const sources: ReuseSource[] = await readReuseSources(
+    const sources = await readReuseSources(
       present,
       contracts,
       endpoint,
       tasks,
       request.onNotice ?? (() => {}),
     );
-    return { endpoint, sources };
-  };
+    reuses.push({ endpoint, sources });
+  }
+  const reuseFor = (run: number) => Promise.resolve(reuses[run - 1]);
   const budget: CostBudget | undefined = request.maxCostUsd === undefined
     ? undefined
     : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };

@@ -56,10 +56,14 @@ export function reportSections(report: RunReport): Section[] {
       provenanceSection(report.provenance),
     ];
   }
+  // With K runs, the one-run sections below the case level are run 1's: said in the suites' title.
+  const suites = suitesSection(report);
   return renamed([
     verificationSection(report.verification),
     ...epochSections(report),
-    suitesSection(report),
+    report.epochs === undefined
+      ? suites
+      : { ...suites, title: `${suites.title}: run 1 of ${report.epochs.epochs}` },
     scenariosSection(report.scenarios, report.policies),
     retentionSection(report.retention),
     discordantSection(report.discordant, report.policies),

@@ -100,6 +100,28 @@ Deno.test("--epochs 3 on the stand-in at temperature 0.7: run-qa, grade-qa, veri
       )
     ).length;
     assert(flips >= 1, "at least one case flips between runs");
+    for (const policy of ["confidence", "hybrid-v1"]) {
+      const flipped =
+        document.per_case.filter((item: { correct: Record<string, number> }) =>
+          item.correct[policy] > 0 && item.correct[policy] < 3
+        ).length;
+      assertEquals(document.flips[policy], flipped, policy);
+    }
+    // The per-case counts are the three runs' own graded rows.
+    const gradedRows = await Promise.all(["", "/epoch-2", "/epoch-3"].map(async (sub) =>
+      (await Deno.readTextFile(`${run}${sub}/qa.rows.jsonl`)).trim().split("\n").map((line) =>
+        JSON.parse(line)
+      )
+    ));
+    for (const item of document.per_case) {
+      for (const policy of ["confidence", "hybrid-v1"]) {
+        const correct =
+          gradedRows.flat().filter((row: { case_id: string; policy: string; grade_correct: boolean }) =>
+            row.case_id === item.case_id && row.policy === policy && row.grade_correct
+          ).length;
+        assertEquals(item.correct[policy], correct, `${item.case_id} ${policy}`);
+      }
+    }
     for (const suite of document.case_level) {
       const members = document.per_case.filter((item: { suite: string }) =>
         suite.suite === "overall" || item.suite === suite.suite
