@@ -9,7 +9,6 @@
 import {
   BudgetExceededError,
   CommandFailedError,
-  exists,
   exitAtOnce,
   InputError,
   type PublishOptions,
@@ -44,7 +43,6 @@ import {
   refuseSelfReuse,
   requestSettings,
   resolveCredentials,
-  type ReuseSource,
   type RunCandidate,
   type RunEvent,
   type RunQaSummary,
@@ -67,7 +65,7 @@ import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
-import { readReuseSources, REUSE_FLAG } from "./_reuse.ts";
+import { readReuseSourcesByRun, REUSE_FLAG } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 
 /** The bearer token sent to the stand-in, which checks none (long enough to be redacted like any key). */
@@ -267,22 +265,14 @@ async function answerAll(
   const qa = contracts.config.qa;
   const baseUrl = credentials.baseUrlFor(1);
   const endpoint = endpointOrigin(baseUrl);
-  // Reuse keys on the run number too: run r takes answers from each source's run r only. Every source is read
-  // and checked before anything is written or called.
-  const reuses: { endpoint: string; sources: ReuseSource[] }[] = [];
-  for (let run = 1; run <= stage.epochs; run++) {
-    const directories = (request.reuse ?? []).map((source) => epochDirectory(source, run));
-    const present = run === 1 ? directories : await presentRuns(directories);
-    const sources = await readReuseSources(
-      present,
-      contracts,
-      endpoint,
-      tasks,
-      request.onNotice ?? (() => {}),
-    );
-    reuses.push({ endpoint, sources });
-  }
-  const reuseFor = (run: number) => Promise.resolve(reuses[run - 1]);
+  // Every source of every run is read and checked before anything is written or called.
+  const reuses = await readReuseSourcesByRun(request.reuse ?? [], stage.epochs, {
+    contracts,
+    endpoint,
+    tasks,
+    warn: request.onNotice ?? (() => {}),
+  });
+  const reuseFor = (run: number) => Promise.resolve({ endpoint, sources: reuses[run - 1] });
   const budget: CostBudget | undefined = request.maxCostUsd === undefined
     ? undefined
     : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
@@ -315,13 +305,6 @@ async function answerAll(
     reuseFor,
   });
   return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
-}
-
-/** The source directories whose run directory exists (a one-run source has no `epoch-r/`: it gives nothing). */
-async function presentRuns(directories: readonly string[]): Promise<string[]> {
-  const present: string[] = [];
-  for (const directory of directories) if (await exists(directory)) present.push(directory);
-  return present;
 }
 
 /** What run-qa is about to do, told once before the first call. */
