@@ -130,3 +130,27 @@ Deno.test("the lock on DIR is held across the K runs; a stop ends them all", asy
     assertEquals([stopped.interrupted, stopped.called, stopped.notAttempted], [true, 0, 270]);
   });
 });
+
+Deno.test("Ctrl-C in run 2 stops it and run 3 is not started; the same command resumes all three", async () => {
+  await withTempDir(async (directory) => {
+    const interrupt = new AbortController();
+    let calls = 0;
+    const providerFor = (run: number): AnswerProvider => () => {
+      if (run === 2 && ++calls === 10) interrupt.abort();
+      return Promise.resolve({ prediction: `run ${run}`, responseModel: "fake", usage: {} });
+    };
+    const stopped = await answerEpochs(
+      contracts,
+      tasks,
+      directory,
+      3,
+      epochOptions({ providerFor, workers: 1, signal: interrupt.signal }),
+    );
+    assert(stopped.interrupted);
+    assert(stopped.called >= 90 + 9 && stopped.called < 180, `${stopped.called} called`);
+    assertEquals(stopped.called + stopped.notAttempted, 270);
+    assertEquals(await Deno.stat(`${directory}/epoch-3`).then(() => true, () => false), false);
+    const resumed = await answerEpochs(contracts, tasks, directory, 3, epochOptions());
+    assertEquals([resumed.reused, resumed.called], [stopped.called, 270 - stopped.called]);
+  });
+});
