@@ -26,11 +26,15 @@ function card(claim: Claim, row: ClaimRow): string {
   if (statistics !== undefined) {
     const [first, second] = claim.policies;
     lines.push(
-      `<p>${
-        escapeHtml(statistics.test ?? "exact McNemar p")
-      } = ${statistics.p} <span class="muted">(${statistics.discordant} discordant: ${statistics.onlySecond} only ${
-        name(second)
-      }, ${statistics.onlyFirst} only ${name(first)})</span></p>`,
+      `<p>${escapeHtml(statistics.test ?? "exact McNemar p")} = ${statistics.p} <span class="muted">(${
+        statistics.test === undefined
+          ? `${statistics.discordant} discordant: ${statistics.onlySecond} only ${
+            name(second)
+          }, ${statistics.onlyFirst} only ${name(first)}`
+          : `${statistics.discordant} cases differ: ${statistics.onlySecond} more for ${
+            name(second)
+          }, ${statistics.onlyFirst} more for ${name(first)}`
+      })</span></p>`,
       `<p>difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}</p>`,
     );
   }

@@ -86,6 +86,7 @@ Deno.test("--epochs 3 on the stand-in at temperature 0.7: run-qa, grade-qa, veri
     for (const document of [text.stdout, await Deno.readTextFile(markdown), await Deno.readTextFile(html)]) {
       assertStringIncludes(document.replace(/\s+/g, " "), named);
     }
+    assertStringIncludes(await Deno.readTextFile(html), "cases differ:");
     // The claim comes first in the text: the first result line names the test.
     const firstResult = text.stdout.split("\n").findIndex((line) => line.includes("exact sign-flip test"));
     assert(firstResult > 0 && firstResult < text.stdout.split("\n").indexOf("VERIFICATION"));
