@@ -7,7 +7,13 @@
 
 import { exists, InputError } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
-import { type AnswerTask, GRADED_ROWS_FILE, readReuseSource, type ReuseSource } from "../qa/mod.ts";
+import {
+  type AnswerTask,
+  epochDirectory,
+  GRADED_ROWS_FILE,
+  readReuseSource,
+  type ReuseSource,
+} from "../qa/mod.ts";
 import { verifyResults } from "../verify/mod.ts";
 
 /** The `--reuse` flag: directories separated by commas. */
@@ -48,4 +54,30 @@ export async function readReuseSources(
     sources.push(read.source);
   }
   return sources;
+}
+
+/**
+ * The sources of each of K runs (reuse keys on the run number too): run r reads each source's run r, its
+ * directory itself for run 1 and `epoch-r/` after; a source without that run (a one-run source, for r > 1)
+ * gives that run nothing.
+ */
+export async function readReuseSourcesByRun(
+  directories: readonly string[],
+  epochs: number,
+  from: {
+    contracts: Contracts;
+    endpoint: string;
+    tasks: readonly AnswerTask[];
+    warn: (line: string) => void;
+  },
+): Promise<ReuseSource[][]> {
+  const runs: ReuseSource[][] = [];
+  for (let run = 1; run <= epochs; run++) {
+    const present: string[] = [];
+    for (const directory of directories.map((source) => epochDirectory(source, run))) {
+      if (run === 1 || await exists(directory)) present.push(directory);
+    }
+    runs.push(await readReuseSources(present, from.contracts, from.endpoint, from.tasks, from.warn));
+  }
+  return runs;
 }

@@ -18,11 +18,12 @@ import {
   verifyQaRun,
   verifySweep,
 } from "../verify/mod.ts";
-import { type AnswerTask, policyPair, type RunCandidate } from "../qa/mod.ts";
+import { type AnswerTask, caseLevelLines, policyPair, type RunCandidate } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import type { Contracts, PreparedCase } from "../protocol/mod.ts";
 import { type Io, writeDocument } from "./_command.ts";
 import type { CustomPolicyRun } from "./_policy_module.ts";
+import { type OtherRuns, runDirectories, verifyOtherRuns } from "./_epochs.ts";
 
 /** What `verify` holds when it checks one run. */
 export interface VerifyContext {
@@ -63,25 +64,57 @@ export const verifySweepKind: VerifyRun = async (context) => {
   printChecks({ directory: files.directory, kind: "sweep", policies, checks, proved }, heading, context);
 };
 
-/** A QA run (or a partial grading of one, which says so first). */
+/** A QA run (or a partial grading of one, which says so first); runs 2…K of a K-run directory after it. */
 export const verifyQaKind: VerifyRun = async (context) => {
   const { files, contracts, tasks, io, json, name } = context;
   const partial = await findPartialRun(files.directory);
   const options = { candidate: context.candidate };
-  const { result, pair } = partial === undefined ? await verifyQaRun(files, contracts, tasks, options) : {
-    result: await verifyPartialRun(partial, contracts, tasks, options),
-    pair: policyPair(options.candidate ?? await recordedCandidate(files)),
-  };
+  const { result, pair, rows } = partial === undefined
+    ? await verifyQaRun(files, contracts, tasks, options)
+    : {
+      result: await verifyPartialRun(partial, contracts, tasks, options),
+      pair: policyPair(options.candidate ?? await recordedCandidate(files)),
+      rows: undefined,
+    };
+  const directories = await runDirectories(files.directory);
+  const others = directories.length === 1
+    ? undefined
+    : await verifyOtherRuns(directories, { rows, pair }, contracts, tasks, options);
   if (json) {
     const named = { directory: name, kind: "qa", policies: pair, ...result };
-    writeDocument(io, JSON.stringify(partial ? { partial: partialJson(partial), ...named } : named, null, 2));
+    const document = others === undefined ? named : { ...named, ...epochsJson(others) };
+    writeDocument(
+      io,
+      JSON.stringify(partial ? { partial: partialJson(partial), ...document } : document, null, 2),
+    );
   } else {
     if (partial !== undefined) io.out(partial.line);
     io.out(runOf("a QA run", pair));
     io.out(formatVerifyResult(result));
+    if (others !== undefined) printOtherRuns(others, io);
   }
-  if (!result.ok) throw new CommandFailedError("a check does not hold");
+  if (!result.ok || others?.runs.some((run) => !run.result.ok)) {
+    throw new CommandFailedError("a check does not hold");
+  }
 };
+
+/** Runs 2…K of a K-run directory, each as run 1 is printed, then the case-level verdict of all K. */
+function printOtherRuns(others: OtherRuns, io: Io): void {
+  for (const [index, run] of others.runs.entries()) {
+    io.out(`run ${index + 2} (${run.directory}):`);
+    io.out(formatVerifyResult(run.result));
+  }
+  if (others.stats !== undefined) { for (const line of caseLevelLines(others.stats)) io.out(line); }
+}
+
+/** `verify --json`'s keys for a K-run directory: each further run's checks and the case-level verdict. */
+function epochsJson(others: OtherRuns): Record<string, unknown> {
+  return {
+    epochs: others.runs.length + 1,
+    runs: others.runs.map((run, index) => ({ run: index + 2, directory: run.directory, ...run.result })),
+    case_level: others.stats?.case_level ?? null,
+  };
+}
 
 /** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */
 function printChecks(

@@ -8,6 +8,9 @@
 
 import {
   type AnswerTask,
+  caseLevelLines,
+  type EpochStats,
+  epochStats,
   GRADED_OUTPUTS,
   MARKER_FILE,
   PARTIAL_RECORD_FILE,
@@ -43,6 +46,7 @@ import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_f
 import { protocolSource } from "./_protocol_source.ts";
 import { gradePartial, partialDir } from "./_partial_grade.ts";
 import { gradedFiles, readAnswerRows } from "./_grading.ts";
+import { runDirectories } from "./_epochs.ts";
 
 /** The three files `grade-qa` writes. */
 export const QA_OUTPUTS: typeof GRADED_OUTPUTS = GRADED_OUTPUTS;
@@ -87,6 +91,30 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const foreign = await foreignResponseFiles(directory, tasks);
   if (foreign.length > 0) request.onForeignFiles?.(foreign);
   return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded(), { partial: true });
+}
+
+/**
+ * Stage 5 on a K-run directory (`run-qa --epochs K`): every run's outputs refused before any work, the protocol
+ * loaded once, then each run graded as {@linkcode gradeRun} grades one (a run missing a row refuses: no
+ * partial grading across K runs), and the case-level verdict of the K graded runs.
+ */
+export async function gradeEpochs(
+  request: GradeQaRequest,
+  directories: readonly string[],
+): Promise<{ runs: GradedRun[]; stats: EpochStats }> {
+  for (const directory of directories) await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
+  const files = new RunFiles(request.directory);
+  const hooks = runCandidateHooks(request.policyModule, files);
+  const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, hooks);
+  const runs: GradedRun[] = [];
+  for (const [index, directory] of directories.entries()) {
+    const foreign = await foreignResponseFiles(directory, tasks);
+    if (foreign.length > 0) request.onForeignFiles?.(foreign);
+    const run = index === 0 ? files : directory;
+    runs.push(await gradeRun(run, contracts, tasks, request.publish, hooks.recorded()));
+  }
+  const stats = epochStats(runs.map((run) => run.rows), contracts.config, runs[0].pair);
+  return { runs, stats };
 }
 
 /**
@@ -181,7 +209,9 @@ the recomputed case (never one a row names) and writes into DIR:
   qa.stats.json     exact McNemar and the seeded paired bootstrap, per suite
 Refuses to overwrite any of them. A partial run (run-qa --limit, or interrupted) is graded on its complete pairs
 into DIR/partial (the three files, qa_run.json and partial.json), never into DIR's own files; verify and report
-then read it as "partial: K of N tasks". No network. A run made with --policy-module is graded only with the same
+then read it as "partial: K of N tasks". A K-run directory (run-qa --epochs K) has every run graded, each into
+its own directory, and the case-level verdict printed: per suite the exact sign-flip test over the cases, K
+runs each, and the cases whose grade flips between runs. No network. A run made with --policy-module is graded only with the same
 module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   flags: {
     ...DATASET_FLAG,
@@ -191,7 +221,7 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   },
   async run({ flags, io, seams }) {
     const directory = requiredDirectory(flags["output-dir"]);
-    const { rows, suites, pair, partial } = await gradeQa({
+    const request: GradeQaRequest = {
       ...await protocolSource(flags, io, directory),
       directory,
       onForeignFiles: (foreign) =>
@@ -201,7 +231,20 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
         ),
       publish: publishOptions(io, seams),
       policyModule: moduleRequest(flags),
-    });
+    };
+    const directories = await runDirectories(directory);
+    if (directories.length > 1) {
+      const { runs, stats } = await gradeEpochs(request, directories);
+      for (const [index, run] of runs.entries()) {
+        for (const line of suiteLines(run.rows, run.suites, run.pair)) io.out(`run ${index + 1}: ${line}`);
+      }
+      for (const line of caseLevelLines(stats)) io.out(line);
+      io.out(
+        `wrote ${QA_OUTPUTS.join(", ")} into each of the ${runs.length} runs: ${directories.join(", ")}`,
+      );
+      return;
+    }
+    const { rows, suites, pair, partial } = await gradeQa(request);
     if (partial !== undefined) io.out(partialLine(partial));
     for (const line of suiteLines(rows, suites, pair)) io.out(line);
     if (partial === undefined) io.out(wroteLine(directory, QA_OUTPUTS));

@@ -7,7 +7,8 @@
 import { CommandFailedError, exists, InputError, RunFiles, visible } from "../base/mod.ts";
 import { NotVerifiedError } from "../verify/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
-import { buildAnswerTasks } from "../qa/mod.ts";
+import { buildAnswerTasks, type EpochStats, epochStats, type GradedRow } from "../qa/mod.ts";
+import { runDirectories } from "./_epochs.ts";
 import {
   compareRuns,
   comparisonHeading,
@@ -27,6 +28,7 @@ import {
   reportRuns,
   reportText,
   type RunReport,
+  type RunsRequest,
   type Section,
   sectionsHtml,
   sectionsMarkdown,
@@ -128,6 +130,26 @@ line; --dataset, --against, --policy-module and the prices report one run and ar
   },
 });
 
+/**
+ * A K-run directory's runs 2…K, each verified and reported as run 1 was, and the case-level verdict of the K
+ * runs; nothing for one run.
+ */
+async function epochsOf(
+  report: RunReport,
+  directory: string,
+  request: Omit<RunsRequest, "directory">,
+): Promise<{ epochs?: EpochStats }> {
+  if (report.kind !== "qa") return {};
+  const directories = await runDirectories(directory);
+  if (directories.length === 1) return {};
+  const rows = [report.rows];
+  for (const other of directories.slice(1)) {
+    const { report: run } = await reportRuns({ ...request, directory: other });
+    rows.push(run.rows as GradedRow[]);
+  }
+  return { epochs: epochStats(rows, request.contracts.config, report.policies) };
+}
+
 /** Reports the run in `directory` (a QA run, a policy run or a sweep), named `name` in the heading. */
 async function reportRun(
   directory: string,
@@ -196,7 +218,13 @@ async function reportRun(
   };
   let text: string;
   if (runs.against === undefined) {
-    const run = { ...runs.report, directory: name };
+    const epochs = await epochsOf(runs.report, directory, {
+      contracts,
+      recomputed: stage && { cases: stage.prepared.cases, tasks: stage.tasks },
+      prices,
+      candidate,
+    });
+    const run = { ...runs.report, ...epochs, directory: name };
     text = flags.json
       ? JSON.stringify(reportJson(run, notices), null, 2)
       : reportText(run, io.columns, notices);

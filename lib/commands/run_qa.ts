@@ -15,15 +15,17 @@ import {
   STAND_IN_MODEL,
 } from "../protocol/mod.ts";
 import {
+  answerEpochs,
   type AnswerTask,
-  answerTasks,
   checkQaSettings,
   checkRunDirectory,
   type CostBudget,
   costLines,
-  dryRunLines,
   endpointOrigin,
+  epochDirectory,
+  epochDryRunLines,
   LOCKED_ACTION,
+  MAX_EPOCHS,
   MIN_SECRET_LENGTH,
   openAiProvider,
   planRows,
@@ -31,11 +33,11 @@ import {
   refuseSelfReuse,
   requestSettings,
   resolveCredentials,
-  type ReuseSource,
   type RunCandidate,
   type RunEvent,
   type RunQaSummary,
   secretOf,
+  settleEpochs,
   startStandIn,
   TOKEN_RULE,
 } from "../qa/mod.ts";
@@ -54,7 +56,7 @@ import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
-import { readReuseSources, REUSE_FLAG } from "./_reuse.ts";
+import { readReuseSourcesByRun, REUSE_FLAG } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 import {
   requireLoopbackPermission,
@@ -102,6 +104,8 @@ export interface RunQaRequest {
   kind?: RunKindName;
   /** Stop before a call's worst case would pass this many USD (needs `prices`). */
   maxCostUsd?: number;
+  /** K, how many times every task is answered (each run a complete run directory); default what DIR records, else 1. */
+  epochs?: number;
   /** Earlier run directories whose answers identical requests take. */
   reuse?: readonly string[];
   /** Told each source that gives nothing, and why. */
@@ -135,6 +139,7 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   let credentials: ReturnType<typeof resolveCredentials> | undefined;
   let stageCandidate: StageCandidate | undefined;
   let candidate: RunCandidate | undefined;
+  let epochs = request.epochs ?? 1;
   const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, {
     beforeDataset: async (contracts) => {
       checkQaSettings(contracts);
@@ -156,24 +161,34 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
       }
       if (directory !== undefined) {
         await checkRunDirectory(directory, contracts, candidate);
+        epochs = await settleEpochs(directory, request.epochs);
         if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
       }
     },
     candidate: () => stageCandidate,
   });
+  const runs = Array.from({ length: epochs }, (_, index) => index + 1);
   if (credentials === undefined) {
-    const plans = directory === undefined ? undefined : await planRows(directory, tasks);
-    const toCall = plans === undefined
-      ? tasks
-      : plans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task);
+    const plans = await Promise.all(
+      runs.map((run) =>
+        directory === undefined ? undefined : planRows(epochDirectory(directory, run), tasks)
+      ),
+    );
+    const toCall = plans.flatMap((runPlans) =>
+      runPlans === undefined
+        ? tasks
+        : runPlans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task)
+    );
     const estimate = costLines(toCall, contracts.config.qa.max_tokens, request.prices, request.maxCostUsd);
-    return { kind: "dry-run", lines: dryRunLines(tasks, plans), estimate };
+    return { kind: "dry-run", lines: epochDryRunLines(tasks, plans), estimate };
   }
-  await refuseMixedAnswerers(request.directory!, tasks, request.standIn ?? false);
+  for (const run of runs) {
+    await refuseMixedAnswerers(epochDirectory(request.directory!, run), tasks, request.standIn ?? false);
+  }
   const standIn = request.standIn ? startStandIn() : undefined;
   try {
-    const baseUrl = standIn?.baseUrl ?? credentials.baseUrl;
-    return await answerAll(request, { contracts, tasks }, { ...credentials, baseUrl }, candidate);
+    const baseUrlFor = (run: number) => standIn?.runUrl(run) ?? credentials!.baseUrl;
+    return await answerAll(request, { contracts, tasks, epochs }, { ...credentials, baseUrlFor }, candidate);
   } finally {
     await standIn?.close();
   }
@@ -197,38 +212,41 @@ async function refuseMixedAnswerers(directory: string, tasks: AnswerTask[], stan
 /** The calls of a run (the stand-in, when asked for, already listening at `credentials.baseUrl`). */
 async function answerAll(
   request: RunQaRequest,
-  stage: { contracts: Contracts; tasks: AnswerTask[] },
-  credentials: { apiKey: string; baseUrl: string },
+  stage: { contracts: Contracts; tasks: AnswerTask[]; epochs: number },
+  credentials: { apiKey: string; baseUrlFor: (run: number) => string },
   candidate: RunCandidate | undefined,
 ): Promise<RunQaOutcome> {
   const { contracts, tasks } = stage;
   const qa = contracts.config.qa;
-  const endpoint = endpointOrigin(credentials.baseUrl);
-  const sources: ReuseSource[] = await readReuseSources(
-    request.reuse ?? [],
+  const baseUrl = credentials.baseUrlFor(1);
+  const endpoint = endpointOrigin(baseUrl);
+  // Every source of every run is read and checked before anything is written or called.
+  const reuses = await readReuseSourcesByRun(request.reuse ?? [], stage.epochs, {
     contracts,
     endpoint,
     tasks,
-    request.onNotice ?? (() => {}),
-  );
+    warn: request.onNotice ?? (() => {}),
+  });
+  const reuseFor = (run: number) => Promise.resolve({ endpoint, sources: reuses[run - 1] });
   const budget: CostBudget | undefined = request.maxCostUsd === undefined
     ? undefined
     : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
-  const provider = openAiProvider({
-    baseUrl: credentials.baseUrl,
-    apiKey: credentials.apiKey,
-    settings: requestSettings(contracts),
-    timeoutSeconds: qa.timeout_seconds,
-  });
+  const providerFor = (run: number) =>
+    openAiProvider({
+      baseUrl: credentials.baseUrlFor(run),
+      apiKey: credentials.apiKey,
+      settings: requestSettings(contracts),
+      timeoutSeconds: qa.timeout_seconds,
+    });
   request.onStart?.({
     secret: secretOf(credentials.apiKey),
-    host: new URL(credentials.baseUrl).host,
+    host: new URL(baseUrl).host,
     model: request.standIn ? `the stand-in answerer ${STAND_IN_MODEL} (not a language model)` : qa.model,
     workers: qa.workers,
     attempts: qa.max_attempts,
   });
-  const summary = await answerTasks(contracts, tasks, request.directory!, {
-    provider,
+  const summary = await answerEpochs(contracts, tasks, request.directory!, stage.epochs, {
+    providerFor,
     retry: { maxAttempts: qa.max_attempts },
     workers: qa.workers,
     source: request.source,
@@ -239,7 +257,7 @@ async function answerAll(
     limit: request.limit,
     candidate,
     budget,
-    reuse: { endpoint, sources },
+    reuseFor,
     record: {
       name: RUN_KIND_FILE,
       text: runKindRecord(request.kind ?? (candidate === undefined ? "qa" : "candidate-qa")),
@@ -287,7 +305,15 @@ With --stand-in, no endpoint, key or base URL is used (the two variables are not
 own deterministic stand-in answerer on 127.0.0.1 (a free port, stopped when run-qa ends) and calls it through
 the same path. The stand-in is not a language model: it answers with the stored fact sharing the most words
 with the question, or INSUFFICIENT, so retention decides correctness; its rows record response_model
-${STAND_IN_MODEL}. It needs network leave for 127.0.0.1 only. For trying a protocol or a module without a key.
+${STAND_IN_MODEL}. When the config's temperature is above 0 it samples: a draw seeded by the request
+fingerprint and the run number among the facts sharing a word with the question, so runs vary reproducibly; at
+temperature 0 it always gives the same answer. It needs network leave for 127.0.0.1 only. For trying a
+protocol or a module without a key.
+Epochs: with --epochs K every task is answered K times with identical settings: run 1 into DIR exactly as a
+one-run directory, run r into DIR/epoch-r, each a complete run directory the reference's grader can grade;
+DIR/epochs.json records K (resuming with another K is refused). The lock on DIR is held for all K runs;
+--limit, --max-cost and --dry-run count the K runs' calls in run order; Ctrl-C stops them all. --reuse gives
+run r only the answers of each source's run r.
 Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN_RULE}
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
@@ -326,6 +352,15 @@ do not verify, is refused.`,
     "stand-in": {
       type: "boolean",
       help: `answer with the built-in stand-in (${STAND_IN_MODEL}, on 127.0.0.1), not an endpoint: no key`,
+    },
+    epochs: {
+      type: "integer",
+      of: "runs",
+      min: 1,
+      max: MAX_EPOCHS,
+      value: "K",
+      help: "answer every task K times (default 1, or what DIR records): run 1 in DIR, run r in\n" +
+        "DIR/epoch-r, each a complete run; --limit and --max-cost count all K",
     },
     ...REUSE_FLAG,
     ...PRICE_FLAGS,
@@ -404,6 +439,7 @@ do not verify, is refused.`,
         prices,
         maxCostUsd,
         reuse,
+        epochs: flags.epochs,
         onNotice: (line) => io.err(line),
       });
     } finally {

@@ -36,7 +36,8 @@ baseline its qa_run.json records; without the dataset, its structure and statist
 records its two policies. A policy run made with run-policy --policy-module is checked without the dataset as
 any policy run; with it, its published rows are recomputed, and its module's rows too given the same
 --policy-module (another module is refused by SHA-256). A run made under another protocol is refused in one
-line naming the differing field. Writes nothing; no network. Exit 0 only when every check run holds.`,
+line naming the differing field. A K-run directory (run-qa --epochs K) has every run verified as the first,
+and the case-level verdict of the K runs re-derived from their rows. Writes nothing; no network. Exit 0 only when every check run holds.`,
   flags: {
     ...DATASET_FLAG,
     json: { type: "boolean", help: "print the checks and the verdict as one JSON document" },

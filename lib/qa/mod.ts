@@ -28,6 +28,17 @@ export {
   parseAnswerRow,
 } from "./run/answer_rows.ts";
 export { answerTasks, LOCKED_ACTION } from "./answer/answering.ts";
+export { answerEpochs, epochDryRunLines, type EpochRunOptions } from "./answer/epoch_runs.ts";
+export {
+  epochDirectories,
+  epochDirectory,
+  EPOCHS_FILE,
+  EpochsRecord,
+  epochsRecordJson,
+  MAX_EPOCHS,
+  readEpochs,
+  settleEpochs,
+} from "./run/epochs.ts";
 export {
   type ExpectedCandidate,
   type PolicyPair,
@@ -63,6 +74,19 @@ export {
   minimumDetectableEffect,
   type PowerSetting,
 } from "./grade/power.ts";
+export { caseBootstrap, signFlipP } from "./grade/case_stats.ts";
+export {
+  type CaseCounts,
+  caseLevelLines,
+  type CaseLevelSuite,
+  EPOCH_SUITES,
+  type EpochRow,
+  type EpochStats,
+  epochStats,
+  type EpochSuite,
+  type EpochSuiteRow,
+  perCaseCounts,
+} from "./grade/epochs.ts";
 export { interruptHandler } from "./answer/interrupt.ts";
 export {
   gradedRowIds,

@@ -28,7 +28,7 @@ export {
   SweepReportJson,
   sweepReportJson,
 } from "./render/json.ts";
-export { buildReport, reportRuns } from "./run/load.ts";
+export { buildReport, reportRuns, type RunsRequest } from "./run/load.ts";
 export {
   type CandidateRunInput,
   checkOneBaseline,

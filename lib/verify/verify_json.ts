@@ -4,7 +4,9 @@
  * what the check proves when it holds, `verdict`: `pass`, `fail` or `needs-dataset`, and `detail`), `ok` (no
  * check failed) and `conclusion` (the closing line); a QA run also `scope` (`structure-and-statistics` without the
  * dataset, `every-derivable-field` with it) and `notRederivable` (the row fields no offline check proves), and a
- * partial run opens with `partial` (its line and what `partial.json` records).
+ * partial run opens with `partial` (its line and what `partial.json` records). A K-run directory's document
+ * adds `epochs` (K), `runs` (runs 2…K, each `run`, `directory` and its checks as run 1's) and `case_level` (per
+ * suite: `suite`, `cases`, the sign-flip `p`, `difference`, `interval`; `null` when a run did not verify).
  *
  * @module
  */
@@ -38,13 +40,33 @@ const common = {
   conclusion: z.string(),
 };
 
-/** A QA run's (or a partial run's) document. */
+const qaResult = {
+  checks: z.array(CheckJson),
+  ok: z.boolean(),
+  scope: z.enum(["structure-and-statistics", "every-derivable-field"]),
+  notRederivable: z.array(z.string()),
+  conclusion: z.string(),
+};
+
+/** One suite's case-level verdict over K runs. */
+const CaseLevelJson = z.strictObject({
+  suite: z.enum(["official", "synthetic", "overall"]),
+  cases: count,
+  p: z.number(),
+  difference: z.number(),
+  interval: z.tuple([z.number(), z.number()]),
+});
+
+/** A QA run's (or a partial run's) document; a K-run directory's adds its further runs and case-level verdict. */
 export const QaVerifyJson = z.strictObject({
   partial: z.optional(PartialJsonSchema),
   kind: z.literal("qa"),
-  ...common,
-  scope: z.enum(["structure-and-statistics", "every-derivable-field"]),
-  notRederivable: z.array(z.string()),
+  directory: z.string(),
+  policies: z.array(z.string()),
+  ...qaResult,
+  epochs: z.optional(z.number().check(z.int(), z.minimum(2))),
+  runs: z.optional(z.array(z.strictObject({ run: count, directory: z.string(), ...qaResult }))),
+  case_level: z.optional(z.nullable(z.array(CaseLevelJson))),
 });
 
 /** A policy run's or a sweep's document. */

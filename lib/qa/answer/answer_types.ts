@@ -65,6 +65,8 @@ export interface RunQaSummary {
   leftForLater: number;
   /** With a budget: tasks it left for the next run (counted apart from `leftForLater`). */
   leftByBudget?: number;
+  /** With a budget: the summed worst case of the calls it let through (what a later run of K has left). */
+  budgetUsedUsd?: number;
   /** With `reuse`: the rows this run copied from earlier runs (each a call saved; counted in `reused`). */
   copiedFromRuns?: number;
   /** The first call that found no server on any attempt before any call succeeded, which stopped the run. */

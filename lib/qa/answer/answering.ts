@@ -24,7 +24,7 @@ import { checkRunDirectory, planRows, type RowPlan } from "./resume.ts";
 import { qaRunMarker } from "../run/run_marker.ts";
 import { markerPath, responsesDir, supersededDir, supersededName } from "../run/run_dir.ts";
 import type { AnswerTask } from "../run/tasks.ts";
-import { affordableCalls, type CostBudget, estimatePromptTokens } from "./cost.ts";
+import { affordableCalls, callCostUsd, type CostBudget, estimatePromptTokens } from "./cost.ts";
 import { reuseAnswers } from "./answer_reuse.ts";
 
 export type { RunEvent, RunQaOptions, RunQaSummary } from "./answer_types.ts";
@@ -72,10 +72,26 @@ export async function answerTasks(
   }
 }
 
+/**
+ * {@linkcode answerTasks} for a caller that already holds `directory`'s lock (run 1 of a K-run directory,
+ * whose lock is held across the K runs).
+ */
+export async function answerTasksLocked(
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+  directory: string,
+  options: RunQaOptions,
+): Promise<RunQaSummary> {
+  await checkRunDirectory(directory, contracts, options.candidate);
+  await ensureDir(directory, options.publish);
+  return await runLocked(contracts, tasks, directory, options);
+}
+
 /** What a refusal on a locked directory tells the user to do. */
 export const LOCKED_ACTION = "another run-qa is answering into this directory; wait for it to finish";
 
-function takeoverText(holder: LockHolder): string {
+/** The warning when a stale lock is taken over. */
+export function takeoverText(holder: LockHolder): string {
   if (holder.pid === 0) return "taking over a stale lock whose file was unreadable (no process held it)";
   return `taking over a stale lock of ${holder.command} (pid ${holder.pid}, started ${holder.started_at}), which is no longer running`;
 }
@@ -96,7 +112,9 @@ async function runLocked(
   const summary: RunQaSummary = {
     reused: plans.length - pending.length,
     leftForLater: pending.length - limited.length,
-    ...(options.budget === undefined ? {} : { leftByBudget: limited.length - queue.length }),
+    ...(options.budget === undefined
+      ? {}
+      : { leftByBudget: limited.length - queue.length, budgetUsedUsd: worstCase(queue, options.budget) }),
     ...(options.reuse === undefined ? {} : { copiedFromRuns: copied }),
     called: 0,
     failed: [],
@@ -116,6 +134,14 @@ async function runLocked(
   await answerQueue(queue, summary, options, now);
   summary.failed.sort((a, b) => compareCodePoints(a.rowId, b.rowId));
   return summary;
+}
+
+function worstCase(plans: readonly RowPlan[], budget: CostBudget): number {
+  return plans.reduce(
+    (sum, plan) =>
+      sum + callCostUsd(estimatePromptTokens(plan.task.messages), budget.maxTokens, budget.prices),
+    0,
+  );
 }
 
 function affordable(plans: readonly RowPlan[], budget: CostBudget): number {

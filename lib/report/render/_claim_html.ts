@@ -16,7 +16,7 @@ function name(policy: string): string {
 
 function card(claim: Claim, row: ClaimRow): string {
   const scores = row.scores.map(({ policy, count }, index) =>
-    `<span class="p${index}">${name(policy)} ${count}/${row.cases}</span>`
+    `<span class="p${index}">${name(policy)} ${count}/${row.of ?? row.cases}</span>`
   ).join(" vs ");
   const lines = [
     `<h3>${escapeHtml(row.label)} <span class="muted">· ${row.cases} cases</span></h3>`,
@@ -26,9 +26,17 @@ function card(claim: Claim, row: ClaimRow): string {
   if (statistics !== undefined) {
     const [first, second] = claim.policies;
     lines.push(
-      `<p>exact McNemar p = ${statistics.p} · mid-p ${statistics.midP} <span class="muted">(${statistics.discordant} discordant: ${statistics.onlySecond} only ${
-        name(second)
-      }, ${statistics.onlyFirst} only ${name(first)})</span></p>`,
+      `<p>${escapeHtml(statistics.test ?? "exact McNemar p")} = ${statistics.p}${
+        statistics.midP === undefined ? "" : ` · mid-p ${statistics.midP}`
+      } <span class="muted">(${
+        statistics.test === undefined
+          ? `${statistics.discordant} discordant: ${statistics.onlySecond} only ${
+            name(second)
+          }, ${statistics.onlyFirst} only ${name(first)}`
+          : `${statistics.discordant} cases differ: ${statistics.onlySecond} more for ${
+            name(second)
+          }, ${statistics.onlyFirst} more for ${name(first)}`
+      })</span></p>`,
       `<p>difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}</p>`,
     );
   }

@@ -1,16 +1,19 @@
 /**
  * `report --json`: the report's data as one JSON document, with the sections of the terminal report. Every
- * document has, first, its notices (`partial`: the partial run's line and record; `synthetic`: the demo's line),
- * then `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
+ * document has, first, its notices (`partial`: the partial run's line and record; `synthetic`: the demo's line;
+ * `authored_from`: the protocol an authored protocol extends), then `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
  * `verdict` — `pass` or `needs-dataset` — and `detail`; `ok`; `proved`), then by kind:
  *
  * - `qa`: `suites` (official, synthetic, overall: `cases`, `correct` per policy, `mcnemar`, `bootstrap` as
- *   `qa.stats.json` has them, and `mid_p`, the exact McNemar test's mid-p), `scenarios` (per source, scenario and policy: `cases`, `correct`, `accuracy`,
- *   `support_retained`), `retention` (accuracy with the support retained and lost), `discordant` (each case, the
+ *   `qa.stats.json` has them, and `mid_p`, the exact McNemar test's mid-p), `scenarios` (per source, scenario
+ *   and policy: `cases`, `correct`, `accuracy`, `support_retained`), `retention` (accuracy with the support retained and lost), `discordant` (each case, the
  *   policy that won, and per policy the full `prediction`, `grade_correct`, `grade_rule`,
  *   `support_all_retained`), `tokens` (`by_policy` and `total`: `rows`, `attempts`, `prompt`, `completion`,
  *   `cache_hit` and `cache_miss` — `null` when no row reports them — and `cost_usd` with `prices`, else `null`),
- *   `provenance` (`label`, `value` pairs).
+ *   `provenance` (`label`, `value` pairs); a K-run directory (`run-qa --epochs K`) adds `epochs` (K),
+ *   `per_case` (`case_id`, `suite`, `correct` per policy, 0–K), `case_level` (per suite `cases`, the exact
+ *   sign-flip `p`, `difference`, `interval`), `per_epoch` (K entries: `run` and per suite `cases`, `correct`,
+ *   `mcnemar`) and `flips` (per policy, the cases whose grade differs between runs).
  * - `policy`: `retention` (summary.json's groups), `differences` (each case and capacity where one policy keeps
  *   every support and the other does not), `provenance`.
  * - `sweep`: `sweep` (`protocol_id`, `tool`, `grid_points`, `rows`), `best` and `worst` grid points (each with
@@ -60,6 +63,40 @@ const totals = z.strictObject({
   cost_usd: z.nullable(z.number()),
 });
 const side = z.strictObject({ cases: count, correct: count });
+const mcnemarJson = z.strictObject({
+  both_correct: count,
+  both_wrong: count,
+  only_first_correct: count,
+  only_second_correct: count,
+  p_value: z.number(),
+});
+const epochSuite = z.strictObject({
+  cases: count,
+  correct: z.record(z.string(), count),
+  mcnemar: mcnemarJson,
+});
+const suiteEnum = z.enum(["official", "synthetic", "overall"]);
+/** A K-run directory's keys (absent for one run): what CI scripts read. */
+const epochKeys = {
+  epochs: z.optional(count),
+  per_case: z.optional(z.array(z.strictObject({
+    case_id: z.string(),
+    suite: z.enum(["official", "synthetic"]),
+    correct: z.record(z.string(), count),
+  }))),
+  case_level: z.optional(z.array(z.strictObject({
+    suite: suiteEnum,
+    cases: count,
+    p: z.number(),
+    difference: z.number(),
+    interval: z.tuple([z.number(), z.number()]),
+  }))),
+  per_epoch: z.optional(z.array(z.strictObject({
+    run: count,
+    suites: z.strictObject({ official: epochSuite, synthetic: epochSuite, overall: epochSuite }),
+  }))),
+  flips: z.optional(z.record(z.string(), count)),
+};
 
 /** A QA results directory's document. */
 export const QaReportJson = z.strictObject({
@@ -120,6 +157,7 @@ export const QaReportJson = z.strictObject({
     ),
   }),
   provenance,
+  ...epochKeys,
 });
 
 /** A policy run's document. */
@@ -302,6 +340,27 @@ function qaJson(report: QaReport, notices: readonly Notice[]): z.infer<typeof Qa
         : { input_usd_per_million: bill.prices.input, output_usd_per_million: bill.prices.output },
     },
     provenance: report.provenance.entries.map(([label, value]) => ({ label, value })),
+    ...epochsJson(report),
+  };
+}
+
+/** The K-run keys: K, each case's correct counts, the case-level verdict per suite, each run's McNemar. */
+function epochsJson(report: QaReport): Partial<z.infer<typeof QaReportJson>> {
+  const epochs = report.epochs;
+  if (epochs === undefined) return {};
+  return {
+    epochs: epochs.epochs,
+    per_case: epochs.per_case.map((item) => ({ ...item, correct: { ...item.correct } })),
+    case_level: epochs.case_level.map((suite) => ({ ...suite, interval: [...suite.interval] })),
+    per_epoch: epochs.per_epoch.map((row) => ({
+      run: row.run,
+      suites: {
+        official: { ...row.suites.official, mcnemar: { ...row.suites.official.mcnemar } },
+        synthetic: { ...row.suites.synthetic, mcnemar: { ...row.suites.synthetic.mcnemar } },
+        overall: { ...row.suites.overall, mcnemar: { ...row.suites.overall.mcnemar } },
+      },
+    })),
+    flips: { ...epochs.flips },
   };
 }
 

@@ -10,6 +10,7 @@
 import { POLICIES } from "../../policy/mod.ts";
 import { formatMidP, formatP, formatSigned } from "../document/format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
+import type { EpochStats } from "../../qa/mod.ts";
 import { capacitiesOf, supportKept } from "./groups.ts";
 import { suiteName } from "./names.ts";
 
@@ -17,14 +18,16 @@ import { suiteName } from "./names.ts";
 export interface ClaimStatistics {
   /** The exact McNemar p: the verdict. */
   p: string;
-  /** Its mid-p, shown beside it. */
-  midP: string;
+  /** Its mid-p, shown beside it (an exact McNemar p only). */
+  midP?: string;
   difference: string;
   interval: string;
   discordant: number;
   /** Discordant pairs won by the first policy, then by the second. */
   onlyFirst: number;
   onlySecond: number;
+  /** The test the p comes from (default: exact McNemar). */
+  test?: string;
 }
 
 /** One line of the claim: a suite or a capacity, each policy's count of its cases. */
@@ -32,6 +35,8 @@ export interface ClaimRow {
   label: string;
   cases: number;
   scores: { policy: string; count: number }[];
+  /** What each count is out of, when not `cases` (K runs: K · cases answers). */
+  of?: number;
   statistics?: ClaimStatistics;
 }
 
@@ -51,6 +56,7 @@ export interface Claim {
 }
 
 function qaClaim(report: QaReport): Claim {
+  if (report.epochs !== undefined) return epochClaim(report, report.epochs);
   const [first, second] = report.policies;
   const level = Math.round((1 - report.bootstrap.alpha) * 100);
   const grades = report.bill.total.rows;
@@ -84,6 +90,48 @@ function qaClaim(report: QaReport): Claim {
     checked: report.verification.bound
       ? checked
       : `${checked} No qa_run.json: the run is not bound to artifact hashes.`,
+  };
+}
+
+/** A K-run directory's claim: the case-level verdict, the counts summed over the K runs. */
+function epochClaim(report: QaReport, epochs: EpochStats): Claim {
+  const [first, second] = report.policies;
+  const level = Math.round((1 - report.bootstrap.alpha) * 100);
+  const k = epochs.epochs;
+  return {
+    title: `Result: ${second} against ${first}, ${k} runs`,
+    policies: [first, second],
+    measure: `correct answers over ${k} runs`,
+    level,
+    rows: epochs.case_level.map((suite) => {
+      const members = epochs.per_case.filter((item) =>
+        suite.suite === "overall" || item.suite === suite.suite
+      );
+      const d = members.map((item) => item.correct[second] - item.correct[first]);
+      const total = (policy: string) => members.reduce((sum, item) => sum + item.correct[policy], 0);
+      return {
+        label: suiteName(suite.suite),
+        cases: suite.cases,
+        of: suite.cases * k,
+        scores: [first, second].map((policy) => ({ policy, count: total(policy) })),
+        statistics: {
+          p: formatP(suite.p),
+          difference: formatSigned(suite.difference),
+          interval: `[${formatSigned(suite.interval[0])}, ${formatSigned(suite.interval[1])}]`,
+          discordant: d.filter((value) => value !== 0).length,
+          onlyFirst: d.filter((value) => value < 0).length,
+          onlySecond: d.filter((value) => value > 0).length,
+          test: `exact sign-flip test over ${suite.cases} cases, ${k} runs each: p`,
+        },
+      };
+    }),
+    method:
+      `Each case answered ${k} times by each policy; per case d = ${second} − ${first} correct answers; the exact two-sided sign-flip test over the cases (every sign assignment enumerated); the mean difference in accuracy, sum d / (${k} · cases), with its ${level}% case bootstrap interval (seed ${report.bootstrap.seed}, cases resampled, never answers).`,
+    checked: `Each of the ${k} runs was verified as one run is; ${
+      report.verification.rederived
+        ? "their grades re-derived with --dataset"
+        : "their grades taken as recorded"
+    }. The model's answers are always taken as recorded.`,
   };
 }
 
@@ -140,7 +188,7 @@ export function claimOf(report: RunReport): Claim {
 
 /** A row's counts, e.g. "confidence 18/40 vs hybrid-v1 29/40". */
 export function claimScores(row: ClaimRow): string {
-  return row.scores.map(({ policy, count }) => `${policy} ${count}/${row.cases}`).join(" vs ");
+  return row.scores.map(({ policy, count }) => `${policy} ${count}/${row.of ?? row.cases}`).join(" vs ");
 }
 
 /**
@@ -150,7 +198,10 @@ export function claimScores(row: ClaimRow): string {
 export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined {
   const statistics = row.statistics;
   if (statistics === undefined) return undefined;
-  return `exact McNemar p = ${statistics.p} (mid-p ${statistics.midP}) · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
+  const mid = statistics.midP === undefined ? "" : ` (mid-p ${statistics.midP})`;
+  return `${
+    statistics.test ?? "exact McNemar p"
+  } = ${statistics.p}${mid} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
 }
 
 /**

@@ -8,7 +8,7 @@
 
 import type { RunFiles } from "../../base/mod.ts";
 import type { PolicyRawRow, PolicySummaryGroup, RetentionEntry } from "../../policy/mod.ts";
-import type { GradedRow, PolicyPair, QaSuiteStats, QaSummaryGroup } from "../../qa/mod.ts";
+import type { EpochStats, GradedRow, PolicyPair, QaSuiteStats, QaSummaryGroup } from "../../qa/mod.ts";
 import type { Verification } from "./verification.ts";
 
 /** A suite's headline numbers. */
@@ -95,6 +95,8 @@ export interface QaReport {
   rows: readonly GradedRow[];
   /** The run's files as they were read, once (a comparison's byte layer compares these). */
   files: RunFiles;
+  /** A K-run directory's case-level verdict over its K verified runs (absent for one run). */
+  epochs?: EpochStats;
 }
 
 /** A case and capacity where one policy keeps the support and the other does not. */

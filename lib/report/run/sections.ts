@@ -15,6 +15,7 @@ import type { RunReport } from "./run_report.ts";
 import { scenariosSection } from "./scenarios.ts";
 import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
+import { epochSections } from "./epochs.ts";
 import { suiteName } from "./names.ts";
 import type { Verification } from "./verification.ts";
 
@@ -57,9 +58,14 @@ export function reportSections(report: RunReport): Section[] {
       provenanceSection(report.provenance),
     ];
   }
+  // With K runs, the one-run sections below the case level are run 1's: said in the suites' title.
+  const suites = suitesSection(report);
   return renamed([
     verificationSection(report.verification),
-    suitesSection(report),
+    ...epochSections(report),
+    report.epochs === undefined
+      ? suites
+      : { ...suites, title: `${suites.title}: run 1 of ${report.epochs.epochs}` },
     scenariosSection(report.scenarios, report.policies),
     retentionSection(report.retention),
     discordantSection(report.discordant, report.policies),

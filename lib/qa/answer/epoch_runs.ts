@@ -1,0 +1,212 @@
+/**
+ * `run-qa --epochs K`: every task answered K times with identical settings, run r into its own complete run
+ * directory (the directory itself for run 1, `epoch-r/` after). The directory's lock is held across the K runs;
+ * `--limit` and `--max-cost` count the K runs' calls together, in run order; a stop (Ctrl-C, a rejected key, an
+ * unreachable endpoint) ends the K runs where it happened, and the same command resumes.
+ *
+ * @module
+ */
+
+import type { Contracts } from "../../protocol/mod.ts";
+import { codePointLength } from "../../py/mod.ts";
+import { acquireDirectoryLock, ensureDir, exists, InputError, writeFileAtomic } from "../../base/mod.ts";
+import { answerTasks, answerTasksLocked, LOCKED_ACTION, takeoverText } from "./answering.ts";
+import type { RunQaOptions, RunQaSummary } from "./answer_types.ts";
+import type { AnswerProvider } from "./provider.ts";
+import { checkRunDirectory, dryRunLines, planRows, type RowPlan } from "./resume.ts";
+import { epochDirectory, EPOCHS_FILE, epochsRecordJson, readEpochs } from "../run/epochs.ts";
+import type { AnswerTask } from "../run/tasks.ts";
+
+/** How K runs are answered: a run's options apart from its provider and reuse, which differ per run. */
+export interface EpochRunOptions extends Omit<RunQaOptions, "provider" | "reuse"> {
+  /** The provider run `run` (from 1) calls. */
+  providerFor: (run: number) => AnswerProvider;
+  /** The endpoint and the earlier runs' answers run `run` may take (the same run number of each source). */
+  reuseFor?: (run: number) => Promise<RunQaOptions["reuse"]>;
+}
+
+/** The tasks of a run not yet answered (a run not started yet; its directory may not exist). */
+async function pendingOf(directory: string, tasks: readonly AnswerTask[]): Promise<number> {
+  if (!await exists(directory)) return tasks.length;
+  return (await planRows(directory, tasks)).filter((plan) => plan.state !== "reuse").length;
+}
+
+function emptySummary(): RunQaSummary {
+  return {
+    reused: 0,
+    called: 0,
+    failed: [],
+    notAttempted: 0,
+    interrupted: false,
+    tokens: 0,
+    credentialsRejected: null,
+    responseModels: Object.create(null),
+    leftForLater: 0,
+  };
+}
+
+/** Adds run `run`'s summary into `total`, its row ids named by the run's directory inside the first. */
+function addRun(total: RunQaSummary, part: RunQaSummary, run: number): void {
+  const prefix = run === 1 ? "" : `epoch-${run}/`;
+  const named = <T extends { rowId: string }>(item: T): T => ({ ...item, rowId: prefix + item.rowId });
+  total.reused += part.reused;
+  total.called += part.called;
+  total.failed.push(...part.failed.map(named));
+  total.notAttempted += part.notAttempted;
+  total.interrupted ||= part.interrupted;
+  total.tokens += part.tokens;
+  total.credentialsRejected ??= part.credentialsRejected === null ? null : named(part.credentialsRejected);
+  for (const [model, count] of Object.entries(part.responseModels)) {
+    total.responseModels[model] = (total.responseModels[model] ?? 0) + count;
+  }
+  total.leftForLater += part.leftForLater;
+  if (part.leftByBudget !== undefined) total.leftByBudget = (total.leftByBudget ?? 0) + part.leftByBudget;
+  if (part.budgetUsedUsd !== undefined) total.budgetUsedUsd = (total.budgetUsedUsd ?? 0) + part.budgetUsedUsd;
+  if (part.copiedFromRuns !== undefined) {
+    total.copiedFromRuns = (total.copiedFromRuns ?? 0) + part.copiedFromRuns;
+  }
+  if (part.unreachable !== undefined) total.unreachable ??= named(part.unreachable);
+}
+
+/**
+ * Answers (or resumes) K runs of `tasks` into `directory`: K = 1 is {@linkcode answerTasks} exactly; for K > 1
+ * the directory's lock is taken for all K runs, `epochs.json` records K, and each run r is answered into
+ * `epochDirectory(directory, r)` (holding its own lock too). The summary adds the K runs'.
+ *
+ * @throws {InputError} When the directory records another K.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../../protocol/demo.ts";
+ * import { answerEpochs } from "./epoch_runs.ts";
+ * import { buildAnswerTasks } from "../run/tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const tasks = await buildAnswerTasks(contracts, cases.slice(0, 1)); // one case, both policies
+ * const providerFor = () => () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} });
+ * const options = { providerFor, retry: { maxAttempts: 1 }, workers: 1, source: { dirty: null, head: null } };
+ * const dir = await Deno.makeTempDir();
+ * strictEqual((await answerEpochs(contracts, tasks, dir, 3, options)).called, 6);
+ * strictEqual((await answerEpochs(contracts, tasks, dir, 3, options)).reused, 6); // resumed: nothing called
+ * strictEqual(await Deno.readTextFile(`${dir}/epochs.json`), '{\n  "epochs": 3,\n  "schema_version": 1\n}\n');
+ * ```
+ */
+export async function answerEpochs(
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+  directory: string,
+  epochs: number,
+  options: EpochRunOptions,
+): Promise<RunQaSummary> {
+  const { providerFor, reuseFor, ...shared } = options;
+  const runOptions = async (run: number): Promise<RunQaOptions> => ({
+    ...shared,
+    provider: providerFor(run),
+    ...(reuseFor === undefined ? {} : { reuse: await reuseFor(run) }),
+  });
+  if (epochs === 1) return await answerTasks(contracts, tasks, directory, await runOptions(1));
+  await checkRunDirectory(directory, contracts, options.candidate);
+  await ensureDir(directory, options.publish);
+  const lock = await acquireDirectoryLock(directory, "run-qa", LOCKED_ACTION, options.now);
+  try {
+    if (lock.tookOver !== null) {
+      options.onEvent?.({ kind: "warning", message: `${lock.path}: ${takeoverText(lock.tookOver)}` });
+    }
+    const recorded = await readEpochs(directory);
+    if (recorded === 1) {
+      await writeFileAtomic(`${directory}/${EPOCHS_FILE}`, epochsRecordJson(epochs), options.publish);
+    } else if (recorded !== epochs) {
+      throw new InputError(`holds ${recorded} runs, not ${epochs}`, { path: `${directory}/${EPOCHS_FILE}` });
+    }
+    return await answerRuns(contracts, tasks, directory, epochs, runOptions, options);
+  } finally {
+    lock.release();
+  }
+}
+
+async function answerRuns(
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+  directory: string,
+  epochs: number,
+  runOptions: (run: number) => Promise<RunQaOptions>,
+  { limit, budget, signal }: Pick<RunQaOptions, "limit" | "budget" | "signal">,
+): Promise<RunQaSummary> {
+  const total = emptySummary();
+  if (budget !== undefined) [total.leftByBudget, total.budgetUsedUsd] = [0, 0];
+  let limitLeft = limit;
+  let stop: "stopped" | "limit" | "budget" | undefined;
+  for (let run = 1; run <= epochs; run++) {
+    const runDirectory = epochDirectory(directory, run);
+    if (stop === undefined && signal?.aborted) [stop, total.interrupted] = ["stopped", true];
+    if (stop !== undefined) {
+      const pending = await pendingOf(runDirectory, tasks);
+      if (stop === "stopped") total.notAttempted += pending;
+      else if (stop === "limit") total.leftForLater += pending;
+      else total.leftByBudget! += pending;
+      continue;
+    }
+    const base = await runOptions(run);
+    const spent = total.budgetUsedUsd ?? 0;
+    const options: RunQaOptions = {
+      ...base,
+      limit: limitLeft,
+      budget: budget === undefined
+        ? undefined
+        : { ...budget, maxCostUsd: Math.max(0, budget.maxCostUsd - spent) },
+    };
+    const part = run === 1
+      ? await answerTasksLocked(contracts, tasks, runDirectory, options)
+      : await answerTasks(contracts, tasks, runDirectory, options);
+    addRun(total, part, run);
+    if (limitLeft !== undefined) limitLeft -= tasks.length - part.reused - part.leftForLater;
+    if (part.interrupted || part.credentialsRejected !== null || part.unreachable !== undefined) {
+      stop = "stopped";
+    } else if (part.leftForLater > 0 || limitLeft === 0) stop = "limit";
+    else if ((part.leftByBudget ?? 0) > 0) stop = "budget";
+  }
+  return total;
+}
+
+/**
+ * What `run-qa --dry-run --epochs K` prints: each run's task lines (run r > 1's row ids under `epoch-r/`), then
+ * one total over the K runs. K = 1 is {@linkcode dryRunLines} exactly.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../../protocol/demo.ts";
+ * import { epochDryRunLines } from "./epoch_runs.ts";
+ * import { buildAnswerTasks } from "../run/tasks.ts";
+ * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const tasks = await buildAnswerTasks(contracts, cases);
+ * const lines = epochDryRunLines(tasks, [undefined, undefined, undefined]);
+ * strictEqual(lines.length, 3 * 90 + 1);
+ * strictEqual(lines[90].startsWith(`epoch-2/${tasks[0].rowId}  `), true);
+ * strictEqual(lines.at(-1)!.replace(/ \d+ characters/, ""), "dry run: 3 runs × 90 tasks, of messages, 270 call(s) needed; nothing called");
+ * ```
+ */
+export function epochDryRunLines(
+  tasks: readonly AnswerTask[],
+  plans: readonly (readonly RowPlan[] | undefined)[],
+): string[] {
+  if (plans.length === 1) return dryRunLines(tasks, plans[0]);
+  const lines: string[] = [];
+  const size = tasks.reduce(
+    (sum, task) =>
+      sum + task.messages.reduce((inner, message) => inner + codePointLength(message.content), 0),
+    0,
+  );
+  let calls = 0;
+  for (const [index, runPlans] of plans.entries()) {
+    calls += runPlans === undefined ? tasks.length : runPlans.filter((plan) => plan.state !== "reuse").length;
+    const prefix = index === 0 ? "" : `epoch-${index + 1}/`;
+    lines.push(...dryRunLines(tasks, runPlans).slice(0, -1).map((line) => prefix + line));
+  }
+  const characters = size * plans.length;
+  lines.push(
+    `dry run: ${plans.length} runs × ${tasks.length} tasks, ${characters} characters of messages, ${calls} ` +
+      "call(s) needed; nothing called",
+  );
+  return lines;
+}
