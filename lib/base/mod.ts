@@ -67,3 +67,4 @@ export {
   startsWithBom,
 } from "./utf8.ts";
 export { visible } from "./visible.ts";
+export { type SchemaIssue, type SchemaResult } from "./schema.ts";
