@@ -9,8 +9,8 @@ import {
   loadDataset,
   parseDatasetJson,
   parseRows,
-  renderEvidence,
 } from "../../../lib/protocol/dataset.ts";
+import { renderEvidence } from "../../../lib/protocol/evidence.ts";
 import { ContractError } from "../../../lib/base/errors.ts";
 import { DatasetIntegrityError } from "../../../lib/protocol/mod.ts";
 import { sha256Hex } from "../../../lib/base/hash.ts";
