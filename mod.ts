@@ -63,22 +63,22 @@ export {
   type PolicyResult,
   type SandboxModule,
 } from "./lib/policy/mod.ts";
-export { type Fact, type Pool, type UsageEntry } from "./lib/protocol/pool.ts";
+export { type Fact, type Pool, type UsageEntry } from "./lib/protocol/mod.ts";
 export {
   type Artifact,
   type Contracts,
   type ContractSources,
   embeddedSources,
   loadContracts,
-} from "./lib/protocol/contracts.ts";
-export { type PreparedProtocol, prepareProtocol } from "./lib/protocol/prepare.ts";
-export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/protocol/cases.ts";
-export { type Dataset, type DatasetRow } from "./lib/protocol/dataset.ts";
-export { type HashedBytes } from "./lib/base/fs.ts";
-export { type Instant } from "./lib/py/time.ts";
+} from "./lib/protocol/mod.ts";
+export { type PreparedProtocol, prepareProtocol } from "./lib/protocol/mod.ts";
+export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/protocol/mod.ts";
+export { type Dataset, type DatasetRow } from "./lib/protocol/mod.ts";
+export { type HashedBytes } from "./lib/base/mod.ts";
+export { type Instant } from "./lib/py/mod.ts";
 export { type AnswerTask, type CandidateModule } from "./lib/qa/mod.ts";
-export { type SourceState } from "./lib/protocol/identity.ts";
-export { PythonRandom } from "./lib/py/random.ts";
+export { type SourceState } from "./lib/protocol/mod.ts";
+export { PythonRandom } from "./lib/py/mod.ts";
 export {
   dumps,
   type DumpsOptions,
@@ -88,8 +88,8 @@ export {
   PyFloat,
   pyFloat,
   type PyJson,
-} from "./lib/py/json.ts";
-export { HybridWeights, ProtocolConfig } from "./lib/protocol/config.ts";
+} from "./lib/py/mod.ts";
+export { HybridWeights, ProtocolConfig } from "./lib/protocol/mod.ts";
 export {
   OFFICIAL_SCENARIOS,
   OfficialManifest,
@@ -97,7 +97,7 @@ export {
   SYNTHETIC_SCENARIO,
   SyntheticCase,
   SyntheticManifest,
-} from "./lib/protocol/manifest.ts";
+} from "./lib/protocol/mod.ts";
 export { GradedRow } from "./lib/qa/mod.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
@@ -118,7 +118,7 @@ export {
   requestFingerprint,
   type RequestSettings,
 } from "./lib/qa/mod.ts";
-export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/base/schema.ts";
+export { type Schema, type SchemaIssue, type SchemaResult } from "./lib/base/mod.ts";
 export {
   ContractError,
   type DomainErrorOptions,

@@ -68,3 +68,4 @@ export {
   startsWithBom,
 } from "./utf8.ts";
 export { visible } from "./visible.ts";
+export { type SchemaIssue, type SchemaResult } from "./schema.ts";

@@ -144,7 +144,7 @@ export function runCandidateHooks(
     beforeDataset: async (contracts) => {
       if (module === undefined) return;
       if (directory === undefined) return refuseModuleWithoutRun(module.path);
-      if ((await recogniseRun(directory))?.module === "run.json") {
+      if ((await recogniseRun(directory, "list"))?.module === "run.json") {
         policyRun = await policyRunModule(module, directory);
         return;
       }

@@ -40,6 +40,8 @@ export interface RunKind {
   readonly marks: readonly string[];
   /** Whether the directory's files (without a record) hold this kind; tried in registry order. */
   readonly recognise: (files: RunFiles) => Promise<boolean>;
+  /** Whether `recognise` reads a file's content (a record the run holds), not only which files there are. */
+  readonly reads: boolean;
   /** `verify`'s checks and lines for it. */
   readonly verify: VerifyRun;
   /** Where a `--policy-module` is held to the run: its `run.json` (a policy run) or its QA marker. */
@@ -74,6 +76,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     recognise: async (files) =>
       await has(files, "sweep.jsonl") && !await has(files, "qa.rows.jsonl") &&
       !await has(files, "policy.raw.jsonl"),
+    reads: false,
     verify: verifySweepKind,
     // Read as a QA directory, whose checks name what a sweep lacks.
     module: undefined,
@@ -87,6 +90,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     shape: "policy",
     marks: POLICY_MARKS,
     recognise: async (files) => await policyFiles(files) && await recordedPolicyModule(files) !== undefined,
+    reads: true,
     verify: verifyPolicyKind,
     module: "run.json",
     answers: false,
@@ -99,6 +103,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     shape: "policy",
     marks: POLICY_MARKS,
     recognise: policyFiles,
+    reads: false,
     verify: verifyPolicyKind,
     module: "run.json",
     answers: false,
@@ -114,6 +119,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     recognise: async (files) =>
       await has(files, "partial.json") ||
       !await has(files, "qa.rows.jsonl") && await has(files, "partial/partial.json"),
+    reads: false,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -128,6 +134,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     recognise: async (files) =>
       await qaFiles(files) && await has(files, "protocol/configs") &&
       await has(files, "policy/policy.raw.jsonl"),
+    reads: false,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -140,6 +147,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     shape: "qa",
     marks: QA_MARKS,
     recognise: async (files) => await qaFiles(files) && await recordedCandidate(files) !== undefined,
+    reads: true,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -152,6 +160,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     shape: "qa",
     marks: QA_MARKS,
     recognise: qaFiles,
+    reads: false,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -164,6 +173,7 @@ export const RUN_KINDS: readonly RunKind[] = [
     shape: "qa",
     marks: [],
     recognise: () => Promise.resolve(false),
+    reads: false,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -181,6 +191,8 @@ export function runKindNamed(name: RunKindName): RunKind {
  * The kind of run `directory` holds: the published run for none; the kind its `run_kind.json` records (a
  * partial grading refines a QA record); else the first entry that recognises its files. `undefined` for
  * anything that is not a directory, or a directory that holds no run (each command says so in its words).
+ * With `look` `"list"`, no file of the run is read but the record: a kind told apart only by what a file
+ * says (a module's policy run, a candidate QA run) is given as its plain kind, whose shape is the same.
  *
  * @example
  * ```ts
@@ -193,7 +205,10 @@ export function runKindNamed(name: RunKindName): RunKind {
  * strictEqual((await recogniseRun(undefined))?.name, "published");
  * ```
  */
-export async function recogniseRun(directory: string | RunFiles | undefined): Promise<RunKind | undefined> {
+export async function recogniseRun(
+  directory: string | RunFiles | undefined,
+  look: "read" | "list" = "read",
+): Promise<RunKind | undefined> {
   if (directory === undefined) return runKindNamed("published");
   const files = runFilesOf(directory);
   const info = await Deno.stat(files.directory).catch(() => undefined);
@@ -203,7 +218,9 @@ export async function recogniseRun(directory: string | RunFiles | undefined): Pr
     const partial = runKindNamed("partial");
     return recorded.shape === "qa" && await partial.recognise(files) ? partial : recorded;
   }
-  for (const kind of RUN_KINDS) if (await kind.recognise(files)) return kind;
+  for (const kind of RUN_KINDS) {
+    if ((look === "read" || !kind.reads) && await kind.recognise(files)) return kind;
+  }
   return undefined;
 }
 

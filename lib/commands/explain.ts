@@ -61,7 +61,7 @@ not ours to redistribute); no network.`,
     }
     const directory = flags["output-dir"];
     const module = moduleRequest(flags);
-    if (directory !== undefined && (await recogniseRun(directory))?.explain === "refused") {
+    if (directory !== undefined && (await recogniseRun(directory, "list"))?.explain === "refused") {
       throw new InputError(
         "is a policy run (policy.raw.jsonl), and --output-dir reads a QA run's answers: leave it out (explain " +
           "recomputes every policy's decisions; --policy-module M adds a module's)",

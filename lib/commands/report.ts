@@ -163,7 +163,7 @@ async function reportRun(
   refuseJsonConflicts(flags);
   const source = await protocolSource(flags, io, directory);
   const partial = await partialToReport(directory, against);
-  if ((await recogniseRun(directory))?.report === "sweep") {
+  if ((await recogniseRun(directory, "list"))?.report === "sweep") {
     await reportSweep(directory, source, flags, io, seams);
     return;
   }

@@ -43,3 +43,14 @@ export {
 export { KEPT_PROTOCOL_DIR, readProtocolDirectory } from "./protocol_dir.ts";
 export { PUBLISHED_RUN, withPublishedRun } from "./published.ts";
 export { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";
+export { type Artifact, type ContractSources } from "./contracts.ts";
+export { type Dataset, type DatasetRow } from "./dataset.ts";
+export { HybridWeights } from "./config.ts";
+export {
+  OFFICIAL_SCENARIOS,
+  OfficialManifest,
+  type OfficialScenario,
+  SYNTHETIC_SCENARIO,
+  SyntheticCase,
+  SyntheticManifest,
+} from "./manifest.ts";

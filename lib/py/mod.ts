@@ -31,3 +31,4 @@ export {
 } from "./time.ts";
 export { jsonObjectOf, type JsonTextOptions, parseJsonText, parseJsonTextWith } from "./json_text.ts";
 export { parsePyYamlFile } from "./yaml.ts";
+export { type DumpsOptions, pyFloat } from "./json.ts";

@@ -217,3 +217,11 @@ Deno.test("the JSON rule names a planted JSON.parse, not one in an example, in l
     ["verify/planted.ts"],
   );
 });
+
+Deno.test("the root mod.ts imports folder surfaces only: each lib/FOLDER/mod.ts, never a file inside", async () => {
+  const text = await Deno.readTextFile(`${ROOT}mod.ts`);
+  const code = text.split("\n").filter((line) => !/^\s*\*/.test(line)).join("\n");
+  const sources = [...code.matchAll(/\bfrom\s+"(\.[^"]+)"/g)].map((match) => match[1]);
+  assert(sources.length >= 5, `only ${sources.length} imports read from mod.ts`);
+  assertEquals(sources.filter((source) => !/^\.\/lib\/\w+\/mod\.ts$/.test(source)), []);
+});
