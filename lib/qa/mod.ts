@@ -98,6 +98,7 @@ export {
   type BootstrapOptions,
   type BootstrapResult,
   exactMcnemar,
+  formatPValue,
   type McnemarResult,
   type Pair,
   pairedBootstrapDifference,

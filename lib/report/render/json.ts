@@ -67,12 +67,12 @@ export const QaReportJson = z.strictObject({
       both_wrong: count,
       only_first_correct: count,
       only_second_correct: count,
-      p_value: z.number(),
+      p_value: z.nullable(z.number()),
     }),
     bootstrap: z.strictObject({
-      mean_difference: z.number(),
-      lower: z.number(),
-      upper: z.number(),
+      mean_difference: z.nullable(z.number()),
+      lower: z.nullable(z.number()),
+      upper: z.nullable(z.number()),
       alpha: z.number(),
       iterations: count,
       seed: z.number(),
@@ -204,6 +204,11 @@ function totalsJson(value: TokenTotals): z.infer<typeof totals> {
   };
 }
 
+/** A suite's statistic, or null when the suite has no cases. */
+function none(suite: QaReport["suites"][number], value: number): number | null {
+  return suite.stats.cases === 0 ? null : value;
+}
+
 function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
   const { bill } = report;
   return {
@@ -212,11 +217,12 @@ function qaJson(report: QaReport): z.infer<typeof QaReportJson> {
       name: suite.name,
       cases: suite.stats.cases,
       correct: suite.correct,
-      mcnemar: { ...suite.stats.mcnemar },
+      // A suite with no cases (a partial run's) has no statistics: null, not qa.stats.json's placeholders.
+      mcnemar: { ...suite.stats.mcnemar, p_value: none(suite, suite.stats.mcnemar.p_value) },
       bootstrap: {
-        mean_difference: suite.stats.bootstrap.mean_difference,
-        lower: suite.stats.bootstrap.lower,
-        upper: suite.stats.bootstrap.upper,
+        mean_difference: none(suite, suite.stats.bootstrap.mean_difference),
+        lower: none(suite, suite.stats.bootstrap.lower),
+        upper: none(suite, suite.stats.bootstrap.upper),
         alpha: suite.stats.bootstrap.alpha,
         iterations: suite.stats.bootstrap.iterations,
         seed: Number(suite.stats.bootstrap.seed),

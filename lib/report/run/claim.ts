@@ -8,7 +8,7 @@
  */
 
 import { POLICIES } from "../../policy/mod.ts";
-import { formatP, formatSigned } from "../document/format.ts";
+import { formatP, formatSigned, pClause } from "../document/format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import { capacitiesOf, supportKept } from "./groups.ts";
 import { suiteName } from "./names.ts";
@@ -30,7 +30,12 @@ export interface ClaimRow {
   cases: number;
   scores: { policy: string; count: number }[];
   statistics?: ClaimStatistics;
+  /** Shown instead of the counts and statistics: a suite with no cases has none. */
+  note?: string;
 }
+
+/** What a suite with no cases (a partial run's) shows instead of its counts and statistics. */
+export const NO_CASES = "no cases, no statistics";
 
 /** The result block: what is compared, the figures, how they were computed, and what was checked. */
 export interface Claim {
@@ -65,8 +70,10 @@ function qaClaim(report: QaReport): Claim {
     policies: [first, second],
     measure: "correct answers",
     level,
-    rows: report.suites.map((suite) => {
+    rows: report.suites.map((suite): ClaimRow => {
       const { cases, mcnemar, bootstrap } = suite.stats;
+      const scores = [first, second].map((policy) => ({ policy, count: suite.correct[policy] }));
+      if (cases === 0) return { label: suiteName(suite.name), cases, scores, note: NO_CASES };
       return {
         label: suiteName(suite.name),
         cases,
@@ -149,7 +156,9 @@ export function claimScores(row: ClaimRow): string {
 export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined {
   const statistics = row.statistics;
   if (statistics === undefined) return undefined;
-  return `exact McNemar p = ${statistics.p} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
+  return `exact McNemar ${
+    pClause(statistics.p)
+  } · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
 }
 
 /**
@@ -168,7 +177,7 @@ export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined
 export function claimLines(claim: Claim): string[] {
   const lines: string[] = [];
   for (const row of claim.rows) {
-    lines.push(`${row.label} (${row.cases} cases): ${claimScores(row)}`);
+    lines.push(`${row.label} (${row.cases} cases): ${row.note ?? claimScores(row)}`);
     const statistics = claimStatistics(claim, row);
     if (statistics !== undefined) lines.push(`  ${statistics}`);
   }
