@@ -433,7 +433,7 @@ do not verify, is refused.`,
           }
           say = redactingIo(io, secret, redact);
           progress = progressReporter(say);
-          onInterrupt = listenForInterrupt(say, interrupt);
+          onInterrupt = listenForInterrupt(progress.note, interrupt);
         },
         onEvent: (event) => progress?.onEvent(event),
         // Ctrl-C is run-qa's own (a graceful stop); a row's publish holds off only SIGTERM.
@@ -462,10 +462,10 @@ do not verify, is refused.`,
   },
 });
 
-function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
+function listenForInterrupt(note: (line: string) => void, interrupt: AbortController): () => void {
   const handler = interruptHandler({
     stop: () => {
-      say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
+      note("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
       interrupt.abort();
     },
     // Leaving at once skips finally blocks; the lock is released by its "unload" listener.
