@@ -17,10 +17,10 @@ export interface RanOutcome {
 }
 
 /** Listens for Ctrl-C: the first stops gracefully, another quits at once. */
-export function listenForInterrupt(say: Io, interrupt: AbortController): () => void {
+export function listenForInterrupt(note: (line: string) => void, interrupt: AbortController): () => void {
   const handler = interruptHandler({
     stop: () => {
-      say.err("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
+      note("interrupted: stopping; rows already written stay valid (Ctrl-C again to quit at once)");
       interrupt.abort();
     },
     // Leaving at once skips finally blocks; the lock is released by its "unload" listener.

@@ -22,12 +22,13 @@ export function redactingIo(io: Io, secret: string, redact: (text: string, secre
 
 /**
  * Progress for run-qa: one live line on a terminal, a plain line per call otherwise; both end with the time
- * since the calls began and the calls a second.
+ * since the calls began and the calls a second. `note` prints a line of its own (Ctrl-C's), ending the live
+ * line first; the next call starts a new one below it.
  */
 export function progressReporter(
   io: Io,
   now: () => number = () => performance.now(),
-): { onEvent: (event: RunEvent) => void; end: () => void } {
+): { onEvent: (event: RunEvent) => void; note: (line: string) => void; end: () => void } {
   let failures = 0;
   let tokens = 0;
   let live = false;
@@ -72,6 +73,11 @@ export function progressReporter(
           `[${event.done}/${event.toCall}] ${event.rowId}: FAILED ${event.reason} · ${timing(event.done)}`,
         );
       }
+    },
+    note: (line) => {
+      if (live) io.live?.done();
+      live = false;
+      io.err(line);
     },
     end: () => {
       if (live) io.live?.done();

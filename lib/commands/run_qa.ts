@@ -385,7 +385,7 @@ export const command = defineCommand({
           }
           say = redactingIo(io, secret, redact);
           progress = progressReporter(say);
-          onInterrupt = listenForInterrupt(say, interrupt);
+          onInterrupt = listenForInterrupt(progress.note, interrupt);
         },
         onEvent: (event) => progress?.onEvent(event),
         // Ctrl-C is run-qa's own (a graceful stop); a row's publish holds off only SIGTERM.

@@ -138,6 +138,7 @@ export {
   type BootstrapOptions,
   type BootstrapResult,
   exactMcnemar,
+  formatPValue,
   mcnemarMidP,
   type McnemarResult,
   type Pair,

@@ -16,7 +16,7 @@ export { readCaseAnswers } from "./explain/case_answers.ts";
 export { compareRuns, comparisonHeading, comparisonSections } from "./compare/compare.ts";
 export { explainText } from "./explain/explain.ts";
 export { explainCase } from "./explain/explanation.ts";
-export { formatCount, formatSigned, shorten } from "./document/format.ts";
+export { formatCount, formatP, formatSigned, pClause, shorten } from "./document/format.ts";
 export { reportHtml, sectionsHtml, sweepHtml } from "./render/html.ts";
 export { escapeHtml } from "./document/html_escape.ts";
 export type { Section } from "./document/model.ts";

@@ -27,6 +27,20 @@ export interface McnemarResult {
   p_value: number;
 }
 
+/**
+ * A p-value as printed: four decimals, one below 0.0001 as `< 0.0001`, never `0.0000`.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { formatPValue } from "./stats.ts";
+ * deepStrictEqual([formatPValue(0.0213), formatPValue(0.0001), formatPValue(3e-6)], ["0.0213", "0.0001", "< 0.0001"]);
+ * ```
+ */
+export function formatPValue(value: number): string {
+  return value < 0.0001 ? "< 0.0001" : value.toFixed(4);
+}
+
 function binomial(n: number, k: number): bigint {
   let result = 1n;
   for (let index = 1; index <= k; index++) result = (result * BigInt(n - k + index)) / BigInt(index);

@@ -14,6 +14,7 @@ import { GRADER_VERSION } from "./grading.ts";
 import {
   type BootstrapResult,
   exactMcnemar,
+  formatPValue,
   type McnemarResult,
   type Pair,
   pairedBootstrapDifference,
@@ -190,9 +191,13 @@ export function suiteLines(
   ];
   return members.map(([name, suiteRows]) => {
     const { cases, mcnemar } = suites[name];
+    if (cases === 0) return `${name}: no cases, no statistics`;
     const counts = pair.map((policy) =>
       `${policy} ${suiteRows.filter((row) => row.policy === policy && row.grade_correct).length}/${cases}`
     );
-    return `${name}: ${counts.join(", ")}, exact McNemar p=${mcnemar.p_value.toFixed(4)}`;
+    const p = formatPValue(mcnemar.p_value);
+    return `${name}: ${counts.join(", ")}, exact McNemar p${
+      p.startsWith("<") ? p.replace(" ", "") : `=${p}`
+    }`;
   });
 }

@@ -17,6 +17,7 @@ import {
   type Pair,
   pairedBootstrapDifference,
 } from "../../qa/mod.ts";
+import { formatP } from "../document/format.ts";
 import { type Section, table } from "../document/model.ts";
 import { sectionsHtml } from "../render/html.ts";
 import { sectionsMarkdown } from "../render/markdown.ts";
@@ -188,7 +189,7 @@ function bestSupportedFirst(a: CandidateLine, b: CandidateLine): number {
     compareCodePoints(a.candidate, b.candidate);
 }
 
-const p = (value: number) => value.toFixed(4);
+const p = formatP;
 const signed = (value: number) => `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(3)}`;
 const interval = (result: BootstrapResult) => `[${signed(result.lower)}, ${signed(result.upper)}]`;
 

@@ -5,6 +5,8 @@
  * @module
  */
 
+import { formatPValue } from "../../qa/mod.ts";
+
 /**
  * A count with thousands separators: `86342` → `86,342`.
  *
@@ -34,9 +36,32 @@ export function formatSigned(value: number): string {
   return `${value < 0 && text !== "0.000" ? "-" : "+"}${text}`;
 }
 
-/** A McNemar p-value at four decimals, as `grade-qa` prints it. */
+/**
+ * A p-value at four decimals, one below 0.0001 as `< 0.0001` (never `0.0000`), as `grade-qa` prints it.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { formatP } from "./format.ts";
+ * deepStrictEqual([formatP(0.0018), formatP(0.00002)], ["0.0018", "< 0.0001"]);
+ * ```
+ */
 export function formatP(value: number): string {
-  return value.toFixed(4);
+  return formatPValue(value);
+}
+
+/**
+ * `p = 0.0018`, or `p < 0.0001`: a formatted p-value after its name.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { pClause } from "./format.ts";
+ * deepStrictEqual([pClause("0.0018"), pClause("< 0.0001")], ["p = 0.0018", "p < 0.0001"]);
+ * ```
+ */
+export function pClause(p: string): string {
+  return p.startsWith("<") ? `p ${p}` : `p = ${p}`;
 }
 
 /**

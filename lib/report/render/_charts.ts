@@ -88,12 +88,13 @@ function forestRow(suite: SuiteReport, index: number, x: (value: number) => numb
 /** Forest plot of the bootstrap differences with their intervals, the zero line marked. */
 export function forestChart(report: QaReport): string {
   const { width, rowHeight, top } = FOREST;
-  const bottom = top + rowHeight * report.suites.length;
+  const suites = report.suites.filter((suite) => suite.stats.cases > 0); // no cases: nothing to draw
+  const bottom = top + rowHeight * suites.length;
   const height = bottom + 42;
-  const scale = forestScale(report.suites);
+  const scale = forestScale(suites);
   const parts = [
     ...forestAxis(scale, bottom, report.policies),
-    ...report.suites.flatMap((suite, index) => forestRow(suite, index, scale.x)),
+    ...suites.flatMap((suite, index) => forestRow(suite, index, scale.x)),
   ];
   return `<svg id="chart-forest" class="chart" viewBox="0 0 ${width} ${height}" role="img" aria-label="bootstrap differences per suite">${
     parts.join("")

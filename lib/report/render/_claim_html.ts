@@ -8,6 +8,7 @@
 
 import type { Claim, ClaimRow } from "../run/claim.ts";
 import { escapeHtml } from "../document/html_escape.ts";
+import { pClause } from "../document/format.ts";
 
 /** A policy's name, never broken at its hyphen. */
 function name(policy: string): string {
@@ -20,13 +21,13 @@ function card(claim: Claim, row: ClaimRow): string {
   ).join(" vs ");
   const lines = [
     `<h3>${escapeHtml(row.label)} <span class="muted">· ${row.cases} cases</span></h3>`,
-    `<p class="score">${scores}</p>`,
+    `<p class="score">${row.note === undefined ? scores : escapeHtml(row.note)}</p>`,
   ];
   const statistics = row.statistics;
   if (statistics !== undefined) {
     const [first, second] = claim.policies;
     lines.push(
-      `<p>${escapeHtml(statistics.test ?? "exact McNemar p")} = ${statistics.p}${
+      `<p>${escapeHtml(statistics.test ?? "exact McNemar")} ${escapeHtml(pClause(statistics.p))}${
         statistics.midP === undefined ? "" : ` · mid-p ${statistics.midP}`
       } <span class="muted">(${
         statistics.test === undefined

@@ -168,12 +168,12 @@ function baseName(path: string): string {
  * import { sweepHtml } from "./html.ts";
  * const heat = { title: "t", subtitle: "s", min: 0, max: 0, legend: [], cell: 33, labelSize: 12, width: 37, height: 37, panels: [] };
  * const page = sweepHtml("/tmp/runs/sweep/", { lines: ["best: 3 < 5"], svg: "<svg></svg>", heat });
- * strictEqual(page.includes("<h1>Sweep sweep</h1>"), true); // the directory's name, not its path
+ * strictEqual(page.includes("<h1>deermem-eval report: sweep (sweep)</h1>"), true); // its name, not its path
  * strictEqual(page.includes("<pre>best: 3 &lt; 5</pre>"), true);
  * ```
  */
 export function sweepHtml(directory: string, sweep: SweepReport, notices: readonly Notice[] = []): string {
-  const heading = `Sweep ${baseName(directory)}`;
+  const heading = `deermem-eval report: ${baseName(directory)} (sweep)`;
   if (sweep.heat === undefined) {
     return page(
       heading,

@@ -107,18 +107,18 @@ export const QaReportJson = z.strictObject({
     cases: count,
     correct: z.record(z.string(), count),
     // The exact McNemar test's mid-p (the exact p minus the observed split's probability); p_value is the verdict.
-    mid_p: z.number(),
+    mid_p: z.nullable(z.number()),
     mcnemar: z.strictObject({
       both_correct: count,
       both_wrong: count,
       only_first_correct: count,
       only_second_correct: count,
-      p_value: z.number(),
+      p_value: z.nullable(z.number()),
     }),
     bootstrap: z.strictObject({
-      mean_difference: z.number(),
-      lower: z.number(),
-      upper: z.number(),
+      mean_difference: z.nullable(z.number()),
+      lower: z.nullable(z.number()),
+      upper: z.nullable(z.number()),
       alpha: z.number(),
       iterations: count,
       seed: z.number(),
@@ -282,6 +282,11 @@ function totalsJson(value: TokenTotals): z.infer<typeof totals> {
   };
 }
 
+/** A suite's statistic, or null when the suite has no cases. */
+function none(suite: QaReport["suites"][number], value: number): number | null {
+  return suite.stats.cases === 0 ? null : value;
+}
+
 function qaJson(report: QaReport, notices: readonly Notice[]): z.infer<typeof QaReportJson> {
   const { bill } = report;
   return {
@@ -290,12 +295,13 @@ function qaJson(report: QaReport, notices: readonly Notice[]): z.infer<typeof Qa
       name: suite.name,
       cases: suite.stats.cases,
       correct: suite.correct,
-      mid_p: suite.midP,
-      mcnemar: { ...suite.stats.mcnemar },
+      mid_p: none(suite, suite.midP),
+      // A suite with no cases (a partial run's) has no statistics: null, not qa.stats.json's placeholders.
+      mcnemar: { ...suite.stats.mcnemar, p_value: none(suite, suite.stats.mcnemar.p_value) },
       bootstrap: {
-        mean_difference: suite.stats.bootstrap.mean_difference,
-        lower: suite.stats.bootstrap.lower,
-        upper: suite.stats.bootstrap.upper,
+        mean_difference: none(suite, suite.stats.bootstrap.mean_difference),
+        lower: none(suite, suite.stats.bootstrap.lower),
+        upper: none(suite, suite.stats.bootstrap.upper),
         alpha: suite.stats.bootstrap.alpha,
         iterations: suite.stats.bootstrap.iterations,
         seed: Number(suite.stats.bootstrap.seed),

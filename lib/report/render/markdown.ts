@@ -105,9 +105,9 @@ export function claimMarkdown(claim: Claim): string[] {
   for (const row of claim.rows) {
     const statistics = claimStatistics(claim, row);
     lines.push(
-      `- **${markdownEscape(row.label)}** (${row.cases} cases): ${markdownEscape(claimScores(row))}${
-        statistics === undefined ? "" : ` · ${markdownEscape(statistics)}`
-      }`,
+      `- **${markdownEscape(row.label)}** (${row.cases} cases): ${
+        markdownEscape(row.note ?? claimScores(row))
+      }${statistics === undefined ? "" : ` · ${markdownEscape(statistics)}`}`,
     );
   }
   lines.push("", markdownEscape(claim.checked), "");

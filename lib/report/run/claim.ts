@@ -8,7 +8,7 @@
  */
 
 import { POLICIES } from "../../policy/mod.ts";
-import { formatMidP, formatP, formatSigned } from "../document/format.ts";
+import { formatMidP, formatP, formatSigned, pClause } from "../document/format.ts";
 import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
 import type { EpochStats } from "../../qa/mod.ts";
 import { capacitiesOf, supportKept } from "./groups.ts";
@@ -38,7 +38,12 @@ export interface ClaimRow {
   /** What each count is out of, when not `cases` (K runs: K · cases answers). */
   of?: number;
   statistics?: ClaimStatistics;
+  /** Shown instead of the counts and statistics: a suite with no cases has none. */
+  note?: string;
 }
+
+/** What a suite with no cases (a partial run's) shows instead of its counts and statistics. */
+export const NO_CASES = "no cases, no statistics";
 
 /** The result block: what is compared, the figures, how they were computed, and what was checked. */
 export interface Claim {
@@ -68,8 +73,10 @@ function qaClaim(report: QaReport): Claim {
     policies: [first, second],
     measure: "correct answers",
     level,
-    rows: report.suites.map((suite) => {
+    rows: report.suites.map((suite): ClaimRow => {
       const { cases, mcnemar, bootstrap } = suite.stats;
+      const scores = [first, second].map((policy) => ({ policy, count: suite.correct[policy] }));
+      if (cases === 0) return { label: suiteName(suite.name), cases, scores, note: NO_CASES };
       return {
         label: suiteName(suite.name),
         cases,
@@ -121,7 +128,7 @@ function epochClaim(report: QaReport, epochs: EpochStats): Claim {
           discordant: d.filter((value) => value !== 0).length,
           onlyFirst: d.filter((value) => value < 0).length,
           onlySecond: d.filter((value) => value > 0).length,
-          test: `exact sign-flip test over ${suite.cases} cases, ${k} runs each: p`,
+          test: `exact sign-flip test over ${suite.cases} cases, ${k} runs each:`,
         },
       };
     }),
@@ -199,9 +206,9 @@ export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined
   const statistics = row.statistics;
   if (statistics === undefined) return undefined;
   const mid = statistics.midP === undefined ? "" : ` (mid-p ${statistics.midP})`;
-  return `${
-    statistics.test ?? "exact McNemar p"
-  } = ${statistics.p}${mid} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
+  return `${statistics.test ?? "exact McNemar"} ${
+    pClause(statistics.p)
+  }${mid} · difference ${statistics.difference}, ${claim.level}% interval ${statistics.interval}`;
 }
 
 /**
@@ -220,7 +227,7 @@ export function claimStatistics(claim: Claim, row: ClaimRow): string | undefined
 export function claimLines(claim: Claim): string[] {
   const lines: string[] = [];
   for (const row of claim.rows) {
-    lines.push(`${row.label} (${row.cases} cases): ${claimScores(row)}`);
+    lines.push(`${row.label} (${row.cases} cases): ${row.note ?? claimScores(row)}`);
     const statistics = claimStatistics(claim, row);
     if (statistics !== undefined) lines.push(`  ${statistics}`);
   }

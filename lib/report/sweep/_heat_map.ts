@@ -64,17 +64,35 @@ const GAIN = RDBU.slice(5);
 const FLOOR = 0.3;
 
 /**
+ * How dark `value` is drawn among the values shown (`levels`), signed as the value: 0 for 0, else from
+ * {@linkcode FLOOR} to 1 by the rank of its magnitude among the magnitudes shown on either side, so a loss and
+ * a gain of one size are equally dark, a larger one darker, and neighbouring sizes a step apart however far
+ * apart the extremes are.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { heatLevel } from "./_heat_map.ts";
+ * const levels = [-5, 0, 1, 5, 30];
+ * deepStrictEqual([0, 1, 30].map((value) => heatLevel(value, levels)), [0, 0.3, 1]);
+ * deepStrictEqual(heatLevel(-5, levels), -heatLevel(5, levels)); // a loss as dark as a gain of its size
+ * ```
+ */
+export function heatLevel(value: number, levels: readonly number[]): number {
+  if (value === 0) return 0;
+  const sizes = [...new Set(levels.filter((level) => level !== 0).map(Math.abs))].sort((a, b) => a - b);
+  const rank = sizes.findIndex((size) => size >= Math.abs(value));
+  const t = FLOOR + (1 - FLOOR) * (sizes.length < 2 || rank === -1 ? 1 : rank / (sizes.length - 1));
+  return Math.sign(value) * t;
+}
+
+/**
  * The colour of `value` among the values shown (`levels`, ascending, distinct) on a diverging scale centred on
- * 0: 0 is neutral, a loss red and a gain blue, each side evenly spaced by rank from pale to dark, so
- * neighbouring values always differ by a step however far apart the extremes are.
+ * 0: 0 is neutral, a loss red and a gain blue, as dark as {@linkcode heatLevel} says.
  */
 export function heatColour(value: number, levels: readonly number[]): string {
   if (value === 0) return `rgb(${NEUTRAL.join(",")})`;
-  const side = levels.filter((level) => value < 0 ? level < 0 : level > 0).map(Math.abs).sort((a, b) =>
-    a - b
-  );
-  const rank = side.findIndex((level) => level >= Math.abs(value));
-  const t = FLOOR + (1 - FLOOR) * (side.length < 2 ? 1 : (rank === -1 ? 1 : rank / (side.length - 1)));
+  const t = Math.abs(heatLevel(value, levels));
   const stops = value < 0 ? LOSS : GAIN;
   const at = t * (stops.length - 1);
   const index = Math.min(stops.length - 2, Math.floor(at));

@@ -171,7 +171,7 @@ Deno.test("demo: synthetic data, labelled as such, all five stages, ends with th
     }
     assertMatch(
       result.stdout.replace(/\n +/g, " "),
-      /^QA claim \(SYNTHETIC, stand-in answers\): overall: confidence 18\/45, hybrid-v1 36\/45, exact McNemar p=0\.0000, hybrid-v1 − confidence \+0\.400 \[\+0\.267, \+0\.533\] \(95% paired bootstrap\)$/m,
+      /^QA claim \(SYNTHETIC, stand-in answers\): overall: confidence 18\/45, hybrid-v1 36\/45, exact McNemar p<0\.0001, hybrid-v1 − confidence \+0\.400 \[\+0\.267, \+0\.533\] \(95% paired bootstrap\)$/m,
     );
     const run = JSON.parse(await Deno.readTextFile(`${directory}/out/policy/run.json`));
     assertEquals(run.protocol_id, "deermem-demo-synthetic-v1");

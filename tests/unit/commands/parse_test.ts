@@ -90,3 +90,11 @@ Deno.test("help is generated from the declaration: usage, description, flags by 
     ].join("\n"),
   );
 });
+
+Deno.test("run-qa --help is in paragraphs: none longer than 10 lines at 80 columns", async () => {
+  const { command } = await import("../../../lib/commands/run_qa.ts");
+  const blocks = commandHelp(command, 80).split("\n\n").slice(1); // after the usage
+  const description = blocks.filter((block) => !/^[^\n]*:\n {2}--/.test(block)); // before the flag groups
+  const lengths = description.map((block) => block.split("\n").length);
+  assertEquals(lengths.filter((lines) => lines > 10), [], `paragraph lengths ${lengths}`);
+});

@@ -1,5 +1,5 @@
-/** Cell formatting: counts, signed differences, shortened predictions. */
-import { formatCount, formatSigned, shorten } from "../../../lib/report/mod.ts";
+/** Cell formatting: counts, signed differences, p-values, shortened predictions. */
+import { formatCount, formatP, formatSigned, pClause, shorten } from "../../../lib/report/mod.ts";
 import { assertEquals } from "../../helpers/assert.ts";
 
 Deno.test("formatting helpers: counts, signed differences, shortened predictions", () => {
@@ -11,4 +11,10 @@ Deno.test("formatting helpers: counts, signed differences, shortened predictions
   assertEquals(formatSigned(-0.25), "-0.250");
   assertEquals(shorten("a\n  b"), "a b");
   assertEquals(shorten("x".repeat(50), 10), `${"x".repeat(9)}…`);
+});
+
+Deno.test("a p-value at four decimals, below 0.0001 as < 0.0001, never 0.0000", () => {
+  assertEquals([0.0018, 1, 0.0001, 0.00014].map(formatP), ["0.0018", "1.0000", "0.0001", "0.0001"]);
+  assertEquals([0.0000999, 3e-6, 0].map(formatP), ["< 0.0001", "< 0.0001", "< 0.0001"]);
+  assertEquals([pClause("0.0018"), pClause("< 0.0001")], ["p = 0.0018", "p < 0.0001"]);
 });

@@ -1,4 +1,4 @@
-import { heatColour, heatMapModel } from "../../../lib/report/sweep/_heat_map.ts";
+import { heatColour, heatLevel, heatMapModel } from "../../../lib/report/sweep/_heat_map.ts";
 import { prepareProtocol } from "../../../lib/protocol/prepare.ts";
 import { sweepHtml, sweepReport } from "../../../lib/report/mod.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../../lib/sweep/mod.ts";
@@ -28,7 +28,8 @@ Deno.test("heat map colours: diverging, centred on 0 — losses red, gains blue,
     heat.panels.flatMap((panel) => panel.cells).find((cell) => cell.value === value)!.fill;
   const [five, eight, eleven] = [5, 8, 11].map(fillOf);
   for (const [a, b] of [[five, eight], [eight, eleven], [five, eleven]]) {
-    assert(distance(a, b) >= 40, `${a} and ${b} are ${distance(a, b).toFixed(0)} apart`);
+    // A step of the magnitudes shown on both sides (losses and gains share the scale): still plainly apart.
+    assert(distance(a, b) >= 30, `${a} and ${b} are ${distance(a, b).toFixed(0)} apart`);
   }
   const levels = [-3, -1, 0, 5, 8, 11, 30];
   const neutral = heatColour(0, levels);
@@ -58,10 +59,21 @@ Deno.test("heat map colours: diverging, centred on 0 — losses red, gains blue,
   assertEquals(heat.legend.find((step) => step.value === 0)?.fill ?? neutral, neutral);
 });
 
+Deno.test("heat map colours go by magnitude: a loss and a gain of the same size are equally dark, larger darker", () => {
+  const levels = [-5, -1, 0, 1, 5, 8, 11, 30];
+  assertEquals(heatLevel(0, levels), 0);
+  for (const value of [1, 5]) assertEquals(heatLevel(-value, levels), -heatLevel(value, levels));
+  const sizes = [1, 5, 8, 11, 30].map((value) => heatLevel(value, levels));
+  assertEquals(sizes, [...sizes].sort((a, b) => a - b));
+  assertEquals(new Set(sizes).size, sizes.length);
+  assertEquals(sizes.at(-1), 1);
+});
+
 Deno.test("heat map page: a legend of the scale, the published point ringed, the directory's name as heading", async () => {
   const report = await sweepAt("0.05");
   const page = sweepHtml("/home/someone/runs/sweep-0.05/", report);
-  assertStringIncludes(page, "<h1>Sweep sweep-0.05</h1>");
+  assertStringIncludes(page, "<h1>deermem-eval report: sweep-0.05 (sweep)</h1>");
+  assertStringIncludes(page, "<title>deermem-eval report: sweep-0.05 (sweep)</title>");
   assert(!page.includes("/home/someone"), "no absolute path on the page");
   const legend = page.match(/<div class="legend"[^>]*>([\s\S]*?)<\/div>/)![1];
   const steps = [

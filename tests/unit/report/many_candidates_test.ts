@@ -5,7 +5,11 @@
 
 import { assertEquals, assertThrows } from "../../helpers/assert.ts";
 import { holmAdjust } from "../../../lib/qa/grade/holm.ts";
-import { type CandidateRunInput, manyCandidates } from "../../../lib/report/compare/many_candidates.ts";
+import {
+  type CandidateRunInput,
+  manyCandidates,
+  renderManyCandidates,
+} from "../../../lib/report/compare/many_candidates.ts";
 import { InputError } from "../../../lib/base/errors.ts";
 import { exactMcnemar } from "../../../lib/qa/grade/stats.ts";
 
@@ -98,4 +102,19 @@ Deno.test("manyCandidates against a reference run: on the cases both have, Holm 
   assertEquals(second.reference!.pValue, 1);
   assertEquals([first.reference!.holmP, second.reference!.holmP], [1, 1]);
   assertEquals(first.reference!.difference.mean_difference, 0.5);
+});
+
+Deno.test("the many-candidates page prints a p below 0.0001 as < 0.0001 in every format, never 0.0000", () => {
+  // 20 discordant pairs all won by the candidate: p = 2 / 2^20, and Holm's for two candidates twice that.
+  const table = manyCandidates([run("strong", 30, 0, 20), run("also", 30, 0, 20)], STATS);
+  assertEquals(table.rows[0].pValue < 0.0001, true);
+  for (const format of ["text", "markdown", "html"] as const) {
+    const page = renderManyCandidates(table, format);
+    assertEquals(page.includes("0.0000"), false, format);
+    assertEquals(
+      page.includes(format === "markdown" ? "\\< 0.0001" : format === "html" ? "&lt; 0.0001" : "< 0.0001"),
+      true,
+      format,
+    );
+  }
 });

@@ -1,6 +1,13 @@
 /** The suites section: the published run's headline numbers, as values and as terminal text. */
-import { formatSigned, reportText } from "../../../lib/report/mod.ts";
-import { assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
+import {
+  formatSigned,
+  QaReportJson,
+  reportHtml,
+  reportJson,
+  reportMarkdown,
+  reportText,
+} from "../../../lib/report/mod.ts";
+import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { publishedReport } from "../../helpers/published.ts";
 
 Deno.test("the published run's suites: 23/40 vs 35/40 (p 0.0018, +0.300 [+0.150, +0.450]), 1/5 vs 5/5, 24/45 vs 40/45", async () => {
@@ -30,4 +37,57 @@ Deno.test("the published run's suites: 23/40 vs 35/40 (p 0.0018, +0.300 [+0.150,
   assertMatch(text, /synthetic\s+5\s+1\/5\s+5\/5\s+4\s+0\s+4\s+0\.1250\s+\+0\.800/);
   assertMatch(text, /overall\s+45\s+24\/45\s+40\/45\s+18\s+1\s+17\s+0\.0001\s+\+0\.356/);
   assertStringIncludes(text, "seed 4789, 10,000 iterations, 95% percentile interval");
+});
+
+/** The published report with no synthetic cases (as a partial run's grading has) and an overall p of 3e-6. */
+async function zeroCaseReport() {
+  const report = await publishedReport();
+  const suites = report.suites.map((suite) => {
+    const { mcnemar, bootstrap } = suite.stats;
+    if (suite.name === "overall") {
+      return { ...suite, stats: { ...suite.stats, mcnemar: { ...mcnemar, p_value: 3e-6 } } };
+    }
+    if (suite.name !== "synthetic") return suite;
+    const none = {
+      both_correct: 0,
+      both_wrong: 0,
+      only_first_correct: 0,
+      only_second_correct: 0,
+      p_value: 1,
+    };
+    return {
+      ...suite,
+      correct: { confidence: 0, "hybrid-v1": 0 },
+      stats: { cases: 0, mcnemar: none, bootstrap: { ...bootstrap, mean_difference: 0, lower: 0, upper: 0 } },
+    };
+  });
+  return { ...report, suites };
+}
+
+Deno.test("a suite with no cases has no p, difference or interval in any format; p below 0.0001 is < 0.0001", async () => {
+  const report = await zeroCaseReport();
+  const text = reportText(report);
+  assertMatch(text, /^ {2}synthetic \(0 cases\): no cases, no statistics$/m);
+  assertMatch(text, /^ {4}exact McNemar p < 0\.0001 · difference \+0\.356/m);
+  assertMatch(text, /synthetic\s+0\s+0\/0\s+0\/0\s+0\s+0\s+0\s+–\s+–\s+–\n/);
+  assertMatch(text, /overall\s+45\s+24\/45\s+40\/45\s+18\s+1\s+17\s+< 0\.0001\s+\+0\.356/);
+  const markdown = reportMarkdown(report);
+  assertStringIncludes(markdown, "- **synthetic** (0 cases): no cases, no statistics\n");
+  assertStringIncludes(markdown, "exact McNemar p \\< 0.0001 · difference +0.356"); // < escaped for Markdown
+  const html = reportHtml(report);
+  assertStringIncludes(html, "no cases, no statistics");
+  assertStringIncludes(html, "exact McNemar p &lt; 0.0001");
+  for (const output of [text, markdown, html]) {
+    assert(!output.includes("0.0000"), "a p printed as 0.0000");
+    assert(!output.includes("1.0000"), "a 0-case suite's p");
+  }
+  assert(!html.includes("<title>synthetic:"), "a 0-case suite drawn in the forest plot");
+  const json = QaReportJson.parse(reportJson(report));
+  const synthetic = json.suites.find((suite) => suite.name === "synthetic")!;
+  assertEquals(synthetic.mcnemar.p_value, null);
+  assertEquals([synthetic.bootstrap.mean_difference, synthetic.bootstrap.lower, synthetic.bootstrap.upper], [
+    null,
+    null,
+    null,
+  ]);
 });
