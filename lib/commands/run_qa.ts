@@ -31,7 +31,7 @@ import {
   type CostBudget,
   costLines,
   dryRunLines,
-  endpointOrigin,
+  endpointIdentity,
   interruptHandler,
   LOCKED_ACTION,
   MIN_SECRET_LENGTH,
@@ -41,11 +41,13 @@ import {
   refuseSelfReuse,
   requestSettings,
   resolveCredentials,
+  reusableTasks,
   type ReuseSource,
   type RunCandidate,
   type RunEvent,
   type RunQaSummary,
   secretOf,
+  STAND_IN_ENDPOINT,
   startStandIn,
   TOKEN_RULE,
 } from "../qa/mod.ts";
@@ -114,6 +116,8 @@ export interface RunQaRequest {
   maxCostUsd?: number;
   /** Earlier run directories whose answers identical requests take. */
   reuse?: readonly string[];
+  /** Take answers from an ungraded `reuse` source too (unproved; recorded as such). */
+  reuseUngraded?: boolean;
   /** Told each source that gives nothing, and why. */
   onNotice?: (line: string) => void;
 }
@@ -208,10 +212,11 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   });
   if (credentials === undefined) {
     const plans = directory === undefined ? undefined : await planRows(directory, tasks);
-    const toCall = plans === undefined
-      ? tasks
-      : plans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task);
+    const taken = await dryRunReuse(request, contracts, tasks, plans);
+    const toCall = (plans ?? tasks.map((task) => ({ task, state: "missing" as const })))
+      .filter((plan) => plan.state !== "reuse" && !taken.has(plan.task.rowId)).map((plan) => plan.task);
     const estimate = costLines(toCall, contracts.config.qa.max_tokens, request.prices, request.maxCostUsd);
+    if (taken.size > 0) estimate.unshift(`would reuse ${taken.size} answer(s) from earlier runs`);
     return { kind: "dry-run", lines: dryRunLines(tasks, plans), estimate };
   }
   await refuseMixedAnswerers(request.directory!, tasks, request.standIn ?? false);
@@ -222,6 +227,35 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   } finally {
     await standIn?.close();
   }
+}
+
+/**
+ * The rows a dry run with `--reuse` would take from earlier runs: the endpoint is the base URL variable's (the
+ * key is not read), so a dry run prices only what would be called.
+ */
+async function dryRunReuse(
+  request: RunQaRequest,
+  contracts: Contracts,
+  tasks: AnswerTask[],
+  plans: Awaited<ReturnType<typeof planRows>> | undefined,
+): Promise<Set<string>> {
+  if ((request.reuse ?? []).length === 0) return new Set();
+  const variable = contracts.config.qa.base_url_env;
+  const baseUrl = Deno.permissions.querySync({ name: "env", variable }).state === "granted"
+    ? request.env(variable)
+    : undefined;
+  if (baseUrl === undefined || !URL.canParse(baseUrl)) {
+    throw new InputError(
+      `--reuse matches answers by endpoint: set ${variable} to its base URL for the dry run too (the key is ` +
+        "not read)",
+    );
+  }
+  const sources = await readReuseSources(request.reuse!, contracts, endpointIdentity(baseUrl), tasks, {
+    warn: request.onNotice ?? (() => {}),
+    ungraded: request.reuseUngraded ?? false,
+  });
+  const all = plans ?? tasks.map((task) => ({ task, path: "", state: "missing" as const }));
+  return reusableTasks(all, sources);
 }
 
 /** A run's rows come all from the stand-in or none: its answers must never pass for, or mix with, a model's. */
@@ -248,14 +282,11 @@ async function answerAll(
 ): Promise<RunQaOutcome> {
   const { contracts, tasks } = stage;
   const qa = contracts.config.qa;
-  const endpoint = endpointOrigin(credentials.baseUrl);
-  const sources: ReuseSource[] = await readReuseSources(
-    request.reuse ?? [],
-    contracts,
-    endpoint,
-    tasks,
-    request.onNotice ?? (() => {}),
-  );
+  const endpoint = request.standIn ? STAND_IN_ENDPOINT : endpointIdentity(credentials.baseUrl);
+  const sources: ReuseSource[] = await readReuseSources(request.reuse ?? [], contracts, endpoint, tasks, {
+    warn: request.onNotice ?? (() => {}),
+    ungraded: request.reuseUngraded ?? false,
+  });
   const budget: CostBudget | undefined = request.maxCostUsd === undefined
     ? undefined
     : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
@@ -312,7 +343,7 @@ embedded protocol DEERMEM_EVAL_ANSWER_API_KEY and DEERMEM_EVAL_ANSWER_BASE_URL),
 Writes into DIR:
   qa_run.json               the run's identity: the five artifact SHA-256 values and the QA settings (no key)
   responses/<row_id>.json   one row per answered task, written the moment the answer arrives
-  reuse.json                the endpoint's origin and each reused row's source (no reference tool reads it)
+  reuse.json                the endpoint's base URL and each reused row's source (no reference tool reads it)
 With --policy-module, the module's policy (the candidate) is answered in place of hybrid-v1 against
 --baseline (default confidence), with identical settings; its rows carry policy = its name, policy_module and
 policy_module_sha256, and qa_run.json records the module's SHA-256 and the baseline: resuming with another
@@ -333,12 +364,15 @@ Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
 then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.
-Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint origin
-equal a row an earlier run recorded takes that row's answer, usage, attempts and time, under its own identity;
-only the rest are called. Every run records its endpoint origin and each reused row's source in reuse.json
-(qa_run.json and the rows keep the reference's keys). A source under another protocol or endpoint gives
-nothing (said on stderr); one whose marker, reuse.json or a row fails its checks, or with graded outputs that
-do not verify, is refused.`,
+Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint (its
+full base URL; the stand-in has one identity, whatever its port) equal a row an earlier run recorded takes that
+row's answer, usage, attempts and time, under its own identity; only the rest are called. A source must be
+graded, pass verify, and hold each answer exactly as its grades recorded; an ungraded one is refused unless
+--reuse-ungraded is given, and verify and report then say its rows are unproved. A source another run-qa is
+writing (its lock held) is refused. Sources are read one at a time. Every run records its endpoint and each
+reused row's source in reuse.json (qa_run.json and the rows keep the reference's keys). A source under another
+protocol or endpoint gives nothing (said on stderr). With --dry-run, the base URL variable (not the key) is read
+and only the calls still needed are priced.`,
   network: true,
   flags: {
     ...DATASET_FLAG,
@@ -403,10 +437,9 @@ do not verify, is refused.`,
       throw new InputError("--max-cost needs --price-input and --price-output (USD per million tokens)");
     }
     const reuse = flags.reuse ?? [];
-    if (reuse.length > 0 && dryRun) {
-      throw new InputError(
-        "--reuse matches answers by endpoint, which a dry run does not read; run without --dry-run",
-      );
+    const reuseUngraded = flags["reuse-ungraded"] ?? false;
+    if (reuseUngraded && reuse.length === 0) {
+      throw new InputError("--reuse-ungraded says which --reuse sources may be taken; give --reuse too");
     }
     if (directory !== undefined) refuseSelfReuse(directory, reuse);
     const interrupt = new AbortController();
@@ -445,6 +478,7 @@ do not verify, is refused.`,
         prices,
         maxCostUsd,
         reuse,
+        reuseUngraded,
         onNotice: (line) => io.err(line),
       });
     } finally {

@@ -7,7 +7,21 @@
 export { GRADER_VERSION } from "../protocol/mod.ts";
 export { type RunEvent, type RunQaSummary } from "./answer/answer_types.ts";
 export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./grade/accuracy_summary.ts";
-export { endpointOrigin, readReuseSource, refuseSelfReuse, type ReuseSource } from "./answer/answer_reuse.ts";
+export {
+  endpointIdentity,
+  lookAtReuseSource,
+  readReuseRecord,
+  readReuseRows,
+  refuseSelfReuse,
+  reusableTasks,
+  REUSE_FILE,
+  reusedLine,
+  type ReusedRows,
+  reusedRows,
+  ReuseRecord,
+  type ReuseSource,
+  STAND_IN_ENDPOINT,
+} from "./answer/answer_reuse.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,

@@ -40,6 +40,10 @@ const verification = z.strictObject({
   })),
   ok: z.boolean(),
   proved: z.string(),
+  reused: z.optional(z.strictObject({
+    rows: count,
+    sources: z.array(z.strictObject({ from: z.string(), rows: count, graded: z.boolean() })),
+  })),
 });
 const provenance = z.array(z.strictObject({ label: z.string(), value: z.string() }));
 const head = { schema_version: z.literal(REPORT_JSON_VERSION), directory: z.string(), verification };
@@ -179,6 +183,7 @@ function verificationJson(value: Verification): z.infer<typeof verification> {
     })),
     ok: value.ok,
     proved: value.proved,
+    ...(value.reused === undefined ? {} : { reused: value.reused }),
   };
 }
 

@@ -16,6 +16,7 @@ import { scenariosSection } from "./scenarios.ts";
 import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
 import { suiteName } from "./names.ts";
+import { reusedLine } from "../../qa/mod.ts";
 import type { Verification } from "./verification.ts";
 
 /** What `verify` proved, as the report's first section. */
@@ -28,6 +29,7 @@ export function verificationSection(verification: Verification): Section {
       ...verification.checks.map((check) =>
         check.verdict === "pass" ? `✓ ${check.name}` : `– ${check.name} — needs --dataset`
       ),
+      ...(verification.reused === undefined ? [] : [`· ${reusedLine(verification.reused)}`]),
       `proved: ${verification.proved}`,
     ],
     tables: [],

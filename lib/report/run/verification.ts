@@ -10,6 +10,7 @@ import {
   type GradedRow,
   MARKER_FILE,
   type PolicyPair,
+  type ReusedRows,
   type RunCandidate,
 } from "../../qa/mod.ts";
 import type { Contracts, PreparedCase } from "../../protocol/mod.ts";
@@ -24,6 +25,8 @@ export interface Verification {
   ok: boolean;
   /** One sentence: what the checks prove and what they leave unproved. */
   proved: string;
+  /** A QA run's rows taken from earlier runs, by source; absent when none was. */
+  reused?: ReusedRows;
 }
 
 /** A run's verdict and what its checks ran on: the rows parsed from the bytes they read, once. */
@@ -89,7 +92,12 @@ export async function verifyRun(
     ? conclusion
     : `${conclusion}; no qa_run.json: the run is not bound to artifact hashes`;
   return {
-    verification: { checks, ok: checks.every((check) => check.verdict !== "fail"), proved },
+    verification: {
+      checks,
+      ok: checks.every((check) => check.verdict !== "fail"),
+      proved,
+      ...(result.reused === undefined ? {} : { reused: result.reused }),
+    },
     pair,
     rows,
   };

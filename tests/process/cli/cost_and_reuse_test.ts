@@ -108,6 +108,7 @@ Deno.test("run-qa --reuse: a second candidate calls only the tasks whose fingerp
       const first = await runQa(`${directory}/recency`, server.url, ["--policy-module", RECENCY]);
       assertEquals(first.code, 0, first.stderr);
       assertEquals(server.requests.length, 90);
+      assertEquals((await grade(`${directory}/recency`, ["--policy-module", RECENCY])).code, 0);
       const known = new Set((await fingerprints(["--policy-module", RECENCY])).values());
       const second = await fingerprints(["--policy-module", OLDEST]);
       const fresh = [...second.values()].filter((fingerprint) => !known.has(fingerprint)).length;
@@ -189,12 +190,16 @@ Deno.test("run-qa --reuse of the reference's fixture run calls nothing and grade
       await Deno.mkdir(`${directory}/source`);
       await copyReferenceRun(`${directory}/source`);
       // The reference records no endpoint: say it was answered here, as this program's runs record it.
-      const origin = new URL(server.url).origin;
       await Deno.writeTextFile(
         `${directory}/source/reuse.json`,
-        `{"endpoint": ${JSON.stringify(origin)}, "reused": {}, "schema_version": 1}\n`,
+        `{"endpoint": ${JSON.stringify(server.url)}, "reused": {}, "schema_version": 1}\n`,
       );
-      const ran = await runQa(`${directory}/run`, server.url, ["--reuse", `${directory}/source`]);
+      // Ungraded, so taken only with the flag that says its answers are unproved.
+      const ran = await runQa(`${directory}/run`, server.url, [
+        "--reuse",
+        `${directory}/source`,
+        "--reuse-ungraded",
+      ]);
       assertEquals(ran.code, 0, ran.stderr);
       assertEquals(server.requests.length, 0);
       assertStringIncludes(ran.stdout, "reused from earlier runs: 90 answer(s), 90 call(s) saved");
@@ -265,7 +270,11 @@ Deno.test("run-qa --reuse refuses a tampered source directory in one line, befor
       );
       assert(forged !== text);
       await Deno.writeTextFile(path, forged);
-      const refused = await runQa(`${directory}/b`, server.url, ["--reuse", `${directory}/a`]);
+      const refused = await runQa(`${directory}/b`, server.url, [
+        "--reuse",
+        `${directory}/a`,
+        "--reuse-ungraded",
+      ]);
       assertEquals(refused.code, 2, refused.stdout + refused.stderr);
       assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
       assertStringIncludes(refused.stderr, path);
@@ -293,7 +302,7 @@ Deno.test("run-qa --reuse refuses a source whose graded files do not verify, bef
       }
       await Deno.writeTextFile(
         `${directory}/source/reuse.json`,
-        `{"endpoint": ${JSON.stringify(new URL(server.url).origin)}, "reused": {}, "schema_version": 1}\n`,
+        `{"endpoint": ${JSON.stringify(server.url)}, "reused": {}, "schema_version": 1}\n`,
       );
       const rows = await Deno.readTextFile(`${directory}/source/qa.rows.jsonl`);
       await Deno.writeTextFile(
