@@ -37,6 +37,7 @@ import {
   MIN_SECRET_LENGTH,
   openAiProvider,
   planRows,
+  readSpend,
   redact,
   refuseSelfReuse,
   requestSettings,
@@ -47,6 +48,7 @@ import {
   type RunEvent,
   type RunQaSummary,
   secretOf,
+  spentUsd,
   STAND_IN_ENDPOINT,
   startStandIn,
   TOKEN_RULE,
@@ -215,7 +217,11 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     const taken = await dryRunReuse(request, contracts, tasks, plans);
     const toCall = (plans ?? tasks.map((task) => ({ task, state: "missing" as const })))
       .filter((plan) => plan.state !== "reuse" && !taken.has(plan.task.rowId)).map((plan) => plan.task);
-    const estimate = costLines(toCall, contracts.config.qa.max_tokens, request.prices, request.maxCostUsd);
+    const maxTokens = contracts.config.qa.max_tokens;
+    const spent = directory === undefined || request.prices === undefined
+      ? 0
+      : spentUsd(await readSpend(directory), maxTokens, request.prices);
+    const estimate = costLines(toCall, maxTokens, request.prices, request.maxCostUsd, spent);
     if (taken.size > 0) estimate.unshift(`would reuse ${taken.size} answer(s) from earlier runs`);
     return { kind: "dry-run", lines: dryRunLines(tasks, plans), estimate };
   }
@@ -364,6 +370,9 @@ Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
 then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.
+--max-cost is the run's total: every attempt (retries included) is recorded in DIR/spend.jsonl, by its
+estimated prompt tokens, before it is sent, and counts at its worst case on every rerun. Usage a server reports
+below 0 or at 10^12 and above fails its row (bad server output), never priced.
 Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint (its
 full base URL; the stand-in has one identity, whatever its port) equal a row an earlier run recorded takes that
 row's answer, usage, attempts and time, under its own identity; only the rest are called. A source must be
@@ -556,9 +565,11 @@ function reportOutcome(outcome: Extract<RunQaOutcome, { kind: "ran" }>, say: Io)
     throw new CommandFailedError("the endpoint cannot be reached");
   }
   if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
+    const before = summary.spentBefore ?? 0;
     say.out(
-      `stopped by --max-cost $${outcome.maxCostUsd}: ${summary.leftByBudget} task(s) left; the rows written stay ` +
-        "valid: run the same command with a larger --max-cost to answer them",
+      `stopped by --max-cost $${outcome.maxCostUsd} (the run's total; $${before.toFixed(4)} spent before ` +
+        `this invocation): ${summary.leftByBudget} task(s) left; the rows written stay valid: a larger ` +
+        "--max-cost answers them",
     );
   }
   if (summary.interrupted) {

@@ -44,6 +44,7 @@ export {
   runCandidateSchema,
 } from "./run/candidate.ts";
 export { type CostBudget, costLines, TOKEN_RULE } from "./answer/cost.ts";
+export { readSpend, SPEND_FILE, spentUsd } from "./answer/spend.ts";
 export { resolveCredentials } from "./answer/credentials.ts";
 export {
   GradedRow,

@@ -45,8 +45,24 @@ Deno.test("run-qa --max-cost stops before a call would pass it (exit 3), and the
       const stopped = await runQa(directory, server.url, [...prices, "--max-cost", "0.0205"]);
       assertEquals(stopped.code, 3, stopped.stdout + stopped.stderr);
       assertEquals(server.requests.length, 10);
-      assertStringIncludes(stopped.stdout, "stopped by --max-cost $0.0205: 80 task(s) left");
+      assertStringIncludes(
+        stopped.stdout.replace(/\s+/g, " "),
+        "stopped by --max-cost $0.0205 (the run's total; $0.0000 spent before this invocation): 80 task(s) left",
+      );
       assertEquals([...Deno.readDirSync(`${directory}/responses`)].length, 10);
+      // The budget is the run's: the same command again calls nothing more, and says what was spent.
+      const again = await runQa(directory, server.url, [...prices, "--max-cost", "0.0205"]);
+      assertEquals(again.code, 3, again.stdout + again.stderr);
+      assertEquals(server.requests.length, 10);
+      assertStringIncludes(
+        again.stdout.replace(/\s+/g, " "),
+        "(the run's total; $0.0205 spent before this invocation): 80 task(s) left",
+      );
+      const dry = await runQa(directory, server.url, [...prices, "--max-cost", "0.0205", "--dry-run"]);
+      assertStringIncludes(
+        dry.stdout.replace(/\s+/g, " "),
+        "--max-cost $0.0205: 0 of 80 call(s) fit by their worst case",
+      );
       const resumed = await runQa(directory, server.url, [...prices, "--max-cost", "1"]);
       assertEquals(resumed.code, 0, resumed.stderr);
       assertStringIncludes(resumed.stdout, "answer rows: 10 reused, 80 called, 0 failed");
