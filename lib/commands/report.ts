@@ -4,7 +4,16 @@
  * @module
  */
 
-import { CommandFailedError, exists, InputError, NotVerifiedError, RunFiles, visible } from "../base/mod.ts";
+import {
+  CommandFailedError,
+  exists,
+  InputError,
+  NotVerifiedError,
+  readTextIfExists,
+  RunFiles,
+  visible,
+} from "../base/mod.ts";
+import { jsonObjectOf } from "../py/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {
@@ -47,7 +56,7 @@ import {
 } from "./_candidate.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS } from "./_flags.ts";
 import { type ProtocolSource, protocolSource } from "./_protocol_source.ts";
-import { labelFiles, labelSynthetic } from "./_synthetic.ts";
+import { labelFiles, labelSynthetic, reportNotices } from "./_synthetic.ts";
 import {
   refuseReportTargets,
   REPORT_FILE_FLAGS,
@@ -204,10 +213,15 @@ async function reportRun(
     const comparison = await compareRuns(runs.report, runs.against);
     text = sectionsDocument(comparisonHeading(comparison), comparisonSections(comparison));
   }
-  const labelled = labelPartialFiles(partial, labelFiles(contracts, files));
+  // The answers' models, of both runs compared: a stand-in's answers say so, on any data.
+  const models = [runs.report, runs.against].flatMap((run) =>
+    run?.kind === "qa" ? run.rows.map((row) => row.response_model) : []
+  );
+  const notices = await reportNotices(contracts, { responseModels: models });
+  const labelled = labelPartialFiles(partial, labelFiles(notices, files));
   if (!toStandardOutput(labelled)) {
     const format = flags.json ? "json" : "text";
-    const synthetic = labelSynthetic(contracts, format, text);
+    const synthetic = labelSynthetic(notices, format, text);
     printText(io, partial ? labelPartial(partial, format, synthetic) : synthetic, flags.json);
   }
   await writeReportFiles(labelled, io, seams);
@@ -265,11 +279,23 @@ async function reportSweep(
   const text = flags.json
     ? JSON.stringify(sweepReportJson(directory, sweep), null, 2)
     : sweep.lines.join("\n");
-  const labelled = labelFiles(contracts, files);
+  // The sweep's own record says which data it was made on, whichever protocol reads it.
+  const notices = await reportNotices(contracts, { datasetSha256: await sweepDatasetSha256(directory) });
+  const labelled = labelFiles(notices, files);
   if (!toStandardOutput(labelled)) {
-    printText(io, labelSynthetic(contracts, flags.json ? "json" : "text", text), flags.json);
+    printText(io, labelSynthetic(notices, flags.json ? "json" : "text", text), flags.json);
   }
   await writeReportFiles(labelled, io, seams);
+}
+
+/** The dataset SHA-256 a (verified) sweep's `sweep.json` records, if it records one. */
+async function sweepDatasetSha256(directory: string): Promise<string | undefined> {
+  const text = await readTextIfExists(`${directory}/sweep.json`, "sweep record");
+  const record = text === undefined ? undefined : jsonObjectOf(text);
+  const dataset = record?.dataset;
+  if (dataset === null || typeof dataset !== "object" || Array.isArray(dataset)) return undefined;
+  const sha256 = (dataset as Record<string, unknown>).sha256;
+  return typeof sha256 === "string" ? sha256 : undefined;
 }
 
 /** Runs `build`; a directory that does not verify is refused with its checks on standard error. */

@@ -21,7 +21,7 @@ import {
 import { isSweepDirectory } from "../report/mod.ts";
 import { policyPair } from "../qa/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
-import { type Contracts, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
+import { type Contracts, notPinnedLine, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import type { StageProtocol } from "./_protocol.ts";
 import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
@@ -86,18 +86,22 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
       load,
       (loaded) => loaded.stage?.prepared.cases.length ?? 0,
     );
+    // A protocol that wears the pinned id without its bytes is told first, in either format.
+    const notPinned = await notPinnedLine(contracts);
+    if (notPinned !== undefined && !json) io.out(notPinned);
+    const first = notPinned === undefined ? {} : { not_pinned: notPinned };
     const check = async (path: string) => {
       const files = held ?? new RunFiles(path);
       // A run of another protocol is told in one line, before any check is listed.
       if (await isRunDirectory(path)) await refuseOtherProtocol(files, contracts);
       // A run-policy directory is verified as one; anything else gets the QA checks, which say what is missing.
       if (await isPolicyRunDirectory(path)) {
-        return await checkPolicyRun(files, contracts, stage, io, json, hooks.policyRun());
+        return await checkPolicyRun(files, contracts, stage, io, json, hooks.policyRun(), first);
       }
       if (await isSweepDirectory(path)) {
         const { checks, proved } = await verifySweep(files, contracts, stage?.prepared.cases);
         const policies = [...POLICIES];
-        return printChecks({ directory: path, kind: "sweep", policies, checks, proved }, io, json);
+        return printChecks({ directory: path, kind: "sweep", policies, checks, proved }, io, json, first);
       }
       // A run with no full outputs but a partial grading is verified as one, and says so first.
       const partial = await findPartialRun(path);
@@ -107,7 +111,13 @@ line naming the differing field. Writes nothing; no network. Exit 0 only when ev
         pair: policyPair(options.candidate ?? await recordedCandidate(files)),
       };
       if (json) {
-        const named = { directory: directory ?? PUBLISHED_RUN, kind: "qa", policies: pair, ...result };
+        const named = {
+          ...first,
+          directory: directory ?? PUBLISHED_RUN,
+          kind: "qa",
+          policies: pair,
+          ...result,
+        };
         writeDocument(
           io,
           JSON.stringify(partial ? { partial: partialJson(partial), ...named } : named, null, 2),
@@ -137,10 +147,11 @@ async function checkPolicyRun(
   io: Io,
   json: boolean,
   module: CustomPolicyRun | undefined,
+  first: { not_pinned?: string },
 ): Promise<void> {
   const { checks, proved, rows } = await verifyPolicyRun(files, contracts, stage?.prepared.cases, module);
   const policies = [...new Set([...POLICIES, ...(rows ?? []).map((row) => row.policy)])];
-  printChecks({ directory: files.directory, kind: "policy", policies, checks, proved }, io, json);
+  printChecks({ directory: files.directory, kind: "policy", policies, checks, proved }, io, json, first);
 }
 
 /** Prints a policy run's or a sweep's checks and closing line (or one JSON document); fails if any failed. */
@@ -154,12 +165,13 @@ function printChecks(
   },
   io: Io,
   json: boolean,
+  first: { not_pinned?: string },
 ): void {
   const { directory, kind, policies, checks, proved } = verified;
   const failed = checks.filter((check) => check.verdict === "fail").length;
   const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
   if (json) {
-    const document = { directory, kind, policies, checks, ok: failed === 0, conclusion };
+    const document = { ...first, directory, kind, policies, checks, ok: failed === 0, conclusion };
     writeDocument(io, JSON.stringify(document, null, 2));
   } else {
     io.out(

@@ -10,9 +10,11 @@ export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } fr
 export { answerText, renderEvidence } from "./dataset.ts";
 export {
   buildDemoProtocol,
+  DEMO_DATASET_SHA256,
   DEMO_PROTOCOL_ID,
   prepareDemoProtocol,
   STAND_IN_MODEL,
+  STAND_IN_NOTICE,
   SYNTHETIC_NOTICE,
   writeDemoProtocol,
 } from "./demo.ts";
@@ -21,6 +23,9 @@ export {
   artifactHashes,
   type DatasetIdentity,
   datasetIdentity,
+  notPinnedLine,
+  PINNED_PROTOCOL_ID,
+  pinnedDifferences,
   type SourceState,
 } from "./identity.ts";
 export { buildPool, type Fact, type Pool, type UsageEntry } from "./pool.ts";
