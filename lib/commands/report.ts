@@ -4,16 +4,7 @@
  * @module
  */
 
-import {
-  CommandFailedError,
-  exists,
-  InputError,
-  NotVerifiedError,
-  readTextIfExists,
-  RunFiles,
-  visible,
-} from "../base/mod.ts";
-import { jsonObjectOf } from "../py/mod.ts";
+import { CommandFailedError, exists, InputError, NotVerifiedError, RunFiles, visible } from "../base/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {
@@ -280,22 +271,12 @@ async function reportSweep(
     ? JSON.stringify(sweepReportJson(directory, sweep), null, 2)
     : sweep.lines.join("\n");
   // The sweep's own record says which data it was made on, whichever protocol reads it.
-  const notices = await reportNotices(contracts, { datasetSha256: await sweepDatasetSha256(directory) });
+  const notices = await reportNotices(contracts, { datasetSha256: sweep.datasetSha256 });
   const labelled = labelFiles(notices, files);
   if (!toStandardOutput(labelled)) {
     printText(io, labelSynthetic(notices, flags.json ? "json" : "text", text), flags.json);
   }
   await writeReportFiles(labelled, io, seams);
-}
-
-/** The dataset SHA-256 a (verified) sweep's `sweep.json` records, if it records one. */
-async function sweepDatasetSha256(directory: string): Promise<string | undefined> {
-  const text = await readTextIfExists(`${directory}/sweep.json`, "sweep record");
-  const record = text === undefined ? undefined : jsonObjectOf(text);
-  const dataset = record?.dataset;
-  if (dataset === null || typeof dataset !== "object" || Array.isArray(dataset)) return undefined;
-  const sha256 = (dataset as Record<string, unknown>).sha256;
-  return typeof sha256 === "string" ? sha256 : undefined;
 }
 
 /** Runs `build`; a directory that does not verify is refused with its checks on standard error. */
