@@ -61,9 +61,12 @@ export function suitesSection(
     String(stats.mcnemar.only_first_correct + stats.mcnemar.only_second_correct),
     String(stats.mcnemar.only_first_correct),
     String(stats.mcnemar.only_second_correct),
-    formatP(stats.mcnemar.p_value),
-    formatSigned(stats.bootstrap.mean_difference),
-    `[${formatSigned(stats.bootstrap.lower)}, ${formatSigned(stats.bootstrap.upper)}]`,
+    // A suite with no cases has no statistics.
+    ...(stats.cases === 0 ? ["–", "–", "–"] : [
+      formatP(stats.mcnemar.p_value),
+      formatSigned(stats.bootstrap.mean_difference),
+      `[${formatSigned(stats.bootstrap.lower)}, ${formatSigned(stats.bootstrap.upper)}]`,
+    ]),
   ]);
   return {
     id: "suites",
