@@ -34,7 +34,10 @@ import {
   type Verification,
   verificationLines,
 } from "../report/mod.ts";
-import { PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
+import { PUBLISHED_FILES, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
+
+/** The graded rows file, by which the published run is recognised. */
+const GRADED_ROWS = "qa.rows.jsonl";
 import { defineCommand, type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
 import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
@@ -197,7 +200,15 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => reportMarkdown(run));
     ask("--html", flags.html, () => reportHtml(run));
   } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
-    const comparison = readPublishedComparison(runs.report, runs.against, contracts.config.statistics);
+    // "The published run" only when its rows are the published ones, byte for byte; any other is named as a run.
+    const published = await (runs.against as RunReport).files.bytes(GRADED_ROWS) ?? new Uint8Array();
+    const isPublished = new TextDecoder().decode(published) === PUBLISHED_FILES[GRADED_ROWS];
+    const comparison = readPublishedComparison(
+      runs.report,
+      runs.against,
+      contracts.config.statistics,
+      isPublished,
+    );
     const named = { ...comparison, other: flags.against ?? comparison.other };
     text = sectionsDocument(publishedComparisonHeading(named), publishedComparisonSections(named));
   } else {

@@ -41,5 +41,5 @@ export {
   validatedLine,
 } from "./prepare.ts";
 export { KEPT_PROTOCOL_DIR, readProtocolDirectory } from "./protocol_dir.ts";
-export { PUBLISHED_RUN, withPublishedRun } from "./published.ts";
+export { PUBLISHED_FILES, PUBLISHED_RUN, withPublishedRun } from "./published.ts";
 export { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";

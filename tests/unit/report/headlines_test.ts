@@ -2,7 +2,15 @@
  * Headlines say exactly what was re-derived: a module policy run read without its module does not claim every
  * row re-derived; a suite with no cases shows no statistics.
  */
-import { reportHtml, reportText } from "../../../lib/report/mod.ts";
+import {
+  comparePublished,
+  publishedComparisonHeading,
+  publishedComparisonSections,
+  reportHtml,
+  reportText,
+  sectionsText,
+} from "../../../lib/report/mod.ts";
+import { demoGradedRun } from "../../../lib/qa/mod.ts";
 import { claimLines, claimOf } from "../../../lib/report/run/claim.ts";
 import { suitesSection } from "../../../lib/report/run/suites.ts";
 import { samplePolicyReport } from "../../../lib/report/run/samples.ts";
@@ -61,4 +69,18 @@ Deno.test("a suite with no cases shows no p, no difference and no interval: in t
   const html = reportHtml(report);
   assert(!html.includes(`<title>${lines[at].split(" (")[0]}: `), "no point for the empty suite");
   assertStringIncludes(html, ">no cases</text>");
+});
+
+Deno.test("report A --against B names B by what it is: 'published' only when B is the published run", async () => {
+  const { rows, contracts } = await demoGradedRun();
+  const candidateRows = rows.map((row) =>
+    row.policy === "confidence" ? row : { ...row, policy: "copy", row_id: `${row.case_id}__copy` }
+  );
+  const run = { directory: "runs/a", policies: ["confidence", "copy"] as const };
+  const other = comparePublished(run, candidateRows, "runs/b", rows, contracts.config.statistics, false);
+  const text = sectionsText(publishedComparisonHeading(other), publishedComparisonSections(other));
+  assert(!/published/i.test(text), text.split("\n").filter((line) => /published/i.test(line)).join("\n"));
+  assertStringIncludes(publishedComparisonHeading(other), "against run runs/b");
+  const published = comparePublished(run, candidateRows, "results/x", rows, contracts.config.statistics);
+  assertStringIncludes(publishedComparisonHeading(published), "against the published run results/x");
 });
