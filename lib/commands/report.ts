@@ -4,7 +4,15 @@
  * @module
  */
 
-import { CommandFailedError, exists, InputError, NotVerifiedError, RunFiles, visible } from "../base/mod.ts";
+import {
+  CommandFailedError,
+  exists,
+  GRADED_ROWS_CAP,
+  InputError,
+  NotVerifiedError,
+  RunFiles,
+  visible,
+} from "../base/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks } from "../qa/mod.ts";
 import {
@@ -201,8 +209,8 @@ async function reportRun(
     ask("--html", flags.html, () => reportHtml(run));
   } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
     // "The published run" only when its rows are the published ones, byte for byte; any other is named as a run.
-    const published = await (runs.against as RunReport).files.bytes(GRADED_ROWS) ?? new Uint8Array();
-    const isPublished = new TextDecoder().decode(published) === PUBLISHED_FILES[GRADED_ROWS];
+    const rows = await (runs.against as RunReport).files.text(GRADED_ROWS, "graded rows", GRADED_ROWS_CAP);
+    const isPublished = rows === PUBLISHED_FILES[GRADED_ROWS];
     const comparison = readPublishedComparison(
       runs.report,
       runs.against,

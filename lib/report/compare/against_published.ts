@@ -66,11 +66,15 @@ export interface PublishedComparison {
   published: boolean;
 }
 
-/** How the other run and its rows are named: "the published run", or "run B" and "B's". */
-function namesOf(comparison: PublishedComparison): { run: string; rows: string } {
+/**
+ * How the other run and its rows are named: "the published run" and its "published" rows, or "run B" and
+ * "B's" rows (`theRows` in a sentence, `rows` in a table).
+ */
+function namesOf(comparison: PublishedComparison): { run: string; rows: string; theRows: string } {
+  const other = `${comparison.other}'s`;
   return comparison.published
-    ? { run: "the published run", rows: "published" }
-    : { run: `run ${comparison.other}`, rows: `${comparison.other}'s` };
+    ? { run: "the published run", rows: "published", theRows: "the published" }
+    : { run: `run ${comparison.other}`, rows: other, theRows: other };
 }
 
 function differences(mine: GradedRow, theirs: GradedRow): string[] {
@@ -227,7 +231,9 @@ function pairedSection(comparison: PublishedComparison): Section {
     id: "published-paired",
     title: "Paired statistics on the shared cases",
     lines: [
-      `${candidate} against each of ${theirs} policies on the ${cases} cases both runs hold: exact two-sided McNemar on the discordant pairs, the paired bootstrap difference (${candidate} − ${theirs}, seed ${statistics.bootstrap_seed}, ${
+      `${candidate} against each ${
+        comparison.published ? "published policy" : `policy of ${comparison.other}`
+      } on the ${cases} cases both runs hold: exact two-sided McNemar on the discordant pairs, the paired bootstrap difference (${candidate} − ${theirs}, seed ${statistics.bootstrap_seed}, ${
         formatCount(statistics.bootstrap_iterations)
       } iterations) with its ${level}% percentile interval`,
     ],
@@ -252,6 +258,7 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
   const { candidate, baseline, cases } = comparison;
   const names = namesOf(comparison);
   const theirs = names.rows;
+  const sentence = names.theRows;
   const [first, second] = PUBLISHED_PAIR;
   const suites = comparison.suites.map((suite) => [
     suiteName(suite.name),
@@ -273,9 +280,9 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
       id: "published-suites",
       title: `Suites beside ${names.run}`,
       lines: [
-        `${cases} cases in both runs; correct answers of ${candidate} here and of ${theirs} ${second} and ` +
+        `${cases} cases in both runs; correct answers of ${candidate} here and of ${sentence} ${second} and ` +
         `${first} on them`,
-        `the baseline ${baseline} here has ${theirs} prediction and grade on ${comparison.baselineAsPublished} ` +
+        `the baseline ${baseline} here has ${sentence} prediction and grade on ${comparison.baselineAsPublished} ` +
         `of ${cases} cases`,
       ],
       tables: [table(
@@ -299,7 +306,7 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
         ? "Rows that differ from the published ones"
         : `Rows that differ from ${theirs}`,
       lines: [
-        `${candidate} differs from ${theirs} ${second} on ${count(second)} cases and from ${first} on ` +
+        `${candidate} differs from ${sentence} ${second} on ${count(second)} cases and from ${first} on ` +
         `${count(first)} (support kept, prediction or grade)`,
         `support kept and grade: ${candidate} / ${second} / ${first}`,
       ],
