@@ -22,6 +22,7 @@ export { IoError } from "./os_errors.ts";
 export { DEBUG_ENV, describeFailure, exitAtOnce } from "./failure.ts";
 export { groupBy } from "./group.ts";
 export { fnv1a, sha256Bytes, sha256Hex } from "./hash.ts";
+export { appendLine } from "./append.ts";
 export { acquireDirectoryLock, LOCK_FILE, type LockHolder, refuseIfLocked } from "./lock.ts";
 export { compareCodePoints } from "./order.ts";
 export {

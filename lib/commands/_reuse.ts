@@ -1,57 +1,69 @@
 /**
- * `run-qa --reuse DIR[,DIR…]`: the earlier runs whose answers identical requests take. Each is read through
- * the qa layer's structural checks; one that also holds graded outputs must pass `verify` as well.
+ * `run-qa --reuse DIR[,DIR…]`: the earlier runs whose answers identical requests take. Each is read, one at a
+ * time, through the qa layer's structural checks; a source still being written is refused; a graded source
+ * must pass `verify` and each of its answers must be the one its grades recorded; an ungraded source is refused
+ * unless `--reuse-ungraded` is given (and `reuse.json` then marks its rows, which every reader shows).
  *
  * @module
  */
 
-import { exists, InputError } from "../base/mod.ts";
+import { exists, InputError, refuseIfLocked, runFilesOf } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
+  endpointIdentity,
   epochDirectory,
   GRADED_ROWS_FILE,
-  readReuseSource,
+  type GradedRow,
+  lookAtReuseSource,
+  readReuseRows,
+  reusableTasks,
   type ReuseSource,
+  type RowPlan,
 } from "../qa/mod.ts";
-import { verifyResults } from "../verify/mod.ts";
+import { verifyQaRun } from "../verify/mod.ts";
 
-/** The `--reuse` flag: directories separated by commas. */
+/** The `--reuse` and `--reuse-ungraded` flags. */
 export const REUSE_FLAG = {
   reuse: {
     type: "list",
     of: "directories",
     value: "DIR[,DIR…]",
     help: "take the recorded answer of every task whose request (fingerprint and endpoint)\n" +
-      "an earlier run directory answered; call only the rest",
+      "an earlier, graded run directory answered; call only the rest",
+  },
+  "reuse-ungraded": {
+    type: "boolean",
+    help: "with --reuse: also take answers from a run not graded (nothing proves them;\n" +
+      "verify and report then say so)",
   },
 } as const;
 
+/** What a source being written refuses with. */
+const LOCKED_SOURCE = "a run-qa is answering into this --reuse source; reuse it once that run has finished";
+
 /**
- * Reads every source in order; a skipped one is told through `warn` and gives nothing. A source with graded
- * outputs that `verify` does not pass is refused.
+ * Reads every source in order, one at a time, holding only the rows this run's requests ask for; a skipped one
+ * is told through `warn` and gives nothing. Refused: a locked source, a graded one that `verify` does not pass
+ * or whose answers differ from its grades, an ungraded one without `ungraded`.
  */
 export async function readReuseSources(
   directories: readonly string[],
   contracts: Contracts,
   endpoint: string,
   tasks: readonly AnswerTask[],
-  warn: (line: string) => void,
+  options: { warn: (line: string) => void; ungraded: boolean },
 ): Promise<ReuseSource[]> {
   const sources: ReuseSource[] = [];
   for (const directory of directories) {
-    const read = await readReuseSource(directory, contracts, endpoint, tasks);
-    if (read.kind === "skipped") {
-      warn(`reuse: nothing taken from ${directory}: ${read.reason}`);
+    await refuseIfLocked(directory, LOCKED_SOURCE);
+    const look = await lookAtReuseSource(directory, contracts, endpoint);
+    if (look.kind === "skipped") {
+      options.warn(`reuse: nothing taken from ${directory}: ${look.reason}`);
       continue;
     }
-    if (await exists(`${directory}/${GRADED_ROWS_FILE}`)) {
-      const verified = await verifyResults(directory, contracts);
-      if (!verified.ok) {
-        throw new InputError(`not reused: ${verified.conclusion} (run verify on it)`, { path: directory });
-      }
-    }
-    sources.push(read.source);
+    const graded = await gradedAnswers(directory, contracts, options.ungraded);
+    sources.push(await readReuseRows(directory, look.marker, contracts, tasks, graded));
   }
   return sources;
 }
@@ -69,6 +81,7 @@ export async function readReuseSourcesByRun(
     endpoint: string;
     tasks: readonly AnswerTask[];
     warn: (line: string) => void;
+    ungraded: boolean;
   },
 ): Promise<ReuseSource[][]> {
   const runs: ReuseSource[][] = [];
@@ -77,7 +90,70 @@ export async function readReuseSourcesByRun(
     for (const directory of directories.map((source) => epochDirectory(source, run))) {
       if (run === 1 || await exists(directory)) present.push(directory);
     }
-    runs.push(await readReuseSources(present, from.contracts, from.endpoint, from.tasks, from.warn));
+    const options = { warn: from.warn, ungraded: from.ungraded };
+    runs.push(await readReuseSources(present, from.contracts, from.endpoint, from.tasks, options));
   }
   return runs;
+}
+
+/**
+ * Per run, the rows a dry run with `--reuse` would take from earlier runs: the endpoint is the base URL
+ * variable's (the key is not read), so a dry run prices only what would be called.
+ */
+export async function dryRunReuse(
+  request: {
+    reuse?: readonly string[];
+    reuseUngraded?: boolean;
+    env: (name: string) => string | undefined;
+    onNotice?: (line: string) => void;
+  },
+  stage: { contracts: Contracts; tasks: readonly AnswerTask[]; epochs: number },
+  plans: readonly (RowPlan[] | undefined)[],
+): Promise<Set<string>[]> {
+  if ((request.reuse ?? []).length === 0) return plans.map(() => new Set());
+  const { contracts, tasks } = stage;
+  const variable = contracts.config.qa.base_url_env;
+  const baseUrl = Deno.permissions.querySync({ name: "env", variable }).state === "granted"
+    ? request.env(variable)
+    : undefined;
+  if (baseUrl === undefined || !URL.canParse(baseUrl)) {
+    throw new InputError(
+      `--reuse matches answers by endpoint: set ${variable} to its base URL for the dry run too (the key is ` +
+        "not read)",
+    );
+  }
+  const byRun = await readReuseSourcesByRun(request.reuse!, stage.epochs, {
+    contracts,
+    endpoint: endpointIdentity(baseUrl),
+    tasks,
+    warn: request.onNotice ?? (() => {}),
+    ungraded: request.reuseUngraded ?? false,
+  });
+  return plans.map((runPlans, index) =>
+    reusableTasks(
+      runPlans ?? tasks.map((task) => ({ task, path: "", state: "missing" as const })),
+      byRun[index],
+    )
+  );
+}
+
+/** A graded source's verified rows by row id; `undefined` for an ungraded one taken with the flag. */
+async function gradedAnswers(
+  directory: string,
+  contracts: Contracts,
+  ungraded: boolean,
+): Promise<Map<string, GradedRow> | undefined> {
+  if (!await exists(`${directory}/${GRADED_ROWS_FILE}`)) {
+    if (ungraded) return undefined;
+    throw new InputError(
+      "not reused: it is not graded, so nothing proves its answers (grade it with grade-qa, or give " +
+        "--reuse-ungraded to take them unproved)",
+      { path: directory },
+    );
+  }
+  const { result, rows } = await verifyQaRun(runFilesOf(directory), contracts);
+  if (!result.ok || rows === undefined) {
+    throw new InputError(`not reused: ${result.conclusion} (run verify on it)`, { path: directory });
+  }
+  return new Map(rows.map((row) => [row.row_id, row]));
 }

@@ -17,7 +17,7 @@ embedded protocol DEERMEM_EVAL_ANSWER_API_KEY and DEERMEM_EVAL_ANSWER_BASE_URL),
 Writes into DIR:
   qa_run.json               the run's identity: the five artifact SHA-256 values and the QA settings (no key)
   responses/<row_id>.json   one row per answered task, written the moment the answer arrives
-  reuse.json                the endpoint's origin and each reused row's source (no reference tool reads it)
+  reuse.json                the endpoint's base URL and each reused row's source (no reference tool reads it)
 
 With --policy-module, the module's policy (the candidate) is answered in place of hybrid-v1 against
 --baseline (default confidence), with identical settings; its rows carry policy = its name, policy_module and
@@ -52,10 +52,16 @@ Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
 then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.
+--max-cost is the run's total: every attempt (retries included) is recorded in DIR/spend.jsonl, by its
+estimated prompt tokens, before it is sent, and counts at its worst case on every rerun. Usage a server reports
+below 0 or at 10^12 and above fails its row (bad server output), never priced.
 
-Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint origin
-equal a row an earlier run recorded takes that row's answer, usage, attempts and time, under its own identity;
-only the rest are called. Every run records its endpoint origin and each reused row's source in reuse.json
-(qa_run.json and the rows keep the reference's keys). A source under another protocol or endpoint gives
-nothing (said on stderr); one whose marker, reuse.json or a row fails its checks, or with graded outputs that
-do not verify, is refused.`;
+Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint (its
+full base URL; the stand-in has one identity, whatever its port) equal a row an earlier run recorded takes that
+row's answer, usage, attempts and time, under its own identity; only the rest are called. A source must be
+graded, pass verify, and hold each answer exactly as its grades recorded; an ungraded one is refused unless
+--reuse-ungraded is given, and verify and report then say its rows are unproved. A source another run-qa is
+writing (its lock held) is refused. Sources are read one at a time. Every run records its endpoint and each
+reused row's source in reuse.json (qa_run.json and the rows keep the reference's keys). A source under another
+protocol or endpoint gives nothing (said on stderr). With --dry-run, the base URL variable (not the key) is read
+and only the calls still needed are priced.`;

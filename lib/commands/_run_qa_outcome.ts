@@ -78,9 +78,11 @@ export function reportOutcome(outcome: RanOutcome, say: Io): void {
     throw new CommandFailedError("the endpoint cannot be reached");
   }
   if (summary.leftByBudget !== undefined && summary.leftByBudget > 0) {
+    const before = summary.spentBefore ?? 0;
     say.out(
-      `stopped by --max-cost $${outcome.maxCostUsd}: ${summary.leftByBudget} task(s) left; the rows written stay ` +
-        "valid: run the same command with a larger --max-cost to answer them",
+      `stopped by --max-cost $${outcome.maxCostUsd} (the run's total; $${before.toFixed(4)} spent before ` +
+        `this invocation): ${summary.leftByBudget} task(s) left; the rows written stay valid: a larger ` +
+        "--max-cost answers them",
     );
   }
   if (summary.interrupted) {

@@ -41,6 +41,13 @@ export interface VerifyContext {
   candidate: RunCandidate | undefined;
   /** The module of a policy run made with it, held to `--policy-module`. */
   module: CustomPolicyRun | undefined;
+  /** The line a protocol wearing the pinned id without its bytes opens with (`not_pinned`, first in JSON). */
+  notPinned?: string;
+}
+
+/** The key a document opens with when the protocol is not the pinned one it names. */
+function notPinnedKey({ notPinned }: VerifyContext): { not_pinned?: string } {
+  return notPinned === undefined ? {} : { not_pinned: notPinned };
 }
 
 /** A kind's checks, printed (or one JSON document); a failed check is a `CommandFailedError`. */
@@ -81,11 +88,15 @@ export const verifyQaKind: VerifyRun = async (context) => {
     ? undefined
     : await verifyOtherRuns(directories, { rows, pair }, contracts, tasks, options);
   if (json) {
-    const named = { directory: name, kind: "qa", policies: pair, ...result };
+    const named = { ...notPinnedKey(context), directory: name, kind: "qa", policies: pair, ...result };
     const document = others === undefined ? named : { ...named, ...epochsJson(others) };
     writeDocument(
       io,
-      JSON.stringify(partial ? { partial: partialJson(partial), ...document } : document, null, 2),
+      JSON.stringify(
+        partial ? { ...notPinnedKey(context), partial: partialJson(partial), ...document } : document,
+        null,
+        2,
+      ),
     );
   } else {
     if (partial !== undefined) io.out(partial.line);
@@ -126,13 +137,22 @@ function printChecks(
     proved: string;
   },
   heading: string,
-  { io, json }: VerifyContext,
+  context: VerifyContext,
 ): void {
+  const { io, json } = context;
   const { directory, kind, policies, checks, proved } = verified;
   const failed = checks.filter((check) => check.verdict === "fail").length;
   const conclusion = failed > 0 ? `NOT verified: ${failed} of ${checks.length} checks failed` : proved;
   if (json) {
-    const document = { directory, kind, policies, checks, ok: failed === 0, conclusion };
+    const document = {
+      ...notPinnedKey(context),
+      directory,
+      kind,
+      policies,
+      checks,
+      ok: failed === 0,
+      conclusion,
+    };
     writeDocument(io, JSON.stringify(document, null, 2));
   } else {
     io.out(heading);

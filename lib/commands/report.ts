@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CommandFailedError, exists, InputError, RunFiles, visible } from "../base/mod.ts";
+import { CommandFailedError, exists, GRADED_ROWS_CAP, InputError, RunFiles, visible } from "../base/mod.ts";
 import { NotVerifiedError } from "../verify/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks, type EpochStats, epochStats, type GradedRow } from "../qa/mod.ts";
@@ -39,7 +39,7 @@ import {
   type Verification,
   verificationLines,
 } from "../report/mod.ts";
-import { PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
+import { PUBLISHED_FILES, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
 import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
@@ -77,6 +77,9 @@ const REPORT_FLAGS = {
   ...POLICY_MODULE_FLAG,
   ...PROTOCOL_FLAGS,
 } as const;
+
+/** The graded rows file, by which the published run is recognised. */
+const GRADED_ROWS = "qa.rows.jsonl";
 
 /** The `report` command. */
 export const command = defineCommand({
@@ -209,7 +212,11 @@ async function reportRun(
   const ask = (flag: ReportFile["flag"], path: string | undefined, render: () => string) => {
     if (path !== undefined) files.push({ flag, path, render });
   };
-  const notices = reportNotices(contracts, partial);
+  // The answers' models, of both runs compared: a stand-in's answers say so, on any data.
+  const models = [runs.report, runs.against].flatMap((run) =>
+    run?.kind === "qa" ? run.rows.map((row) => row.response_model) : []
+  );
+  const notices = await reportNotices(contracts, { partial, responseModels: models });
   // A comparison's heading and sections: the text printed, the Markdown and HTML files asked for.
   const sectionsDocument = (heading: string, sections: Section[]): string => {
     ask("--markdown", flags.markdown, () => sectionsMarkdown(heading, sections, [], notices));
@@ -231,7 +238,15 @@ async function reportRun(
     ask("--markdown", flags.markdown, () => reportMarkdown(run, notices));
     ask("--html", flags.html, () => reportHtml(run, notices));
   } else if (isCandidateRun(runs.report) && runs.against.kind === "qa" && !isCandidateRun(runs.against)) {
-    const comparison = readPublishedComparison(runs.report, runs.against, contracts.config.statistics);
+    // "The published run" only when its rows are the published ones, byte for byte; any other is named as a run.
+    const rows = await (runs.against as RunReport).files.text(GRADED_ROWS, "graded rows", GRADED_ROWS_CAP);
+    const isPublished = rows === PUBLISHED_FILES[GRADED_ROWS];
+    const comparison = readPublishedComparison(
+      runs.report,
+      runs.against,
+      contracts.config.statistics,
+      isPublished,
+    );
     const named = { ...comparison, other: flags.against ?? comparison.other };
     text = sectionsDocument(publishedComparisonHeading(named), publishedComparisonSections(named));
   } else {
@@ -280,7 +295,8 @@ async function reportSweep(
       () => readSweepReport(directory, contracts, stage?.prepared.cases),
       (report) => report.summary.gridPoints,
     ));
-  const notices: Notice[] = reportNotices(contracts);
+  // The sweep's own record says which data it was made on, whichever protocol reads it.
+  const notices: Notice[] = await reportNotices(contracts, { datasetSha256: sweep.datasetSha256 });
   const files: ReportFile[] = [];
   if (flags.markdown !== undefined) {
     files.push({

@@ -21,7 +21,7 @@ import {
   checkRunDirectory,
   type CostBudget,
   costLines,
-  endpointOrigin,
+  endpointIdentity,
   epochDirectory,
   epochDryRunLines,
   LOCKED_ACTION,
@@ -29,6 +29,7 @@ import {
   MIN_SECRET_LENGTH,
   openAiProvider,
   planRows,
+  readSpend,
   redact,
   refuseSelfReuse,
   requestSettings,
@@ -38,6 +39,8 @@ import {
   type RunQaSummary,
   secretOf,
   settleEpochs,
+  spentUsd,
+  STAND_IN_ENDPOINT,
   startStandIn,
 } from "../qa/mod.ts";
 
@@ -55,7 +58,7 @@ import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
-import { readReuseSourcesByRun, REUSE_FLAG } from "./_reuse.ts";
+import { dryRunReuse, readReuseSourcesByRun, REUSE_FLAG } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 import { RUN_QA_DESCRIPTION } from "./_run_qa_help.ts";
 import {
@@ -108,6 +111,8 @@ export interface RunQaRequest {
   epochs?: number;
   /** Earlier run directories whose answers identical requests take. */
   reuse?: readonly string[];
+  /** Take answers from an ungraded `reuse` source too (unproved; recorded as such). */
+  reuseUngraded?: boolean;
   /** Told each source that gives nothing, and why. */
   onNotice?: (line: string) => void;
 }
@@ -174,12 +179,21 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
         directory === undefined ? undefined : planRows(epochDirectory(directory, run), tasks)
       ),
     );
-    const toCall = plans.flatMap((runPlans) =>
-      runPlans === undefined
-        ? tasks
-        : runPlans.filter((plan) => plan.state !== "reuse").map((plan) => plan.task)
+    const taken = await dryRunReuse(request, { contracts, tasks, epochs }, plans);
+    const toCall = plans.flatMap((runPlans, index) =>
+      (runPlans ?? tasks.map((task) => ({ task, state: "missing" as const })))
+        .filter((plan) => plan.state !== "reuse" && !taken[index].has(plan.task.rowId)).map((plan) =>
+          plan.task
+        )
     );
-    const estimate = costLines(toCall, contracts.config.qa.max_tokens, request.prices, request.maxCostUsd);
+    const maxTokens = contracts.config.qa.max_tokens;
+    let spent = 0;
+    for (const run of directory === undefined || request.prices === undefined ? [] : runs) {
+      spent += spentUsd(await readSpend(epochDirectory(directory!, run)), maxTokens, request.prices!);
+    }
+    const estimate = costLines(toCall, maxTokens, request.prices, request.maxCostUsd, spent);
+    const reused = taken.reduce((sum, rows) => sum + rows.size, 0);
+    if (reused > 0) estimate.unshift(`would reuse ${reused} answer(s) from earlier runs`);
     return { kind: "dry-run", lines: epochDryRunLines(tasks, plans), estimate };
   }
   for (const run of runs) {
@@ -219,13 +233,14 @@ async function answerAll(
   const { contracts, tasks } = stage;
   const qa = contracts.config.qa;
   const baseUrl = credentials.baseUrlFor(1);
-  const endpoint = endpointOrigin(baseUrl);
+  const endpoint = request.standIn ? STAND_IN_ENDPOINT : endpointIdentity(baseUrl);
   // Every source of every run is read and checked before anything is written or called.
   const reuses = await readReuseSourcesByRun(request.reuse ?? [], stage.epochs, {
     contracts,
     endpoint,
     tasks,
     warn: request.onNotice ?? (() => {}),
+    ungraded: request.reuseUngraded ?? false,
   });
   const reuseFor = (run: number) => Promise.resolve({ endpoint, sources: reuses[run - 1] });
   const budget: CostBudget | undefined = request.maxCostUsd === undefined
@@ -355,10 +370,9 @@ export const command = defineCommand({
       throw new InputError("--max-cost needs --price-input and --price-output (USD per million tokens)");
     }
     const reuse = flags.reuse ?? [];
-    if (reuse.length > 0 && dryRun) {
-      throw new InputError(
-        "--reuse matches answers by endpoint, which a dry run does not read; run without --dry-run",
-      );
+    const reuseUngraded = flags["reuse-ungraded"] ?? false;
+    if (reuseUngraded && reuse.length === 0) {
+      throw new InputError("--reuse-ungraded says which --reuse sources may be taken; give --reuse too");
     }
     if (directory !== undefined) refuseSelfReuse(directory, reuse);
     const interrupt = new AbortController();
@@ -398,6 +412,7 @@ export const command = defineCommand({
         maxCostUsd,
         reuse,
         epochs: flags.epochs,
+        reuseUngraded,
         onNotice: (line) => io.err(line),
       });
     } finally {

@@ -6,7 +6,7 @@
 
 import { exists, InputError, RunFiles } from "../base/mod.ts";
 import { refuseOtherProtocol } from "../verify/mod.ts";
-import { PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
+import { notPinnedLine, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand } from "./_command.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
@@ -64,6 +64,9 @@ and the case-level verdict of the K runs re-derived from their rows. Writes noth
       load,
       (loaded) => loaded.stage?.prepared.cases.length ?? 0,
     );
+    // A protocol that wears the pinned id without its bytes is told first, in either format.
+    const notPinned = await notPinnedLine(contracts);
+    if (notPinned !== undefined && !json) io.out(notPinned);
     const check = async (path: string) => {
       const files = held ?? new RunFiles(path);
       const kind = await recogniseRun(directory === undefined ? undefined : files);
@@ -72,7 +75,7 @@ and the case-level verdict of the K runs re-derived from their rows. Writes noth
       // Anything the registry does not recognise gets the QA checks, which say what is missing.
       const name = directory ?? PUBLISHED_RUN;
       const candidate = hooks.recorded(), module = hooks.policyRun();
-      const context = { files, name, contracts, stage, tasks, io, json, candidate, module };
+      const context = { files, name, contracts, stage, tasks, io, json, candidate, module, notPinned };
       await (kind ?? runKindNamed("qa")).verify(context);
     };
     if (directory === undefined) {

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { Contracts } from "./contracts.ts";
+import { type Contracts, EMBEDDED_ARTIFACTS } from "./contracts.ts";
+import { sha256Hex } from "../base/mod.ts";
 
 /** Provenance of the program that wrote a record, in place of the reference's git state. */
 export interface SourceState {
@@ -115,4 +116,60 @@ export function datasetIdentity(
     revision: dataset.revision,
     sha256,
   };
+}
+
+/** The pinned protocol's id: a protocol wearing it must also have its bytes ({@linkcode pinnedDifferences}). */
+export const PINNED_PROTOCOL_ID = "deermem-hybrid-v1-pr4789-reproduction-v1";
+
+/** The pinned protocol's artifacts, by the key their hash has in `Contracts.hashes`. */
+const PINNED_ARTIFACTS = {
+  config: "configs/pr4789-reproduction-v1.yaml",
+  official: "manifests/longmemeval-pr4789-v1.json",
+  synthetic: "manifests/synthetic-corrections-pr4789-v1.json",
+  prompt: "prompts/answer-v1.txt",
+} as const;
+
+/**
+ * The artifacts of a protocol that wears the pinned id but whose bytes are not the pinned ones (by SHA-256; the
+ * config pins the dataset's hash, so a changed dataset identity is a changed config). Empty for the pinned
+ * protocol itself and for any protocol under another id.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./mod.ts";
+ * import { pinnedDifferences } from "./identity.ts";
+ * const contracts = await loadContracts(embeddedSources());
+ * deepStrictEqual(await pinnedDifferences(contracts), []);
+ * const copy = { ...contracts, hashes: { ...contracts.hashes, prompt: "0".repeat(64) } };
+ * deepStrictEqual(await pinnedDifferences(copy), ["prompts/answer-v1.txt"]);
+ * ```
+ */
+export async function pinnedDifferences(contracts: Contracts): Promise<string[]> {
+  if (contracts.config.protocol_id !== PINNED_PROTOCOL_ID) return [];
+  const differ: string[] = [];
+  for (const [key, path] of Object.entries(PINNED_ARTIFACTS) as [keyof typeof PINNED_ARTIFACTS, string][]) {
+    const pinned = await sha256Hex(new TextEncoder().encode(EMBEDDED_ARTIFACTS[path]));
+    if (contracts.hashes[key] !== pinned) differ.push(path);
+  }
+  return differ;
+}
+
+/**
+ * The first line every reader prints for a protocol that wears the pinned id without its bytes; `undefined`
+ * for any other.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./mod.ts";
+ * import { notPinnedLine } from "./identity.ts";
+ * strictEqual(await notPinnedLine(await loadContracts(embeddedSources())), undefined);
+ * ```
+ */
+export async function notPinnedLine(contracts: Contracts): Promise<string | undefined> {
+  const differ = await pinnedDifferences(contracts);
+  if (differ.length === 0) return undefined;
+  return `not the pinned protocol: it wears the id ${PINNED_PROTOCOL_ID}, but ${differ.join(", ")} ` +
+    `${differ.length === 1 ? "differs" : "differ"} from the pinned bytes (SHA-256)`;
 }

@@ -15,9 +15,11 @@ export { answerText, renderEvidence } from "./evidence.ts";
 export { type EligibleCount, eligibleCount, eligibleRows } from "./eligible.ts";
 export {
   buildDemoProtocol,
+  DEMO_DATASET_SHA256,
   DEMO_PROTOCOL_ID,
   prepareDemoProtocol,
   STAND_IN_MODEL,
+  STAND_IN_NOTICE,
   SYNTHETIC_NOTICE,
   writeDemoProtocol,
 } from "./demo.ts";
@@ -26,6 +28,9 @@ export {
   artifactHashes,
   type DatasetIdentity,
   datasetIdentity,
+  notPinnedLine,
+  PINNED_PROTOCOL_ID,
+  pinnedDifferences,
   type SourceState,
 } from "./identity.ts";
 export { buildPool, type Fact, type Pool, type UsageEntry } from "./pool.ts";
@@ -41,7 +46,7 @@ export {
   validatedLine,
 } from "./prepare.ts";
 export { KEPT_PROTOCOL_DIR, readProtocolDirectory } from "./protocol_dir.ts";
-export { PUBLISHED_RUN, withPublishedRun } from "./published.ts";
+export { PUBLISHED_FILES, PUBLISHED_RUN, withPublishedRun } from "./published.ts";
 export { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";
 export { type Artifact, type ContractSources } from "./contracts.ts";
 export { type Dataset, type DatasetRow } from "./dataset.ts";

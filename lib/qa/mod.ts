@@ -15,7 +15,21 @@ export {
 export { GRADER_VERSION } from "../protocol/mod.ts";
 export { type RunEvent, type RunQaSummary } from "./answer/answer_types.ts";
 export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./grade/accuracy_summary.ts";
-export { endpointOrigin, readReuseSource, refuseSelfReuse, type ReuseSource } from "./answer/answer_reuse.ts";
+export {
+  endpointIdentity,
+  lookAtReuseSource,
+  readReuseRecord,
+  readReuseRows,
+  refuseSelfReuse,
+  reusableTasks,
+  REUSE_FILE,
+  reusedLine,
+  type ReusedRows,
+  reusedRows,
+  ReuseRecord,
+  type ReuseSource,
+  STAND_IN_ENDPOINT,
+} from "./answer/answer_reuse.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,
@@ -49,6 +63,7 @@ export {
   runCandidateSchema,
 } from "./run/candidate.ts";
 export { type CostBudget, costLines, TOKEN_RULE } from "./answer/cost.ts";
+export { readSpend, SPEND_FILE, spentUsd } from "./answer/spend.ts";
 export { resolveCredentials } from "./answer/credentials.ts";
 export {
   GradedRow,
@@ -110,7 +125,7 @@ export {
 } from "./run/prompt.ts";
 export { openAiProvider } from "./answer/provider.ts";
 export { MIN_SECRET_LENGTH, redact, secretOf } from "./answer/redact.ts";
-export { checkRunDirectory, dryRunLines, planRows } from "./answer/resume.ts";
+export { checkRunDirectory, dryRunLines, planRows, type RowPlan } from "./answer/resume.ts";
 export {
   GRADED_OUTPUTS,
   GRADED_ROWS_FILE,

@@ -5,6 +5,7 @@
  */
 
 import { visible } from "../base/mod.ts";
+import { reusedLine, type ReusedRows } from "../qa/mod.ts";
 
 /** A check's verdict: held, did not hold, or not run because it needs the dataset. */
 export type Verdict = "pass" | "fail" | "needs-dataset";
@@ -35,6 +36,8 @@ export interface VerifyResult {
   notRederivable: readonly string[];
   /** The closing line: exactly what was proved, or how many checks failed. */
   conclusion: string;
+  /** The rows taken from earlier runs (`reuse.json`), by source; absent when none was. */
+  reused?: ReusedRows;
 }
 
 /** Row fields no offline check can prove: they are what the model and its API returned. */
@@ -141,6 +144,7 @@ export function checkLine(check: Check): string {
 export function formatVerifyResult(result: VerifyResult): string {
   const lines = result.checks.map(checkLine);
   lines.push(`· recorded, not re-derivable: ${result.notRederivable.join(", ")}`);
+  if (result.reused !== undefined) lines.push(`· ${visible(reusedLine(result.reused))}`);
   lines.push(result.conclusion);
   return lines.join("\n");
 }

@@ -23,6 +23,10 @@ import {
   QA_SUMMARY_FILE,
   qaStats,
   qaSummary,
+  REUSE_FILE,
+  type ReusedRows,
+  reusedRows,
+  ReuseRecord,
   type RunCandidate,
   runCandidateSchema,
 } from "../qa/mod.ts";
@@ -36,7 +40,7 @@ import {
   UnreadableFileError,
 } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
-import { jsonObjectOf } from "../py/mod.ts";
+import { jsonObjectOf, parseJsonTextWith } from "../py/mod.ts";
 import { CheckList, type VerifyResult } from "./checks.ts";
 import { figureDetail } from "./figures.ts";
 import {
@@ -117,7 +121,22 @@ export async function verifyQaRun(
   await checkMarkerFile(list, files, contracts, candidate);
   checkRowsAgainstTheirTasks(list, read.rows, tasks);
   const result = list.result(tasks === undefined ? "structure-and-statistics" : "every-derivable-field");
-  return { result, pair, rows: read.rows };
+  const reused = await reusedOf(files, read.rows);
+  return { result: reused === undefined ? result : { ...result, reused }, pair, rows: read.rows };
+}
+
+/**
+ * The rows the run took from earlier runs, as its `reuse.json` records them (only rows the graded rows hold); a
+ * malformed `reuse.json` is refused like any malformed record.
+ */
+async function reusedOf(
+  files: RunFiles,
+  rows: readonly GradedRow[] | undefined,
+): Promise<ReusedRows | undefined> {
+  const text = await files.text(REUSE_FILE, "reuse record");
+  if (text === undefined) return undefined;
+  const record = parseJsonTextWith(ReuseRecord, text, files.path(REUSE_FILE));
+  return reusedRows(record, rows === undefined ? undefined : new Set(rows.map((row) => row.row_id)));
 }
 
 /** Options of {@linkcode verifyResults}. */

@@ -4,7 +4,8 @@
  * what the check proves when it holds, `verdict`: `pass`, `fail` or `needs-dataset`, and `detail`), `ok` (no
  * check failed) and `conclusion` (the closing line); a QA run also `scope` (`structure-and-statistics` without the
  * dataset, `every-derivable-field` with it) and `notRederivable` (the row fields no offline check proves), and a
- * partial run opens with `partial` (its line and what `partial.json` records). A K-run directory's document
+ * partial run opens with `partial` (its line and what `partial.json` records). A protocol wearing the pinned id
+ * without its bytes puts `not_pinned` (the line naming the artifacts that differ) before everything. A K-run directory's document
  * adds `epochs` (K), `runs` (runs 2…K, each `run`, `directory` and its checks as run 1's) and `case_level` (per
  * suite: `suite`, `cases`, the sign-flip `p`, `difference`, `interval`; `null` when a run did not verify).
  *
@@ -59,6 +60,7 @@ const CaseLevelJson = z.strictObject({
 
 /** A QA run's (or a partial run's) document; a K-run directory's adds its further runs and case-level verdict. */
 export const QaVerifyJson = z.strictObject({
+  not_pinned: z.optional(z.string()),
   partial: z.optional(PartialJsonSchema),
   kind: z.literal("qa"),
   directory: z.string(),
@@ -70,7 +72,11 @@ export const QaVerifyJson = z.strictObject({
 });
 
 /** A policy run's or a sweep's document. */
-export const RunVerifyJson = z.strictObject({ kind: z.enum(["policy", "sweep"]), ...common });
+export const RunVerifyJson = z.strictObject({
+  not_pinned: z.optional(z.string()),
+  kind: z.enum(["policy", "sweep"]),
+  ...common,
+});
 
 /**
  * The document `verify --json` prints.

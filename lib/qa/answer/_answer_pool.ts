@@ -6,13 +6,15 @@
  */
 
 import { RowIntegrityError, writeFileAtomic } from "../../base/mod.ts";
-import { AnswerFailedError, CallAbortedError, ProviderError } from "./errors.ts";
+import { AnswerFailedError, BudgetExceededError, CallAbortedError, ProviderError } from "./errors.ts";
 import { createdAtStamp } from "../../py/mod.ts";
 import { type AnswerRow, answerRow, answerRowJson } from "../run/answer_rows.ts";
 import type { RunQaOptions, RunQaSummary } from "./answer_types.ts";
 import { redact, redactAnswer, usageHoldsSecret } from "./redact.ts";
 import type { RowPlan } from "./resume.ts";
 import { answerWithRetries } from "./retry.ts";
+import { estimatePromptTokens } from "./cost.ts";
+import type { SpendLedger } from "./spend.ts";
 import type { AnswerTask } from "../run/tasks.ts";
 
 /** What the workers share: the queue and how far it has gone, the stop switch, and the summary they fill. */
@@ -26,17 +28,24 @@ interface Pool {
   options: RunQaOptions;
   now: () => Date;
   secret: string;
+  /** Every attempt is recorded here before it is sent (and refused when it would pass the budget). */
+  ledger?: SpendLedger;
+  /** An attempt did not fit the budget: no new task is started. */
+  budgetReached: boolean;
 }
 
 /**
  * Calls the provider for every planned row in `queue` and fills `summary`. Aborting `options.signal` stops new
- * calls and cancels those in flight; an unexpected error stops the run the same way and is rethrown.
+ * calls and cancels those in flight; an unexpected error stops the run the same way and is rethrown. With a
+ * `ledger`, an attempt that would pass the budget is not made: its task and every task not started are left
+ * for the next run (`leftByBudget`).
  */
 export async function answerQueue(
   queue: readonly RowPlan[],
   summary: RunQaSummary,
   options: RunQaOptions,
   now: () => Date,
+  ledger?: SpendLedger,
 ): Promise<void> {
   const stop = new AbortController();
   const onAbort = () => stop.abort();
@@ -52,6 +61,8 @@ export async function answerQueue(
     options,
     now,
     secret: options.secret ?? "",
+    ledger,
+    budgetReached: false,
   };
   try {
     await Promise.all(Array.from({ length: Math.min(options.workers, queue.length) }, () => worker(pool)));
@@ -59,12 +70,13 @@ export async function answerQueue(
     options.signal?.removeEventListener("abort", onAbort);
   }
   if (pool.fatal !== undefined) throw pool.fatal;
-  summary.notAttempted += queue.length - pool.next;
+  if (pool.budgetReached) summary.leftByBudget = (summary.leftByBudget ?? 0) + queue.length - pool.next;
+  else summary.notAttempted += queue.length - pool.next;
   summary.interrupted = options.signal?.aborted ?? false;
 }
 
 async function worker(pool: Pool): Promise<void> {
-  while (!pool.stop.signal.aborted && pool.next < pool.queue.length) {
+  while (!pool.stop.signal.aborted && !pool.budgetReached && pool.next < pool.queue.length) {
     const { task, path } = pool.queue[pool.next++];
     try {
       await answerOne(pool, task, path);
@@ -81,11 +93,16 @@ function totalTokens(usage: Record<string, number>): number {
 /** One task called (with retries), its answer redacted and written to its row file. */
 async function answerOne(pool: Pool, task: AnswerTask, path: string): Promise<void> {
   const { options, summary } = pool;
+  const ledger = pool.ledger;
+  const promptTokens = ledger === undefined ? 0 : estimatePromptTokens(task.messages);
   const { answer: received, attempts } = await answerWithRetries(
     options.provider,
     task.messages,
     options.retry,
     pool.stop.signal,
+    ledger === undefined
+      ? undefined
+      : () => pool.budgetReached ? Promise.resolve(false) : ledger.reserve(promptTokens),
   );
   if (usageHoldsSecret(received.usage, pool.secret)) {
     const cause = new ProviderError(
@@ -143,6 +160,11 @@ function recordFailure(pool: Pool, task: AnswerTask, error: unknown): void {
   const { options, summary } = pool;
   if (error instanceof CallAbortedError) {
     summary.notAttempted++;
+    return;
+  }
+  if (error instanceof BudgetExceededError) {
+    pool.budgetReached = true;
+    summary.leftByBudget = (summary.leftByBudget ?? 0) + 1;
     return;
   }
   if (!(error instanceof AnswerFailedError)) {

@@ -1,10 +1,11 @@
 /**
  * Answers reused across runs: a task whose request — prompt, model, settings (the request fingerprint) and
- * endpoint (its origin) — is identical to one an earlier run answered takes that run's recorded answer instead
- * of a call. Where each reused row came from is kept in `reuse.json`, beside the files the reference reads
- * (`qa_run.json` and the rows keep exactly its keys). A source directory is read only when its marker, sidecar
- * and every row pass the structural checks; one that fails them is refused, one made under another protocol or
- * at another endpoint gives nothing.
+ * endpoint (its full base URL, or the stand-in's one identity) — is identical to one an earlier run answered
+ * takes that run's recorded answer instead of a call. Where each reused row came from (and whether its source
+ * was graded) is kept in `reuse.json`, beside the files the reference reads (`qa_run.json` and the rows keep
+ * exactly its keys). A source directory is read only when its marker, sidecar and every row pass the
+ * structural checks and, when graded, every row is the one its grades recorded; one that fails them is
+ * refused, one made under another protocol or at another endpoint gives nothing.
  *
  * @module
  */
@@ -27,7 +28,7 @@ import type { Contracts } from "../../protocol/mod.ts";
 import { parseJsonTextWith } from "../../py/mod.ts";
 import { type AnswerRow, answerRow, answerRowJson, parseAnswerRow } from "../run/answer_rows.ts";
 import { policyPair } from "../run/candidate.ts";
-import { readMarker } from "../run/run_marker.ts";
+import { type QaRunMarker, readMarker } from "../run/run_marker.ts";
 import { responsePath, responsesDir, supersededDir } from "../run/run_dir.ts";
 import type { RowPlan } from "./resume.ts";
 import type { AnswerTask } from "../run/tasks.ts";
@@ -41,6 +42,8 @@ export interface ReuseOrigin {
   from: string;
   /** The row's id there. */
   row_id: string;
+  /** Present when the source was not graded (taken with `--reuse-ungraded`, unproved). */
+  ungraded?: true;
 }
 
 /** `reuse.json`: the endpoint that answered the run (`null` when unknown or several) and the reused rows. */
@@ -52,26 +55,94 @@ export interface ReuseRecord {
 
 const reuseRecordSchema = z.strictObject({
   endpoint: z.nullable(z.string()),
-  reused: z.record(z.string(), z.strictObject({ from: z.string(), row_id: z.string() })),
+  reused: z.record(
+    z.string(),
+    z.strictObject({ from: z.string(), row_id: z.string(), ungraded: z.optional(z.literal(true)) }),
+  ),
   schema_version: z.literal(1),
 });
 
 /** The sidecar's schema. */
 export const ReuseRecord: Schema<ReuseRecord> = reuseRecordSchema;
 
+/** The endpoint identity of the built-in stand-in: one for every run, whatever port it listens on. */
+export const STAND_IN_ENDPOINT = "stand-in:deermem-eval";
+
 /**
- * The endpoint identity a reuse key holds: the base URL's origin (scheme, host, port; never a path's or a
- * user's secret).
+ * The endpoint identity a reuse key holds: the full base URL without a user's secret, a query or a trailing
+ * slash (another path on the same host is another endpoint).
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
- * import { endpointOrigin } from "./answer_reuse.ts";
- * strictEqual(endpointOrigin("https://user:pw@api.example.com/v1"), "https://api.example.com");
+ * import { endpointIdentity } from "./answer_reuse.ts";
+ * strictEqual(endpointIdentity("https://user:pw@api.example.com/v1/"), "https://api.example.com/v1");
+ * strictEqual(endpointIdentity("https://api.example.com"), "https://api.example.com");
  * ```
  */
-export function endpointOrigin(baseUrl: string): string {
-  return new URL(baseUrl).origin;
+export function endpointIdentity(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}
+
+/** The rows a run took from earlier runs, by source: what every reader of the run says. */
+export interface ReusedRows {
+  rows: number;
+  sources: { from: string; rows: number; graded: boolean }[];
+}
+
+/**
+ * What `reuse.json` says was reused, counting only rows in `rowIds` when given (the rows a reader shows).
+ * `undefined` when nothing was.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { reusedRows } from "./answer_reuse.ts";
+ * const reused = { a: { from: "x", row_id: "a" }, b: { from: "y", row_id: "b", ungraded: true as const } };
+ * deepStrictEqual(reusedRows({ endpoint: null, reused, schema_version: 1 }), {
+ *   rows: 2,
+ *   sources: [{ from: "x", rows: 1, graded: true }, { from: "y", rows: 1, graded: false }],
+ * });
+ * deepStrictEqual(reusedRows({ endpoint: null, reused, schema_version: 1 }, new Set(["z"])), undefined);
+ * ```
+ */
+export function reusedRows(record: ReuseRecord, rowIds?: ReadonlySet<string>): ReusedRows | undefined {
+  const sources = new Map<string, { from: string; rows: number; graded: boolean }>();
+  let rows = 0;
+  for (const [rowId, origin] of Object.entries(record.reused)) {
+    if (rowIds !== undefined && !rowIds.has(rowId)) continue;
+    const key = `${origin.ungraded ? 1 : 0}\u0000${origin.from}`;
+    const source = sources.get(key) ?? { from: origin.from, rows: 0, graded: origin.ungraded !== true };
+    source.rows++;
+    sources.set(key, source);
+    rows++;
+  }
+  if (rows === 0) return undefined;
+  const sorted = [...sources.values()].sort((a, b) => compareCodePoints(a.from, b.from));
+  return { rows, sources: sorted };
+}
+
+/**
+ * The line every reader prints for {@linkcode reusedRows}.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { reusedLine } from "./answer_reuse.ts";
+ * strictEqual(
+ *   reusedLine({ rows: 3, sources: [{ from: "a", rows: 2, graded: true }, { from: "b", rows: 1, graded: false }] }),
+ *   "reused: 3 row(s) taken from earlier runs, not answered by this one: a (2), b (1, ungraded)",
+ * );
+ * ```
+ */
+export function reusedLine(reused: ReusedRows): string {
+  const listed = reused.sources.map((source) =>
+    `${source.from} (${source.rows}${source.graded ? "" : ", ungraded"})`
+  );
+  return `reused: ${reused.rows} row(s) taken from earlier runs, not answered by this one: ${
+    listed.join(", ")
+  }`;
 }
 
 /** Reads a directory's `reuse.json`; `undefined` when there is none, a {@linkcode ContractError} when malformed. */
@@ -82,14 +153,18 @@ export async function readReuseRecord(directory: string): Promise<ReuseRecord | 
   return parseJsonTextWith(ReuseRecord, text, path);
 }
 
-/** An earlier run's answers, by request fingerprint (every row of it, in row id order), ready to be reused. */
+/**
+ * An earlier run's answers to this run's requests, by request fingerprint (in row id order), ready to be reused;
+ * `graded` when each was proved the one its source's grades recorded.
+ */
 export interface ReuseSource {
   directory: string;
   rows: Map<string, AnswerRow[]>;
+  graded: boolean;
 }
 
-/** A source read: its answers, or why it gives none. */
-export type ReuseRead = { kind: "source"; source: ReuseSource } | { kind: "skipped"; reason: string };
+/** A source looked at: usable (its marker), or why it gives nothing. */
+export type ReuseLook = { kind: "usable"; marker: QaRunMarker } | { kind: "skipped"; reason: string };
 
 /** A task's key apart from its fingerprint: its case and its kept facts as a set. */
 function caseAndFacts(caseId: string, keptFactIds: readonly string[]): string {
@@ -97,18 +172,16 @@ function caseAndFacts(caseId: string, keptFactIds: readonly string[]): string {
 }
 
 /**
- * Reads an earlier run directory for reuse. Refused (an {@linkcode InputError} naming the file and field): a
- * directory without a run marker, a malformed marker or `reuse.json`, a row that does not parse, is misnamed,
- * is not one of the run's two policies or its module, or whose fingerprint is not the one its case and kept
- * facts give under this protocol. Skipped (nothing reused, the reason returned): a run under another protocol
- * (which covers the model and every setting), one with no recorded endpoint, or one answered elsewhere.
+ * Looks at an earlier run directory before anything of it is proved. Refused (an {@linkcode InputError} naming
+ * the file and field): a directory without a run marker, a malformed marker or `reuse.json`. Skipped (nothing
+ * reused, the reason returned): a run under another protocol (which covers the model and every setting), one
+ * with no recorded endpoint, or one answered elsewhere (another full base URL).
  */
-export async function readReuseSource(
+export async function lookAtReuseSource(
   directory: string,
   contracts: Contracts,
   endpoint: string,
-  tasks: readonly AnswerTask[],
-): Promise<ReuseRead> {
+): Promise<ReuseLook> {
   let marker;
   try {
     marker = await readMarker(directory, contracts, "as recorded");
@@ -129,7 +202,25 @@ export async function readReuseSource(
   if (record.endpoint !== endpoint) {
     return { kind: "skipped", reason: `its answers came from ${record.endpoint}, not ${endpoint}` };
   }
+  return { kind: "usable", marker };
+}
+
+/**
+ * Reads a usable source's rows, one at a time, keeping only those whose request one of `tasks` makes. Refused
+ * (a {@linkcode RowIntegrityError} naming the file and field): a row that does not parse, is misnamed, is not
+ * one of the run's two policies or its module, whose fingerprint is not the one its case and kept facts give
+ * under this protocol, or — with `graded`, the source's verified graded rows by row id — one that is not graded
+ * there or differs from what its grade recorded (an answer edited after grading).
+ */
+export async function readReuseRows(
+  directory: string,
+  marker: QaRunMarker,
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+  graded?: ReadonlyMap<string, Omit<AnswerRow, "created_at">>,
+): Promise<ReuseSource> {
   const expected = new Map(tasks.map((task) => [caseAndFacts(task.caseId, task.keptFactIds), task]));
+  const wanted = new Set(tasks.map((task) => task.requestFingerprint));
   const pair = policyPair(marker.candidate);
   const rows = new Map<string, AnswerRow[]>();
   for (const name of await listDirectory(responsesDir(directory)) ?? []) {
@@ -139,6 +230,7 @@ export async function readReuseSource(
     if (text === undefined) continue;
     const row = parseAnswerRow(text, path);
     checkSourceRow(row, name, path, pair, marker.candidate?.policy_module_sha256, contracts);
+    if (graded !== undefined) checkAgainstGrade(row, graded.get(row.row_id), path);
     const task = expected.get(caseAndFacts(row.case_id, row.kept_fact_ids));
     if (task !== undefined && task.requestFingerprint !== row.request_fingerprint) {
       throw new RowIntegrityError(
@@ -146,11 +238,36 @@ export async function readReuseSource(
         { path, field: "request_fingerprint" },
       );
     }
+    if (!wanted.has(row.request_fingerprint)) continue; // no task of this run asks it: not held
     const same = rows.get(row.request_fingerprint);
     if (same === undefined) rows.set(row.request_fingerprint, [row]);
     else same.push(row);
   }
-  return { kind: "source", source: { directory, rows } };
+  return { directory, rows, graded: graded !== undefined };
+}
+
+/** A graded source's row must be the one its grade recorded, field for field (its creation time aside). */
+function checkAgainstGrade(
+  row: AnswerRow,
+  recorded: Omit<AnswerRow, "created_at"> | undefined,
+  path: string,
+): void {
+  if (recorded === undefined) {
+    throw new RowIntegrityError("not among the rows qa.rows.jsonl graded; not reused", {
+      path,
+      field: "row_id",
+    });
+  }
+  for (const [field, value] of Object.entries(recorded)) {
+    if (!(field in row)) continue; // a graded row's own fields (its grade) are not the answer's
+    const actual = (row as unknown as Record<string, unknown>)[field];
+    if (JSON.stringify(actual) !== JSON.stringify(value)) {
+      throw new RowIntegrityError(
+        `differs from what qa.rows.jsonl graded (changed after grading); not reused`,
+        { path, field },
+      );
+    }
+  }
 }
 
 function checkSourceRow(
@@ -225,7 +342,7 @@ export async function reuseAnswers(
       out.push(plan);
       continue;
     }
-    const { row: source, directory: from } = found;
+    const { row: source, directory: from, graded } = found;
     const row = answerRow(
       plan.task,
       { prediction: source.prediction, responseModel: source.response_model, usage: source.usage },
@@ -233,7 +350,7 @@ export async function reuseAnswers(
       source.created_at,
     );
     await writeFileAtomic(responsePath(directory, plan.task.rowId), answerRowJson(row), options.publish);
-    reused[plan.task.rowId] = { from, row_id: source.row_id };
+    reused[plan.task.rowId] = { from, row_id: source.row_id, ...(graded ? {} : { ungraded: true as const }) };
     out.push({ task: plan.task, path: plan.path, state: "reuse", row });
     copied++;
   }
@@ -245,7 +362,7 @@ export async function reuseAnswers(
 function findAnswer(
   task: AnswerTask,
   sources: readonly ReuseSource[],
-): { row: AnswerRow; directory: string } | undefined {
+): { row: AnswerRow; directory: string; graded: boolean } | undefined {
   const facts = caseAndFacts(task.caseId, task.keptFactIds);
   for (const source of sources) {
     const rows = (source.rows.get(task.requestFingerprint) ?? []).filter((row) =>
@@ -253,9 +370,17 @@ function findAnswer(
     );
     // The same row first: two identical requests may have been answered differently, and each keeps its own.
     const row = rows.find((row) => row.row_id === task.rowId) ?? rows[0];
-    if (row !== undefined) return { row, directory: source.directory };
+    if (row !== undefined) return { row, directory: source.directory, graded: source.graded };
   }
   return undefined;
+}
+
+/** The tasks of `plans` without a row of their own that `sources` would answer (what a dry run leaves out). */
+export function reusableTasks(plans: readonly RowPlan[], sources: readonly ReuseSource[]): Set<string> {
+  return new Set(
+    plans.filter((plan) => plan.state !== "reuse" && findAnswer(plan.task, sources) !== undefined)
+      .map((plan) => plan.task.rowId),
+  );
 }
 
 /** The sidecar's text: sorted keys, Python's spacing, a final newline. */

@@ -39,7 +39,10 @@ export interface RunQaOptions {
   limit?: number;
   /** A candidate run's module and baseline: recorded in a new marker, held to a resumed one. */
   candidate?: RunCandidate;
-  /** Call only the leading tasks whose summed worst-case cost fits (`--max-cost`); the rest wait. */
+  /**
+   * The run's total budget (`--max-cost`): every attempt's worst case is counted before it is made, with what
+   * earlier invocations recorded in `spend.jsonl`; an attempt that would pass it is not made and the rest wait.
+   */
   budget?: CostBudget;
   /** Record the endpoint in `reuse.json` and take identical requests' answers from these earlier runs. */
   reuse?: { endpoint: string; sources: readonly ReuseSource[] };
@@ -65,8 +68,8 @@ export interface RunQaSummary {
   leftForLater: number;
   /** With a budget: tasks it left for the next run (counted apart from `leftForLater`). */
   leftByBudget?: number;
-  /** With a budget: the summed worst case of the calls it let through (what a later run of K has left). */
-  budgetUsedUsd?: number;
+  /** With a budget: the run's spend (its worst case, in USD) recorded before this invocation. */
+  spentBefore?: number;
   /** With `reuse`: the rows this run copied from earlier runs (each a call saved; counted in `reused`). */
   copiedFromRuns?: number;
   /** The first call that found no server on any attempt before any call succeeded, which stopped the run. */

@@ -24,7 +24,7 @@ import { checkRunDirectory, planRows, type RowPlan } from "./resume.ts";
 import { qaRunMarker } from "../run/run_marker.ts";
 import { markerPath, responsesDir, supersededDir, supersededName } from "../run/run_dir.ts";
 import type { AnswerTask } from "../run/tasks.ts";
-import { affordableCalls, callCostUsd, type CostBudget, estimatePromptTokens } from "./cost.ts";
+import { readSpend, SpendLedger } from "./spend.ts";
 import { reuseAnswers } from "./answer_reuse.ts";
 
 export type { RunEvent, RunQaOptions, RunQaSummary } from "./answer_types.ts";
@@ -105,16 +105,13 @@ async function runLocked(
   const now = options.now ?? (() => new Date());
   const { plans, copied } = await prepareDirectory(contracts, tasks, directory, options, now);
   const pending = plans.filter((plan) => plan.state !== "reuse");
-  const limited = pending.slice(0, options.limit ?? pending.length);
-  const queue = options.budget === undefined
-    ? limited
-    : limited.slice(0, affordable(limited, options.budget));
+  const queue = pending.slice(0, options.limit ?? pending.length);
+  // Every attempt is recorded before it is sent; with a budget, the recorded spend of earlier invocations counts.
+  const ledger = new SpendLedger(directory, await readSpend(directory), options.budget, options.publish);
   const summary: RunQaSummary = {
     reused: plans.length - pending.length,
-    leftForLater: pending.length - limited.length,
-    ...(options.budget === undefined
-      ? {}
-      : { leftByBudget: limited.length - queue.length, budgetUsedUsd: worstCase(queue, options.budget) }),
+    leftForLater: pending.length - queue.length,
+    ...(options.budget === undefined ? {} : { leftByBudget: 0, spentBefore: ledger.spentBefore }),
     ...(options.reuse === undefined ? {} : { copiedFromRuns: copied }),
     called: 0,
     failed: [],
@@ -131,22 +128,9 @@ async function runLocked(
     toCall: queue.length,
     stale: plans.filter((plan) => plan.state === "stale"),
   });
-  await answerQueue(queue, summary, options, now);
+  await answerQueue(queue, summary, options, now, ledger);
   summary.failed.sort((a, b) => compareCodePoints(a.rowId, b.rowId));
   return summary;
-}
-
-function worstCase(plans: readonly RowPlan[], budget: CostBudget): number {
-  return plans.reduce(
-    (sum, plan) =>
-      sum + callCostUsd(estimatePromptTokens(plan.task.messages), budget.maxTokens, budget.prices),
-    0,
-  );
-}
-
-function affordable(plans: readonly RowPlan[], budget: CostBudget): number {
-  const tokens = plans.map((plan) => estimatePromptTokens(plan.task.messages));
-  return affordableCalls(tokens, budget.maxTokens, budget.prices, budget.maxCostUsd);
 }
 
 /** Writes the marker of a new run, plans every task's row and moves the stale ones aside. */

@@ -9,6 +9,9 @@
 import { ProviderError } from "./errors.ts";
 import type { Answer } from "../run/answer_rows.ts";
 
+/** Usage counts at or above this (or below 0) are not a call's. */
+const USAGE_BOUND = 1e12;
+
 /**
  * The non-secret parts of a chat completion body; a body without a string `choices[0].message.content` is a
  * non-retryable {@linkcode ProviderError}.
@@ -37,7 +40,15 @@ export function answerFromBody(body: unknown): Answer {
   if (record.usage !== null && typeof record.usage === "object") {
     for (const [key, value] of Object.entries(record.usage as Record<string, unknown>)) {
       // The reference keeps integer counts only; nested detail objects are dropped.
-      if (typeof value === "number" && Number.isSafeInteger(value)) usage[key] = value;
+      if (typeof value !== "number" || !Number.isInteger(value)) continue;
+      // A count no call can have is bad server output: the row fails rather than be priced or summed.
+      if (value < 0 || value >= USAGE_BOUND) {
+        throw new ProviderError(
+          `the server reported usage.${key} = ${value}, outside 0 to 10^12: bad server output, not stored`,
+          { retryable: false },
+        );
+      }
+      usage[key] = value;
     }
   }
   return {

@@ -113,7 +113,7 @@ export interface CostBudget {
 }
 
 /**
- * The dry run's estimate lines for the tasks still to call.
+ * The dry run's estimate lines for the tasks still to call (`spentUsd`: what the run's ledger already holds).
  *
  * @example
  * ```ts
@@ -132,6 +132,7 @@ export function costLines(
   maxTokens: number,
   prices?: UsdPerMillion,
   maxCostUsd?: number,
+  spentUsd = 0,
 ): string[] {
   const { perTask, total } = estimateTasks(toCall);
   const completion = maxTokens * toCall.length;
@@ -147,8 +148,11 @@ export function costLines(
         `completion at max_tokens (at $${prices.input} and $${prices.output} per million tokens)`,
     );
     if (maxCostUsd !== undefined) {
-      const fits = affordableCalls(perTask, maxTokens, prices, maxCostUsd);
-      lines.push(`--max-cost $${maxCostUsd}: ${fits} of ${toCall.length} call(s) fit by their worst case`);
+      const fits = affordableCalls(perTask, maxTokens, prices, Math.max(0, maxCostUsd - spentUsd));
+      const spent = spentUsd > 0 ? ` (the run's total: $${spentUsd.toFixed(4)} of it already spent)` : "";
+      lines.push(
+        `--max-cost $${maxCostUsd}: ${fits} of ${toCall.length} call(s) fit by their worst case${spent}`,
+      );
     }
   }
   return lines;

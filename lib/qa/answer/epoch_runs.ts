@@ -16,6 +16,8 @@ import type { AnswerProvider } from "./provider.ts";
 import { checkRunDirectory, dryRunLines, planRows, type RowPlan } from "./resume.ts";
 import { epochDirectory, EPOCHS_FILE, epochsRecordJson, readEpochs } from "../run/epochs.ts";
 import type { AnswerTask } from "../run/tasks.ts";
+import type { CostBudget } from "./cost.ts";
+import { readSpend, spentUsd } from "./spend.ts";
 
 /** How K runs are answered: a run's options apart from its provider and reuse, which differ per run. */
 export interface EpochRunOptions extends Omit<RunQaOptions, "provider" | "reuse"> {
@@ -61,7 +63,7 @@ function addRun(total: RunQaSummary, part: RunQaSummary, run: number): void {
   }
   total.leftForLater += part.leftForLater;
   if (part.leftByBudget !== undefined) total.leftByBudget = (total.leftByBudget ?? 0) + part.leftByBudget;
-  if (part.budgetUsedUsd !== undefined) total.budgetUsedUsd = (total.budgetUsedUsd ?? 0) + part.budgetUsedUsd;
+  if (part.spentBefore !== undefined) total.spentBefore = (total.spentBefore ?? 0) + part.spentBefore;
   if (part.copiedFromRuns !== undefined) {
     total.copiedFromRuns = (total.copiedFromRuns ?? 0) + part.copiedFromRuns;
   }
@@ -133,7 +135,7 @@ async function answerRuns(
   { limit, budget, signal }: Pick<RunQaOptions, "limit" | "budget" | "signal">,
 ): Promise<RunQaSummary> {
   const total = emptySummary();
-  if (budget !== undefined) [total.leftByBudget, total.budgetUsedUsd] = [0, 0];
+  if (budget !== undefined) total.leftByBudget = 0;
   let limitLeft = limit;
   let stop: "stopped" | "limit" | "budget" | undefined;
   for (let run = 1; run <= epochs; run++) {
@@ -147,7 +149,8 @@ async function answerRuns(
       continue;
     }
     const base = await runOptions(run);
-    const spent = total.budgetUsedUsd ?? 0;
+    // The budget is the K runs': run r may spend what the other runs' ledgers leave.
+    const spent = budget === undefined ? 0 : await spentByOtherRuns(directory, epochs, run, budget);
     const options: RunQaOptions = {
       ...base,
       limit: limitLeft,
@@ -166,6 +169,21 @@ async function answerRuns(
     else if ((part.leftByBudget ?? 0) > 0) stop = "budget";
   }
   return total;
+}
+
+/** The worst case the ledgers of the K runs but `run` record, in USD. */
+async function spentByOtherRuns(
+  directory: string,
+  epochs: number,
+  run: number,
+  budget: CostBudget,
+): Promise<number> {
+  let spent = 0;
+  for (let other = 1; other <= epochs; other++) {
+    if (other === run) continue;
+    spent += spentUsd(await readSpend(epochDirectory(directory, other)), budget.maxTokens, budget.prices);
+  }
+  return spent;
 }
 
 /**

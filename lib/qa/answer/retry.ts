@@ -5,7 +5,7 @@
  * @module
  */
 
-import { AnswerFailedError, CallAbortedError, ProviderError } from "./errors.ts";
+import { AnswerFailedError, BudgetExceededError, CallAbortedError, ProviderError } from "./errors.ts";
 import type { ChatMessage } from "../run/prompt.ts";
 import type { Answer } from "../run/answer_rows.ts";
 import type { AnswerProvider } from "./provider.ts";
@@ -51,6 +51,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * Calls `provider` until it answers, a non-retryable error occurs, or `maxAttempts` are spent. Resolves to the
  * answer and the attempts it took; throws {@linkcode AnswerFailedError} or {@linkcode CallAbortedError}.
+ * `beforeAttempt` is awaited before every attempt, the first included; when it says no, the attempt is not made
+ * and a `BudgetExceededError` is thrown.
  *
  * @example
  * ```ts
@@ -66,10 +68,14 @@ export async function answerWithRetries(
   messages: readonly ChatMessage[],
   policy: RetryPolicy,
   signal?: AbortSignal,
+  beforeAttempt?: () => Promise<boolean>,
 ): Promise<{ answer: Answer; attempts: number }> {
   const backoff = policy.backoffMs ?? defaultBackoffMs;
   for (let attempt = 1;; attempt++) {
     if (signal?.aborted) throw new CallAbortedError();
+    if (beforeAttempt !== undefined && !await beforeAttempt()) {
+      throw new BudgetExceededError("the next attempt would pass --max-cost");
+    }
     try {
       return { answer: await provider(messages, signal), attempts: attempt };
     } catch (error) {

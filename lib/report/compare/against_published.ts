@@ -62,6 +62,19 @@ export interface PublishedComparison {
   baselineAsPublished: number;
   /** The bootstrap's settings (the protocol's). */
   statistics: ProtocolConfig["statistics"];
+  /** Whether the other run is the published run (its rows the published ones): only then is it called so. */
+  published: boolean;
+}
+
+/**
+ * How the other run and its rows are named: "the published run" and its "published" rows, or "run B" and
+ * "B's" rows (`theRows` in a sentence, `rows` in a table).
+ */
+function namesOf(comparison: PublishedComparison): { run: string; rows: string; theRows: string } {
+  const other = `${comparison.other}'s`;
+  return comparison.published
+    ? { run: "the published run", rows: "published", theRows: "the published" }
+    : { run: `run ${comparison.other}`, rows: other, theRows: other };
 }
 
 function differences(mine: GradedRow, theirs: GradedRow): string[] {
@@ -100,6 +113,7 @@ export function comparePublished(
   other: string,
   publishedRows: readonly GradedRow[],
   statistics: ProtocolConfig["statistics"],
+  published = true,
 ): PublishedComparison {
   const [baseline, candidate] = candidateRun.policies;
   const byCase = (rows: readonly GradedRow[]) => {
@@ -169,6 +183,7 @@ export function comparePublished(
     cases: common.length,
     baselineAsPublished,
     statistics,
+    published,
   };
 }
 
@@ -177,19 +192,28 @@ export function readPublishedComparison(
   candidateRun: QaReport,
   published: QaReport,
   statistics: ProtocolConfig["statistics"],
+  isPublished = true,
 ): PublishedComparison {
-  return comparePublished(candidateRun, candidateRun.rows, published.directory, published.rows, statistics);
+  return comparePublished(
+    candidateRun,
+    candidateRun.rows,
+    published.directory,
+    published.rows,
+    statistics,
+    isPublished,
+  );
 }
 
 /** The heading of the comparison. */
 export function publishedComparisonHeading(comparison: PublishedComparison): string {
-  return `deermem-eval report: ${comparison.directory} (candidate ${comparison.candidate}) against the published ` +
-    `run ${comparison.other}`;
+  const against = comparison.published ? `the published run ${comparison.other}` : `run ${comparison.other}`;
+  return `deermem-eval report: ${comparison.directory} (candidate ${comparison.candidate}) against ${against}`;
 }
 
 /** The paired statistics on the shared cases: per suite and published policy, McNemar and the bootstrap. */
 function pairedSection(comparison: PublishedComparison): Section {
   const { candidate, cases, statistics } = comparison;
+  const theirs = namesOf(comparison).rows;
   const level = Math.round((1 - statistics.alpha) * 100);
   const rows = comparison.suites.flatMap((suite) =>
     [PUBLISHED_PAIR[1], PUBLISHED_PAIR[0]].map((policy) => {
@@ -200,14 +224,16 @@ function pairedSection(comparison: PublishedComparison): Section {
         formatSigned(paired.bootstrap.mean_difference),
         `[${formatSigned(paired.bootstrap.lower)}, ${formatSigned(paired.bootstrap.upper)}]`,
       ];
-      return [suiteName(suite.name), String(suite.cases), `published ${policy}`, ...cells];
+      return [suiteName(suite.name), String(suite.cases), `${theirs} ${policy}`, ...cells];
     })
   );
   return {
     id: "published-paired",
     title: "Paired statistics on the shared cases",
     lines: [
-      `${candidate} against each published policy on the ${cases} cases both runs hold: exact two-sided McNemar on the discordant pairs, the paired bootstrap difference (${candidate} − published, seed ${statistics.bootstrap_seed}, ${
+      `${candidate} against each ${
+        comparison.published ? "published policy" : `policy of ${comparison.other}`
+      } on the ${cases} cases both runs hold: exact two-sided McNemar on the discordant pairs, the paired bootstrap difference (${candidate} − ${theirs}, seed ${statistics.bootstrap_seed}, ${
         formatCount(statistics.bootstrap_iterations)
       } iterations) with its ${level}% percentile interval`,
     ],
@@ -216,7 +242,7 @@ function pairedSection(comparison: PublishedComparison): Section {
         "suite",
         "shared cases",
         "against",
-        `only ${candidate} / only published`,
+        `only ${candidate} / only ${theirs}`,
         "McNemar p",
         "difference",
         `${level}% interval`,
@@ -230,6 +256,9 @@ function pairedSection(comparison: PublishedComparison): Section {
 /** The comparison as sections: the suites side by side, then the rows that differ and why. */
 export function publishedComparisonSections(comparison: PublishedComparison): Section[] {
   const { candidate, baseline, cases } = comparison;
+  const names = namesOf(comparison);
+  const theirs = names.rows;
+  const sentence = names.theRows;
   const [first, second] = PUBLISHED_PAIR;
   const suites = comparison.suites.map((suite) => [
     suiteName(suite.name),
@@ -249,11 +278,11 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
   return [
     {
       id: "published-suites",
-      title: "Suites beside the published run",
+      title: `Suites beside ${names.run}`,
       lines: [
-        `${cases} cases in both runs; correct answers of ${candidate} here and of the published ${second} and ` +
+        `${cases} cases in both runs; correct answers of ${candidate} here and of ${sentence} ${second} and ` +
         `${first} on them`,
-        `the baseline ${baseline} here has the published prediction and grade on ${comparison.baselineAsPublished} ` +
+        `the baseline ${baseline} here has ${sentence} prediction and grade on ${comparison.baselineAsPublished} ` +
         `of ${cases} cases`,
       ],
       tables: [table(
@@ -261,8 +290,8 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
           "suite",
           "cases",
           candidate,
-          `published ${second}`,
-          `published ${first}`,
+          `${theirs} ${second}`,
+          `${theirs} ${first}`,
           `− ${second}`,
           `− ${first}`,
         ],
@@ -273,9 +302,11 @@ export function publishedComparisonSections(comparison: PublishedComparison): Se
     pairedSection(comparison),
     {
       id: "published-rows",
-      title: "Rows that differ from the published ones",
+      title: comparison.published
+        ? "Rows that differ from the published ones"
+        : `Rows that differ from ${theirs}`,
       lines: [
-        `${candidate} differs from the published ${second} on ${count(second)} cases and from ${first} on ` +
+        `${candidate} differs from ${sentence} ${second} on ${count(second)} cases and from ${first} on ` +
         `${count(first)} (support kept, prediction or grade)`,
         `support kept and grade: ${candidate} / ${second} / ${first}`,
       ],

@@ -19,17 +19,22 @@ const FOREST = { width: CHART_WIDTH, rowHeight: 48, top: 34, left: 92, right: 24
 /** The widest a row's "+0.000 [+0.000, +0.000]" label draws at 12 units. */
 const LABEL_WIDTH = 160;
 
+/** The suites the forest plot draws an interval for: those with cases. */
+function drawn(suites: readonly SuiteReport[]): readonly SuiteReport[] {
+  return suites.filter((suite) => suite.stats.cases > 0);
+}
+
 /** The x axis of the forest plot: from at most −0.25 to at least +0.25, in quarters around the intervals. */
 function forestScale(
   suites: readonly SuiteReport[],
 ): { low: number; high: number; x: (value: number) => number } {
   const low = Math.min(
     -0.25,
-    Math.floor(Math.min(...suites.map((suite) => suite.stats.bootstrap.lower)) * 4) / 4,
+    Math.floor(Math.min(...drawn(suites).map((suite) => suite.stats.bootstrap.lower)) * 4) / 4,
   );
   const high = Math.max(
     0.25,
-    Math.ceil(Math.max(...suites.map((suite) => suite.stats.bootstrap.upper)) * 4) / 4,
+    Math.ceil(Math.max(...drawn(suites).map((suite) => suite.stats.bootstrap.upper)) * 4) / 4,
   );
   const plotWidth = FOREST.width - FOREST.left - FOREST.right;
   return { low, high, x: (value: number) => FOREST.left + (plotWidth * (value - low)) / (high - low) };
@@ -68,8 +73,13 @@ function forestRow(suite: SuiteReport, index: number, x: (value: number) => numb
   const cy = round(top + rowHeight * index + rowHeight / 2 + 6);
   const label = `${formatSigned(mean)} [${formatSigned(lower)}, ${formatSigned(upper)}]`;
   const name = suiteName(suite.name);
+  const named = `<text x="${left - 10}" y="${cy + 4}" text-anchor="end">${escapeHtml(name)}</text>`;
+  // A suite with no cases has no difference to draw: no point, no interval.
+  if (suite.stats.cases === 0) {
+    return [named, `<text class="muted" x="${left}" y="${cy + 4}">no cases</text>`];
+  }
   return [
-    `<text x="${left - 10}" y="${cy + 4}" text-anchor="end">${escapeHtml(name)}</text>`,
+    named,
     // From the interval's start, or ending at the chart's edge when it would run past it.
     x(lower) + LABEL_WIDTH <= FOREST.width
       ? `<text x="${round(x(lower))}" y="${cy - 11}">${escapeHtml(label)}</text>`

@@ -1,7 +1,8 @@
 /**
  * `report --json`: the report's data as one JSON document, with the sections of the terminal report. Every
- * document has, first, its notices (`partial`: the partial run's line and record; `synthetic`: the demo's line;
- * `authored_from`: the protocol an authored protocol extends), then `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
+ * document has, first, its notices (`notices`: every notice's line, in order — not the pinned protocol, partial,
+ * synthetic, the stand-in's answers, authored; `partial`: the partial run's line and record; `synthetic`: the
+ * demo's line; `authored_from`: the protocol an authored protocol extends), then `kind` (`qa`, `policy` or `sweep`), `directory` and `verification` (`checks`: each `name`,
  * `verdict` — `pass` or `needs-dataset` — and `detail`; `ok`; `proved`), then by kind:
  *
  * - `qa`: `suites` (official, synthetic, overall: `cases`, `correct` per policy, `mcnemar`, `bootstrap` as
@@ -33,6 +34,7 @@ import { SweepRow } from "../sweep/sweep_schema.ts";
 import type { Verification } from "../run/verification.ts";
 import type { Notice } from "../document/notices.ts";
 import { CheckJson, PartialJsonSchema } from "../../verify/mod.ts";
+import { SYNTHETIC_NOTICE } from "../../protocol/mod.ts";
 
 /** The document's schema version. */
 export const REPORT_JSON_VERSION = 1;
@@ -42,10 +44,15 @@ const verification = z.strictObject({
   checks: z.array(CheckJson),
   ok: z.boolean(),
   proved: z.string(),
+  reused: z.optional(z.strictObject({
+    rows: count,
+    sources: z.array(z.strictObject({ from: z.string(), rows: count, graded: z.boolean() })),
+  })),
 });
 const provenance = z.array(z.strictObject({ label: z.string(), value: z.string() }));
 const partial = PartialJsonSchema;
 const head = {
+  notices: z.optional(z.array(z.string())),
   partial: z.optional(partial),
   synthetic: z.optional(z.string()),
   authored_from: z.optional(z.string()),
@@ -226,19 +233,28 @@ function verificationJson(value: Verification): z.infer<typeof verification> {
     })),
     ok: value.ok,
     proved: value.proved,
+    ...(value.reused === undefined ? {} : { reused: value.reused }),
   };
 }
 
 /** The notices' keys: `partial` and `synthetic` as in `NoticesJson`, `authored_from` the protocol extended. */
-type NoticesJson = { partial?: z.infer<typeof partial>; synthetic?: string; authored_from?: string };
+type NoticesJson = {
+  notices?: string[];
+  partial?: z.infer<typeof partial>;
+  synthetic?: string;
+  authored_from?: string;
+};
 
-/** The notices as keys: `partial` (what the partial run records), `synthetic` (the line), `authored_from`. */
+/**
+ * The notices as keys: `notices` (every line, in order), `partial` (what the partial run records), `synthetic`
+ * (the demo's line), `authored_from` (the protocol extended).
+ */
 function noticesJson(notices: readonly Notice[]): NoticesJson {
-  const keys: NoticesJson = {};
+  const keys: NoticesJson = notices.length === 0 ? {} : { notices: notices.map((notice) => notice.line) };
   for (const notice of notices) {
     if (notice.kind === "partial") keys.partial = notice.partial;
-    else if (notice.kind === "synthetic") keys.synthetic = notice.line;
-    else keys.authored_from = notice.from;
+    else if (notice.kind === "synthetic") keys.synthetic = SYNTHETIC_NOTICE;
+    else if (notice.kind === "authored") keys.authored_from = notice.from;
   }
   return keys;
 }
@@ -253,6 +269,7 @@ function headJson<K extends string>(
   value: Verification,
   notices: readonly Notice[],
 ): {
+  notices?: string[];
   partial?: z.infer<typeof partial>;
   synthetic?: string;
   authored_from?: string;

@@ -80,7 +80,7 @@ function qaClaim(report: QaReport): Claim {
       return {
         label: suiteName(suite.name),
         cases,
-        scores: [first, second].map((policy) => ({ policy, count: suite.correct[policy] })),
+        scores,
         statistics: {
           p: formatP(mcnemar.p_value),
           midP: formatMidP(suite.midP),
@@ -169,9 +169,31 @@ function policyClaim(report: PolicyReport): Claim {
     method:
       `Cases whose every support fact the policy kept, per capacity; ${cases} cases where the policies keep different supports are listed below.`,
     checked: report.verification.rederived
-      ? `The ${rows} rows that give this result were re-derived with --dataset: every selection recomputed from the dataset by the policies.`
+      ? policyRederived(report, policies)
       : `The ${rows} recorded rows give this result; without --dataset the selections are taken as recorded (summary re-derived from them): re-derive them with --dataset.`,
   };
+}
+
+/**
+ * What a policy run's rows re-derived with --dataset are: every row, or — a module run read without its
+ * module — the published policies' rows, the module's taken as recorded.
+ */
+function policyRederived(report: PolicyReport, policies: readonly string[]): string {
+  const withoutModule = /need --policy-module (.+?)\)/.exec(report.verification.proved);
+  if (withoutModule === null) {
+    return `The ${report.entries.length} rows that give this result were re-derived with --dataset: every selection recomputed from the dataset by the policies.`;
+  }
+  const published = policies.filter((policy) => (POLICIES as readonly string[]).includes(policy));
+  const modules = policies.filter((policy) => !published.includes(policy));
+  const count = (names: readonly string[]) =>
+    report.entries.filter((entry) => names.includes(entry.policy)).length;
+  return `The ${count(published)} rows of ${
+    published.join(" and ")
+  } were re-derived with --dataset: every selection recomputed from the dataset; the ${
+    count(modules)
+  } rows of ${modules.join(" and ")} are taken as recorded: re-derive them with --policy-module ${
+    withoutModule[1]
+  }.`;
 }
 
 /**

@@ -17,6 +17,7 @@ import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
 import { epochSections } from "./epochs.ts";
 import { suiteName } from "./names.ts";
+import { reusedLine } from "../../qa/mod.ts";
 import type { Verification } from "./verification.ts";
 
 /** What `verify` proved, as the report's first section. */
@@ -24,7 +25,7 @@ export function verificationSection(verification: Verification): Section {
   return {
     id: "verification",
     title: "Verification",
-    lines: [],
+    lines: verification.reused === undefined ? [] : [`· ${reusedLine(verification.reused)}`],
     tables: [],
     checks: {
       // Only a verified directory is reported, so a check either passed or was not run (needs the dataset).

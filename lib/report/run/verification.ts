@@ -10,6 +10,7 @@ import {
   type GradedRow,
   MARKER_FILE,
   type PolicyPair,
+  type ReusedRows,
   type RunCandidate,
 } from "../../qa/mod.ts";
 import type { Contracts, PreparedCase } from "../../protocol/mod.ts";
@@ -28,6 +29,8 @@ export interface Verification {
   rederived: boolean;
   /** The run is bound to artifact hashes (a QA run by its `qa_run.json`). */
   bound: boolean;
+  /** A QA run's rows taken from earlier runs, by source; absent when none was. */
+  reused?: ReusedRows;
 }
 
 /** A verdict from its checks: whether none failed, and whether every one ran and held with the dataset. */
@@ -128,5 +131,10 @@ async function verifyQaModel(
     ? conclusion
     : `${conclusion}; no qa_run.json: the run is not bound to artifact hashes`;
   const withDataset = result.scope === "every-derivable-field";
-  return { verification: verdictOf(checks, proved, withDataset, hasMarker), pair, rows };
+  const verification = verdictOf(checks, proved, withDataset, hasMarker);
+  return {
+    verification: result.reused === undefined ? verification : { ...verification, reused: result.reused },
+    pair,
+    rows,
+  };
 }

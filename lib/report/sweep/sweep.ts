@@ -35,6 +35,8 @@ export interface SweepReport {
   summary?: SweepSummary;
   /** What `verify` proved of the directory, when it was verified ({@linkcode readSweepReport}). */
   verification?: Verification;
+  /** The SHA-256 of the dataset the sweep was made on, as its `sweep.json` records it. */
+  datasetSha256?: string;
 }
 
 /** A report as {@linkcode sweepReport} and {@linkcode readSweepReport} build it: tables and figures included. */
@@ -366,6 +368,7 @@ export async function readSweepReport(
   const [count, ...rest] = report.lines;
   return {
     ...report,
+    ...(record.dataset === undefined ? {} : { datasetSha256: record.dataset.sha256 }),
     lines: [
       count,
       "",

@@ -17,6 +17,7 @@ export const SweepRecordHead = z.object({
   rows: z.number().check(z.int("must be an integer"), z.minimum(0, "must be ≥ 0")),
   grid: z.object({ weights_step: z.number().check(z.gt(0, "must be > 0")), capacities: z.array(z.number()) }),
   published: SweepRow.shape.parameters,
+  dataset: z.optional(z.object({ sha256: z.string() })),
 });
 
 /** The parts of `sweep.json` the report reads. */

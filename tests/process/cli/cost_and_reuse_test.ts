@@ -45,8 +45,24 @@ Deno.test("run-qa --max-cost stops before a call would pass it (exit 3), and the
       const stopped = await runQa(directory, server.url, [...prices, "--max-cost", "0.0205"]);
       assertEquals(stopped.code, 3, stopped.stdout + stopped.stderr);
       assertEquals(server.requests.length, 10);
-      assertStringIncludes(stopped.stdout, "stopped by --max-cost $0.0205: 80 task(s) left");
+      assertStringIncludes(
+        stopped.stdout.replace(/\s+/g, " "),
+        "stopped by --max-cost $0.0205 (the run's total; $0.0000 spent before this invocation): 80 task(s) left",
+      );
       assertEquals([...Deno.readDirSync(`${directory}/responses`)].length, 10);
+      // The budget is the run's: the same command again calls nothing more, and says what was spent.
+      const again = await runQa(directory, server.url, [...prices, "--max-cost", "0.0205"]);
+      assertEquals(again.code, 3, again.stdout + again.stderr);
+      assertEquals(server.requests.length, 10);
+      assertStringIncludes(
+        again.stdout.replace(/\s+/g, " "),
+        "(the run's total; $0.0205 spent before this invocation): 80 task(s) left",
+      );
+      const dry = await runQa(directory, server.url, [...prices, "--max-cost", "0.0205", "--dry-run"]);
+      assertStringIncludes(
+        dry.stdout.replace(/\s+/g, " "),
+        "--max-cost $0.0205: 0 of 80 call(s) fit by their worst case",
+      );
       const resumed = await runQa(directory, server.url, [...prices, "--max-cost", "1"]);
       assertEquals(resumed.code, 0, resumed.stderr);
       assertStringIncludes(resumed.stdout, "answer rows: 10 reused, 80 called, 0 failed");
@@ -108,6 +124,7 @@ Deno.test("run-qa --reuse: a second candidate calls only the tasks whose fingerp
       const first = await runQa(`${directory}/recency`, server.url, ["--policy-module", RECENCY]);
       assertEquals(first.code, 0, first.stderr);
       assertEquals(server.requests.length, 90);
+      assertEquals((await grade(`${directory}/recency`, ["--policy-module", RECENCY])).code, 0);
       const known = new Set((await fingerprints(["--policy-module", RECENCY])).values());
       const second = await fingerprints(["--policy-module", OLDEST]);
       const fresh = [...second.values()].filter((fingerprint) => !known.has(fingerprint)).length;
@@ -189,12 +206,16 @@ Deno.test("run-qa --reuse of the reference's fixture run calls nothing and grade
       await Deno.mkdir(`${directory}/source`);
       await copyReferenceRun(`${directory}/source`);
       // The reference records no endpoint: say it was answered here, as this program's runs record it.
-      const origin = new URL(server.url).origin;
       await Deno.writeTextFile(
         `${directory}/source/reuse.json`,
-        `{"endpoint": ${JSON.stringify(origin)}, "reused": {}, "schema_version": 1}\n`,
+        `{"endpoint": ${JSON.stringify(server.url)}, "reused": {}, "schema_version": 1}\n`,
       );
-      const ran = await runQa(`${directory}/run`, server.url, ["--reuse", `${directory}/source`]);
+      // Ungraded, so taken only with the flag that says its answers are unproved.
+      const ran = await runQa(`${directory}/run`, server.url, [
+        "--reuse",
+        `${directory}/source`,
+        "--reuse-ungraded",
+      ]);
       assertEquals(ran.code, 0, ran.stderr);
       assertEquals(server.requests.length, 0);
       assertStringIncludes(ran.stdout, "reused from earlier runs: 90 answer(s), 90 call(s) saved");
@@ -265,7 +286,11 @@ Deno.test("run-qa --reuse refuses a tampered source directory in one line, befor
       );
       assert(forged !== text);
       await Deno.writeTextFile(path, forged);
-      const refused = await runQa(`${directory}/b`, server.url, ["--reuse", `${directory}/a`]);
+      const refused = await runQa(`${directory}/b`, server.url, [
+        "--reuse",
+        `${directory}/a`,
+        "--reuse-ungraded",
+      ]);
       assertEquals(refused.code, 2, refused.stdout + refused.stderr);
       assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
       assertStringIncludes(refused.stderr, path);
@@ -293,7 +318,7 @@ Deno.test("run-qa --reuse refuses a source whose graded files do not verify, bef
       }
       await Deno.writeTextFile(
         `${directory}/source/reuse.json`,
-        `{"endpoint": ${JSON.stringify(new URL(server.url).origin)}, "reused": {}, "schema_version": 1}\n`,
+        `{"endpoint": ${JSON.stringify(server.url)}, "reused": {}, "schema_version": 1}\n`,
       );
       const rows = await Deno.readTextFile(`${directory}/source/qa.rows.jsonl`);
       await Deno.writeTextFile(

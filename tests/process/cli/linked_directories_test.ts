@@ -60,7 +60,12 @@ Deno.test("run-qa: responses/ a symbolic link to another directory is refused in
         REFUSED(`${run}/responses`),
       );
       assertEquals(await snapshot(`${scratch}/elsewhere`), before);
-      assertEquals(Object.keys(await snapshot(run)).sort(), ["qa_run.json", "responses", "reuse.json"]);
+      assertEquals(Object.keys(await snapshot(run)).sort(), [
+        "qa_run.json",
+        "responses",
+        "reuse.json",
+        "spend.jsonl",
+      ]);
     });
   });
 });
