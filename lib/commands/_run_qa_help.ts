@@ -37,7 +37,9 @@ With --stand-in, no endpoint, key or base URL is used (the two variables are not
 own deterministic stand-in answerer on 127.0.0.1 (a free port, stopped when run-qa ends) and calls it through
 the same path. The stand-in is not a language model: it answers with the stored fact sharing the most words
 with the question, or INSUFFICIENT, so retention decides correctness; its rows record response_model
-${STAND_IN_MODEL}. When the config's temperature is above 0 it samples: a draw seeded by the request
+${STAND_IN_MODEL}.
+
+When the config's temperature is above 0 the stand-in samples: a draw seeded by the request
 fingerprint and the run number among the facts sharing a word with the question, so runs vary reproducibly; at
 temperature 0 it always gives the same answer. It needs network leave for 127.0.0.1 only. For trying a
 protocol or a module without a key.
@@ -52,16 +54,19 @@ Cost: --dry-run estimates the prompt tokens of the calls still needed by ${TOKEN
 (no tokenizer for the model is bundled), and with --price-input/--price-output the cost. --max-cost USD calls
 only the tasks, in row order, whose summed worst case (that estimate, every completion at max_tokens) fits,
 then stops with exit 3; the rows written stay valid and the same command with a larger budget resumes.
+
 --max-cost is the run's total: every attempt (retries included) is recorded in DIR/spend.jsonl, by its
 estimated prompt tokens, before it is sent, and counts at its worst case on every rerun. Usage a server reports
 below 0 or at 10^12 and above fails its row (bad server output), never priced.
 
 Reuse: with --reuse DIR[,DIR…], a task whose request fingerprint (prompt, model, settings) and endpoint (its
 full base URL; the stand-in has one identity, whatever its port) equal a row an earlier run recorded takes that
-row's answer, usage, attempts and time, under its own identity; only the rest are called. A source must be
-graded, pass verify, and hold each answer exactly as its grades recorded; an ungraded one is refused unless
---reuse-ungraded is given, and verify and report then say its rows are unproved. A source another run-qa is
-writing (its lock held) is refused. Sources are read one at a time. Every run records its endpoint and each
+row's answer, usage, attempts and time, under its own identity; only the rest are called.
+
+A reuse source must be graded, pass verify, and hold each answer exactly as its grades recorded; an ungraded one is refused unless
+--reuse-ungraded is given, and verify and report then say its rows are unproved.
+
+A source another run-qa is writing (its lock held) is refused. Sources are read one at a time. Every run records its endpoint and each
 reused row's source in reuse.json (qa_run.json and the rows keep the reference's keys). A source under another
 protocol or endpoint gives nothing (said on stderr). With --dry-run, the base URL variable (not the key) is read
 and only the calls still needed are priced.`;

@@ -72,10 +72,11 @@ export function pClause(p: string): string {
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { formatMidP } from "./format.ts";
- * deepStrictEqual([formatMidP(16 / 16384), formatMidP(0.03125), formatMidP(1)], ["0.000977", "0.0313", "1.0000"]);
+ * deepStrictEqual([formatMidP(16 / 16384), formatMidP(0.03125), formatMidP(1e-5)], ["0.000977", "0.0313", "< 0.0001"]);
  * ```
  */
 export function formatMidP(value: number): string {
+  if (value < 0.0001) return "< 0.0001";
   return value < 0.001 ? value.toPrecision(3) : value.toFixed(4);
 }
 

@@ -23,7 +23,7 @@ import { type PartialJson, partialJson, type PartialRun } from "../../verify/mod
 export type Notice =
   | { kind: "not-pinned"; line: string }
   | { kind: "partial"; line: string; partial: PartialJson }
-  | { kind: "synthetic"; line: string }
+  | { kind: "synthetic"; line: string; data: string }
   | { kind: "stand-in"; line: string }
   | { kind: "authored"; line: string; from: string };
 
@@ -63,10 +63,8 @@ export async function reportNotices(contracts: Contracts, facts: NoticeFacts = {
   const synthetic = (facts.datasetSha256 ?? contracts.config.dataset.sha256) === DEMO_DATASET_SHA256;
   const standIn = (facts.responseModels ?? []).some((model) => model === STAND_IN_MODEL);
   if (synthetic) {
-    notices.push({
-      kind: "synthetic",
-      line: standIn ? `${SYNTHETIC_NOTICE}; ${STAND_IN_NOTICE}` : SYNTHETIC_NOTICE,
-    });
+    const line = standIn ? `${SYNTHETIC_NOTICE}; ${STAND_IN_NOTICE}` : SYNTHETIC_NOTICE;
+    notices.push({ kind: "synthetic", line, data: SYNTHETIC_NOTICE });
   } else if (standIn) notices.push({ kind: "stand-in", line: STAND_IN_NOTICE });
   const { protocol_id: id, authored_from: source } = contracts.config;
   if (source !== undefined) {

@@ -98,7 +98,7 @@ function forestRow(suite: SuiteReport, index: number, x: (value: number) => numb
 /** Forest plot of the bootstrap differences with their intervals, the zero line marked. */
 export function forestChart(report: QaReport): string {
   const { width, rowHeight, top } = FOREST;
-  const suites = report.suites.filter((suite) => suite.stats.cases > 0); // no cases: nothing to draw
+  const suites = report.suites;
   const bottom = top + rowHeight * suites.length;
   const height = bottom + 42;
   const scale = forestScale(suites);

@@ -33,8 +33,8 @@ import type { BuiltSweepReport } from "../sweep/sweep.ts";
 import { SweepRow } from "../sweep/sweep_schema.ts";
 import type { Verification } from "../run/verification.ts";
 import type { Notice } from "../document/notices.ts";
+import { EPOCH_KEYS as epochKeys, epochsJson } from "./json_epochs.ts";
 import { CheckJson, PartialJsonSchema } from "../../verify/mod.ts";
-import { SYNTHETIC_NOTICE } from "../../protocol/mod.ts";
 
 /** The document's schema version. */
 export const REPORT_JSON_VERSION = 1;
@@ -70,41 +70,6 @@ const totals = z.strictObject({
   cost_usd: z.nullable(z.number()),
 });
 const side = z.strictObject({ cases: count, correct: count });
-const mcnemarJson = z.strictObject({
-  both_correct: count,
-  both_wrong: count,
-  only_first_correct: count,
-  only_second_correct: count,
-  p_value: z.number(),
-});
-const epochSuite = z.strictObject({
-  cases: count,
-  correct: z.record(z.string(), count),
-  mcnemar: mcnemarJson,
-});
-const suiteEnum = z.enum(["official", "synthetic", "overall"]);
-/** A K-run directory's keys (absent for one run): what CI scripts read. */
-const epochKeys = {
-  epochs: z.optional(count),
-  per_case: z.optional(z.array(z.strictObject({
-    case_id: z.string(),
-    suite: z.enum(["official", "synthetic"]),
-    correct: z.record(z.string(), count),
-  }))),
-  case_level: z.optional(z.array(z.strictObject({
-    suite: suiteEnum,
-    cases: count,
-    p: z.number(),
-    difference: z.number(),
-    interval: z.tuple([z.number(), z.number()]),
-  }))),
-  per_epoch: z.optional(z.array(z.strictObject({
-    run: count,
-    suites: z.strictObject({ official: epochSuite, synthetic: epochSuite, overall: epochSuite }),
-  }))),
-  flips: z.optional(z.record(z.string(), count)),
-};
-
 /** A QA results directory's document. */
 export const QaReportJson = z.strictObject({
   kind: z.literal("qa"),
@@ -253,7 +218,7 @@ function noticesJson(notices: readonly Notice[]): NoticesJson {
   const keys: NoticesJson = notices.length === 0 ? {} : { notices: notices.map((notice) => notice.line) };
   for (const notice of notices) {
     if (notice.kind === "partial") keys.partial = notice.partial;
-    else if (notice.kind === "synthetic") keys.synthetic = SYNTHETIC_NOTICE;
+    else if (notice.kind === "synthetic") keys.synthetic = notice.data;
     else if (notice.kind === "authored") keys.authored_from = notice.from;
   }
   return keys;
@@ -364,26 +329,6 @@ function qaJson(report: QaReport, notices: readonly Notice[]): z.infer<typeof Qa
     },
     provenance: report.provenance.entries.map(([label, value]) => ({ label, value })),
     ...epochsJson(report),
-  };
-}
-
-/** The K-run keys: K, each case's correct counts, the case-level verdict per suite, each run's McNemar. */
-function epochsJson(report: QaReport): Partial<z.infer<typeof QaReportJson>> {
-  const epochs = report.epochs;
-  if (epochs === undefined) return {};
-  return {
-    epochs: epochs.epochs,
-    per_case: epochs.per_case.map((item) => ({ ...item, correct: { ...item.correct } })),
-    case_level: epochs.case_level.map((suite) => ({ ...suite, interval: [...suite.interval] })),
-    per_epoch: epochs.per_epoch.map((row) => ({
-      run: row.run,
-      suites: {
-        official: { ...row.suites.official, mcnemar: { ...row.suites.official.mcnemar } },
-        synthetic: { ...row.suites.synthetic, mcnemar: { ...row.suites.synthetic.mcnemar } },
-        overall: { ...row.suites.overall, mcnemar: { ...row.suites.overall.mcnemar } },
-      },
-    })),
-    flips: { ...epochs.flips },
   };
 }
 

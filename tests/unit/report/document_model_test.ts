@@ -27,7 +27,7 @@ const PARTIAL: Notice = {
     grading: "run/partial",
   },
 };
-const SYNTHETIC: Notice = { kind: "synthetic", line: "SYNTHETIC data <demo>" };
+const SYNTHETIC: Notice = { kind: "synthetic", line: "SYNTHETIC data <demo>", data: "SYNTHETIC data <demo>" };
 
 /** A report whose check names and closing sentence read like other verdicts: only the fields decide. */
 function misleading(): PolicyReport {
@@ -74,7 +74,13 @@ Deno.test("notices open every format in order, PARTIAL then SYNTHETIC, and are k
   const document = PolicyReportJson.parse(JSON.parse(JSON.stringify(reportJson(report, notices))));
   assertEquals([document.partial?.tasks, document.synthetic], [4, SYNTHETIC.line]);
   // What --json prints opens with them, before its kind.
-  assertEquals(Object.keys(reportJson(report, notices)).slice(0, 3), ["partial", "synthetic", "kind"]);
+  assertEquals(Object.keys(reportJson(report, notices)).slice(0, 4), [
+    "notices",
+    "partial",
+    "synthetic",
+    "kind",
+  ]);
+  assertEquals(document.notices, [PARTIAL.line, SYNTHETIC.line]);
   // Without notices the document has neither key.
   assertEquals(Object.keys(reportJson(report)).includes("synthetic"), false);
 });

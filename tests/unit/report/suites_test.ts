@@ -68,12 +68,12 @@ Deno.test("a suite with no cases has no p, difference or interval in any format;
   const report = await zeroCaseReport();
   const text = reportText(report);
   assertMatch(text, /^ {2}synthetic \(0 cases\): no cases, no statistics$/m);
-  assertMatch(text, /^ {4}exact McNemar p < 0\.0001 · difference \+0\.356/m);
+  assertMatch(text, /^ {4}exact McNemar p < 0\.0001 \(mid-p < 0\.0001\) · difference \+0\.356/m);
   assertMatch(text, /synthetic\s+0\s+0\/0\s+0\/0\s+0\s+0\s+0\s+–\s+–\s+–\n/);
   assertMatch(text, /overall\s+45\s+24\/45\s+40\/45\s+18\s+1\s+17\s+< 0\.0001\s+\+0\.356/);
   const markdown = reportMarkdown(report);
   assertStringIncludes(markdown, "- **synthetic** (0 cases): no cases, no statistics\n");
-  assertStringIncludes(markdown, "exact McNemar p \\< 0.0001 · difference +0.356"); // < escaped for Markdown
+  assertStringIncludes(markdown, "exact McNemar p \\< 0.0001 (mid-p \\< 0.0001) · difference +0.356"); // < escaped
   const html = reportHtml(report);
   assertStringIncludes(html, "no cases, no statistics");
   assertStringIncludes(html, "exact McNemar p &lt; 0.0001");
