@@ -80,6 +80,11 @@ const pages: Record<string, string> = {
   "against published": againstPublishedHtml(),
   "sweep 0.05": await fixtureSweepHtml("0.05"),
   "sweep 0.25": await fixtureSweepHtml("0.25"),
+  // The per-cell table opened, as a reader looking for a number has it.
+  "sweep 0.05 opened": (await fixtureSweepHtml("0.05")).replace(
+    '<details class="values">',
+    '<details class="values" open>',
+  ),
 };
 
 /** Each page probed at each width, in one Chromium. */

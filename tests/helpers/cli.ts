@@ -39,6 +39,17 @@ export async function runCli(
   return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
 }
 
+/**
+ * `defaults` (flag and value pairs) without those `extra` gives again, then `extra`: a flag is given once, and
+ * a test's own value stands in for the default.
+ */
+export function withFlags(defaults: readonly string[], extra: readonly string[]): string[] {
+  const kept = defaults.flatMap((word, index) =>
+    index % 2 === 0 && !extra.includes(word) ? [word, defaults[index + 1]] : []
+  );
+  return [...kept, ...extra];
+}
+
 export function fixtureProtocolFlags(): string[] {
   const protocol = `${GOLDEN}/fixture/protocol`;
   return [

@@ -3,7 +3,7 @@
 import { type Contracts, loadContracts } from "../../lib/protocol/contracts.ts";
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import { type AnswerTask, buildAnswerTasks } from "../../lib/qa/mod.ts";
-import { fixtureProtocolFlags, GOLDEN, runCli } from "./cli.ts";
+import { fixtureProtocolFlags, GOLDEN, runCli, withFlags } from "./cli.ts";
 
 export const FIXTURE_PROTOCOL = `${GOLDEN}/fixture/protocol`;
 export const FIXTURE_DATASET = `${GOLDEN}/fixture/longmemeval-fixture.json`;
@@ -16,12 +16,7 @@ export function runOnFixture(
 ): ReturnType<typeof runCli> {
   return runCli([
     command,
-    "--dataset",
-    FIXTURE_DATASET,
-    "--output-dir",
-    directory,
-    ...fixtureProtocolFlags(),
-    ...extra,
+    ...withFlags(["--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags()], extra),
   ]);
 }
 /** The reference's run-qa and grade-qa output on the fixture. */

@@ -1,7 +1,7 @@
 /** run-qa on the fixture protocol against a server started here on 127.0.0.1, for the cost, reuse and many-candidates tests. */
 
 import { completion, startAnswerServer } from "./answer_server.ts";
-import { fixtureProtocolFlags, runCli, taskFlags } from "./cli.ts";
+import { fixtureProtocolFlags, runCli, taskFlags, withFlags } from "./cli.ts";
 import { FIXTURE_DATASET } from "./fixture.ts";
 
 const KEY = "sk-deermem-test-7f3a91c2e4";
@@ -14,7 +14,7 @@ export function runQa(
   protocol = fixtureProtocolFlags(),
 ) {
   return runCli(
-    ["run-qa", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...protocol, ...extra],
+    ["run-qa", ...withFlags(["--dataset", FIXTURE_DATASET, "--output-dir", directory, ...protocol], extra)],
     {
       flags: taskFlags("run-qa"),
       env: { DEERMEM_EVAL_ANSWER_API_KEY: KEY, DEERMEM_EVAL_ANSWER_BASE_URL: baseUrl },

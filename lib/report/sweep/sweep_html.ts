@@ -21,6 +21,8 @@ function heatStyle(map: HeatMap): string {
     `.heat-panel { flex: 1 1 ${Math.min(natural, 600)}px; max-width: ${natural}px; }`,
     "details.values tr.published td { font-weight: 700; }",
     "details.values summary { cursor: pointer; }",
+    // A column a capacity: its heading wraps ("capacity" over the number), so a phone holds every column.
+    "details.values th.num { white-space: normal; }",
     "ul.verdict { padding-left: 1.2rem; overflow-wrap: anywhere; } ul.verdict li.detail { margin-left: 1.2rem; }",
   ];
   if (map.labelSize !== undefined) {

@@ -7,7 +7,7 @@
 import { sha256Hex } from "../../../lib/base/hash.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { completion, startAnswerServer } from "../../helpers/answer_server.ts";
-import { fixtureProtocolFlags, ROOT, runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
+import { fixtureProtocolFlags, ROOT, runCli, taskFlags, withFlags, withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET } from "../../helpers/fixture.ts";
 
 const RECENCY = `${ROOT}tests/fixtures/policies/recency.ts`;
@@ -22,7 +22,13 @@ function offline(command: string, directory: string, extra: string[]) {
 
 function runQa(directory: string, baseUrl: string, extra: string[]) {
   return runCli(
-    ["run-qa", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags(), ...extra],
+    [
+      "run-qa",
+      ...withFlags(
+        ["--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags()],
+        extra,
+      ),
+    ],
     {
       flags: taskFlags("run-qa"),
       env: { DEERMEM_EVAL_ANSWER_API_KEY: KEY, DEERMEM_EVAL_ANSWER_BASE_URL: baseUrl },

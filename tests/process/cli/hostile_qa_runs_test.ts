@@ -134,15 +134,12 @@ interface Case {
 }
 
 function runQaArgs(context: Context, extra: string[] = []): string[] {
-  return [
-    "run-qa",
-    "--dataset",
-    FIXTURE_DATASET,
-    "--output-dir",
-    context.run,
-    ...fixtureProtocolFlags(),
-    ...extra,
-  ];
+  const defaults = ["--dataset", FIXTURE_DATASET, "--output-dir", context.run, ...fixtureProtocolFlags()];
+  // A flag in `extra` stands in for its default: a flag is given once.
+  const kept = defaults.flatMap((word, index) =>
+    index % 2 === 0 && !extra.includes(word) ? [word, defaults[index + 1]] : []
+  );
+  return ["run-qa", ...kept, ...extra];
 }
 
 async function writeLock(run: string, pid: number) {

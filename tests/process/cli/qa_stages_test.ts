@@ -12,7 +12,15 @@ import {
   type ReceivedRequest,
   startAnswerServer,
 } from "../../helpers/answer_server.ts";
-import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
+import {
+  fixtureProtocolFlags,
+  GOLDEN,
+  ROOT,
+  runCli,
+  taskFlags,
+  withFlags,
+  withTempDir,
+} from "../../helpers/cli.ts";
 import {
   copyReferenceRun,
   FIXTURE_DATASET,
@@ -31,7 +39,13 @@ function qaEnv(baseUrl: string, key = KEY): Record<string, string> {
 
 function runQa(directory: string, env: Record<string, string>, extra: string[] = []) {
   return runCli(
-    ["run-qa", "--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags(), ...extra],
+    [
+      "run-qa",
+      ...withFlags(
+        ["--dataset", FIXTURE_DATASET, "--output-dir", directory, ...fixtureProtocolFlags()],
+        extra,
+      ),
+    ],
     { flags: RUN_QA_FLAGS, env },
   );
 }
