@@ -35,7 +35,7 @@ export const STAND_IN_NOTICE = "answers are the stand-in's (deermem-stand-in-v1)
  * strictEqual(await sha256Hex((await buildDemoProtocol()).dataset), DEMO_DATASET_SHA256);
  * ```
  */
-export const DEMO_DATASET_SHA256 = "e0066c43363614fbe375fdc08c3ce81289ad61795cd3411e1bb8f98fadb63ded";
+export const DEMO_DATASET_SHA256 = "2acda63745d9a75196be76c592ab3e7d53c36c219f501447e604126cb04c7427";
 
 /** The model the demo's config asks for: the built-in stand-in answerer's name (qa/answer/stand_in.ts), no real model. */
 export const STAND_IN_MODEL = "deermem-stand-in-v1";

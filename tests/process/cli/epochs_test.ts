@@ -177,6 +177,7 @@ Deno.test("--epochs 1 writes what a plain run writes; a one-run source fills onl
         "3",
         "--reuse",
         `${directory}/plain`,
+        "--reuse-ungraded", // the sources are not graded: their answers are taken unproved
       ]);
       assertEquals(three.code, 0, three.stderr);
       assertStringIncludes(three.stdout, "answer rows: 90 reused, 180 called, 0 failed");
@@ -185,6 +186,7 @@ Deno.test("--epochs 1 writes what a plain run writes; a one-run source fills onl
         "3",
         "--reuse",
         `${directory}/three`,
+        "--reuse-ungraded", // the sources are not graded: their answers are taken unproved
       ]);
       assertEquals(again.code, 0, again.stderr);
       assertStringIncludes(again.stdout, "answer rows: 270 reused, 0 called, 0 failed");

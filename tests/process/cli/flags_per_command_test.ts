@@ -52,7 +52,12 @@ Deno.test("a flag given twice is refused before any work, naming it; nothing is 
       "2",
     ]);
     assertRefused(limit, /^deermem-eval run-qa: flag --limit given twice \(give it once\)$/m);
-    const output = await runOnFixture("sweep", `${directory}/a`, ["--output-dir", `${directory}/b`]);
+    const output = await runOnFixture("sweep", `${directory}/a`, [
+      "--output-dir",
+      `${directory}/a`,
+      "--output-dir",
+      `${directory}/b`,
+    ]);
     assertRefused(output, /^deermem-eval sweep: flag --output-dir given twice \(give it once\)$/m);
     assertEquals(await entries(directory), []);
   });
