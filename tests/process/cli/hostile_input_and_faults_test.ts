@@ -194,7 +194,7 @@ const CASES: TrustCase[] = [
     setup: (d) => Deno.writeTextFile(`${d}/run`, "x"),
     args: gradeArgs,
     code: 1,
-    message: "run/qa.rows.jsonl: cannot inspect: Not a directory (os error 20)",
+    message: "run/epochs.json: cannot read epochs record: Not a directory (os error 20)",
   },
   {
     name: "grade-qa where qa_run.json is a directory",
