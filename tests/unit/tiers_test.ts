@@ -20,7 +20,10 @@ async function filesBelow(directory: string, prefix = ""): Promise<string[]> {
   return files.sort();
 }
 
-/** What in a unit test's text starts a process: the CLI helpers, a command, a spawn or a browser. */
+/**
+ * What in a unit test's text starts a process (the CLI helpers, a command, a spawn or a browser) or signals its
+ * own: the unit tier runs its files side by side in one process, so one file's signal reaches the others'.
+ */
 const STARTS_A_PROCESS = [
   /\bnew Deno\.Command\b/,
   /\.spawn\(/,
@@ -28,6 +31,7 @@ const STARTS_A_PROCESS = [
   /\brunQa\(/,
   /\brunInTerminal\(/,
   /\bscreenshot\(|\bopenBrowser\(/,
+  /\bDeno\.kill\(\s*Deno\.pid\b/,
 ] as const;
 
 /** The unit-tier files whose code starts a process, each with the pattern that shows it. */
@@ -44,7 +48,7 @@ Deno.test("every test file sits in a tier folder: tests/unit, tests/process or t
   assertEquals(misplaced, []);
 });
 
-Deno.test("no unit test starts a process", async () => {
+Deno.test("no unit test starts a process or signals its own", async () => {
   const files = [];
   for (const path of await filesBelow(`${ROOT}tests/unit`)) {
     // This file holds the patterns' samples as text; it starts nothing.
@@ -63,6 +67,7 @@ Deno.test("the process-start check names each form", () => {
     'runQa(directory, url, ["--stand-in"])',
     "await runInTerminal(args)",
     "await screenshot(chromium, page, png)",
+    'Deno.kill(Deno.pid, "SIGTERM")',
   ];
   assertEquals(
     processStarters(samples.map((text, index) => ({ path: `sample${index}.ts`, text }))).length,
