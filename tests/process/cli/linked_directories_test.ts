@@ -64,6 +64,7 @@ Deno.test("run-qa: responses/ a symbolic link to another directory is refused in
         "qa_run.json",
         "responses",
         "reuse.json",
+        "run_kind.json",
         "spend.jsonl",
       ]);
     });
