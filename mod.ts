@@ -71,7 +71,7 @@ export {
   embeddedSources,
   loadContracts,
 } from "./lib/protocol/mod.ts";
-export { type PreparedProtocol, prepareProtocol } from "./lib/protocol/mod.ts";
+export { type EligibleCount, type PreparedProtocol, prepareProtocol } from "./lib/protocol/mod.ts";
 export { CASE_SOURCES, type CaseSource, type PreparedCase } from "./lib/protocol/mod.ts";
 export { type Dataset, type DatasetRow } from "./lib/protocol/mod.ts";
 export { type HashedBytes } from "./lib/base/mod.ts";
@@ -124,6 +124,7 @@ export {
   type DomainErrorOptions,
   InputError,
   IoError,
+  OperationError,
   OverwriteError,
   RowIntegrityError,
   UnreadableFileError,

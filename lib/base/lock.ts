@@ -195,7 +195,6 @@ function lockedError(
  * ```ts
  * import { rejects } from "node:assert/strict";
  * import { DirectoryLockedError } from "./errors.ts";
-import { IoError, isOsError } from "./os_errors.ts";
  * import { acquireDirectoryLock, refuseIfLocked } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * await refuseIfLocked(directory, "grade it after that run has ended"); // no lock: fine
@@ -248,7 +247,6 @@ async function createLockFile(
  * ```ts
  * import { rejects } from "node:assert/strict";
  * import { DirectoryLockedError } from "./errors.ts";
-import { IoError, isOsError } from "./os_errors.ts";
  * import { acquireDirectoryLock } from "./lock.ts";
  * const directory = await Deno.makeTempDir();
  * const lock = await acquireDirectoryLock(directory, "run-qa", "wait for it to finish");

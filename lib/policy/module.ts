@@ -101,7 +101,7 @@ export function checkPolicyName(name: string, path: string): void {
  * ```ts
  * import { rejects } from "node:assert/strict";
  * import { InputError } from "../base/errors.ts";
-import { PolicyModuleError } from "./errors.ts";
+ * import { PolicyModuleError } from "./errors.ts";
  * import { loadPolicyModule } from "./module.ts";
  * const directory = await Deno.makeTempDir();
  * await rejects(loadPolicyModule(`${directory}/missing.js`), InputError); // not found, as any input

@@ -68,14 +68,6 @@ export interface Dataset {
  * import { rejects, strictEqual } from "node:assert/strict";
  * import { loadDataset } from "./dataset.ts";
  * import { DatasetIntegrityError } from "./errors.ts";
-import {
-  answerText,
-  type EvidenceBlock,
-  evidenceCodePoints,
-  evidenceText,
-  isRecord,
-  selectEvidence,
-} from "./evidence.ts";
  * import { sha256Hex } from "../base/hash.ts";
  * const bytes = new TextEncoder().encode(
  *   '[{"question_id": "q1", "question_type": "x", "question": "Q?", "answer": "a", ' +

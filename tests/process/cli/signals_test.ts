@@ -196,7 +196,7 @@ for (const scenario of [RUN_POLICY, GRADE_QA]) {
             assertMatch(
               outcome.stderr,
               new RegExp(
-                `^deermem-eval ${scenario.command}: interrupted by ${signal} while publishing \\S+, \\S+, \\S+: ` +
+                `^deermem-eval ${scenario.command}: interrupted by ${signal} while publishing \\S+(?:, \\S+){2,}: ` +
                   `nothing was published; run the same command again\\n$`,
               ),
             );
@@ -249,8 +249,8 @@ Deno.test("run-qa: SIGTERM while a row is published undoes that row (143, one li
   };
   try {
     await withTempDir(async (scratch) => {
-      // The 6th link: the marker's, reuse.json's (the endpoint), then three rows', then this row's.
-      const terminated = await signalled(RUN_QA, scratch, "SIGTERM", "link:6", options);
+      // The 7th link: the marker's, run_kind.json's, reuse.json's (the endpoint), three rows', then this row's.
+      const terminated = await signalled(RUN_QA, scratch, "SIGTERM", "link:7", options);
       assertEquals(terminated.code, 143, terminated.stderr);
       assertMatch(
         terminated.stderr,
@@ -259,7 +259,7 @@ Deno.test("run-qa: SIGTERM while a row is published undoes that row (143, one li
       assertEquals(terminated.leftovers, []);
       assertEquals(await presentOutputs({ ...RUN_QA, outputs: ["run-qa.lock"] }, `${scratch}/run`), []);
       await Deno.remove(`${scratch}/run`, { recursive: true });
-      const interrupted = await signalled(RUN_QA, scratch, "SIGINT", "link:6", options);
+      const interrupted = await signalled(RUN_QA, scratch, "SIGINT", "link:7", options);
       assertEquals(interrupted.code, 130, interrupted.stderr);
       assertStringIncludes(interrupted.stderr, "interrupted: stopping; rows already written stay valid");
       assertEquals(interrupted.leftovers, []);
