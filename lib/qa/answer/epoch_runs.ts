@@ -83,6 +83,7 @@ function addRun(total: RunQaSummary, part: RunQaSummary, run: number): void {
  * import { buildDemoProtocol, prepareDemoProtocol } from "../../protocol/demo.ts";
  * import { answerEpochs } from "./epoch_runs.ts";
  * import { buildAnswerTasks } from "../run/tasks.ts";
+ * import { readEpochs } from "../run/epochs.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const tasks = await buildAnswerTasks(contracts, cases.slice(0, 1)); // one case, both policies
  * const providerFor = () => () => Promise.resolve({ prediction: "Seven weeks.", responseModel: "m", usage: {} });
@@ -90,7 +91,7 @@ function addRun(total: RunQaSummary, part: RunQaSummary, run: number): void {
  * const dir = await Deno.makeTempDir();
  * strictEqual((await answerEpochs(contracts, tasks, dir, 3, options)).called, 6);
  * strictEqual((await answerEpochs(contracts, tasks, dir, 3, options)).reused, 6); // resumed: nothing called
- * strictEqual(await Deno.readTextFile(`${dir}/epochs.json`), '{\n  "epochs": 3,\n  "schema_version": 1\n}\n');
+ * strictEqual(await readEpochs(dir), 3); // recorded in DIR/epochs.json
  * ```
  */
 export async function answerEpochs(
@@ -196,6 +197,7 @@ async function spentByOtherRuns(
  * import { buildDemoProtocol, prepareDemoProtocol } from "../../protocol/demo.ts";
  * import { epochDryRunLines } from "./epoch_runs.ts";
  * import { buildAnswerTasks } from "../run/tasks.ts";
+ * import { readEpochs } from "../run/epochs.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const tasks = await buildAnswerTasks(contracts, cases);
  * const lines = epochDryRunLines(tasks, [undefined, undefined, undefined]);
