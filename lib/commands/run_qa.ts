@@ -415,17 +415,24 @@ export const command = defineCommand({
         reuseUngraded,
         onNotice: (line) => io.err(line),
       });
+    } catch (error) {
+      if (onInterrupt !== undefined) Deno.removeSignalListener("SIGINT", onInterrupt);
+      throw error;
     } finally {
       progress?.end();
+    }
+    // Ctrl-C's second copy (deno task relays it) may come after the run: the handler stays until the summary is out.
+    try {
+      if (outcome.kind === "dry-run") {
+        // One task a line (id, fingerprint, size) for diffs and scripts: never wrapped; the closing line is text.
+        if (outcome.lines.length > 1) writeDocument(io, outcome.lines.slice(0, -1).join("\n"));
+        io.out(outcome.lines.at(-1)!);
+        for (const line of outcome.estimate) io.out(line);
+        return;
+      }
+      reportOutcome(outcome, say);
+    } finally {
       if (onInterrupt !== undefined) Deno.removeSignalListener("SIGINT", onInterrupt);
     }
-    if (outcome.kind === "dry-run") {
-      // One task a line (id, fingerprint, size) for diffs and scripts: never wrapped; the closing line is text.
-      if (outcome.lines.length > 1) writeDocument(io, outcome.lines.slice(0, -1).join("\n"));
-      io.out(outcome.lines.at(-1)!);
-      for (const line of outcome.estimate) io.out(line);
-      return;
-    }
-    reportOutcome(outcome, say);
   },
 });
