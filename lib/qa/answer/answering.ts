@@ -109,17 +109,11 @@ async function runLocked(
   // Every attempt is recorded before it is sent; with a budget, the recorded spend of earlier invocations counts.
   const ledger = new SpendLedger(directory, await readSpend(directory), options.budget, options.publish);
   const summary: RunQaSummary = {
+    ...emptySummary(),
     reused: plans.length - pending.length,
     leftForLater: pending.length - queue.length,
     ...(options.budget === undefined ? {} : { leftByBudget: 0, spentBefore: ledger.spentBefore }),
     ...(options.reuse === undefined ? {} : { copiedFromRuns: copied }),
-    called: 0,
-    failed: [],
-    notAttempted: 0,
-    interrupted: false,
-    tokens: 0,
-    credentialsRejected: null,
-    responseModels: Object.create(null),
   };
   options.onEvent?.({
     kind: "planned",
@@ -165,4 +159,19 @@ async function prepareDirectory(
   }
   if (reuse === undefined) return { plans, copied: 0 };
   return await reuseAnswers(directory, plans, { ...reuse, isNew: state === "new", publish, now });
+}
+
+/** A run's summary before anything is planned or called: every count 0, nothing failed or stopped. */
+export function emptySummary(): RunQaSummary {
+  return {
+    reused: 0,
+    called: 0,
+    failed: [],
+    notAttempted: 0,
+    interrupted: false,
+    tokens: 0,
+    credentialsRejected: null,
+    responseModels: Object.create(null),
+    leftForLater: 0,
+  };
 }

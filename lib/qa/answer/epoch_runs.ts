@@ -10,7 +10,7 @@
 import type { Contracts } from "../../protocol/mod.ts";
 import { codePointLength } from "../../py/mod.ts";
 import { acquireDirectoryLock, ensureDir, exists, InputError, writeFileAtomic } from "../../base/mod.ts";
-import { answerTasks, answerTasksLocked, LOCKED_ACTION, takeoverText } from "./answering.ts";
+import { answerTasks, answerTasksLocked, emptySummary, LOCKED_ACTION, takeoverText } from "./answering.ts";
 import type { RunQaOptions, RunQaSummary } from "./answer_types.ts";
 import type { AnswerProvider } from "./provider.ts";
 import { checkRunDirectory, dryRunLines, planRows, type RowPlan } from "./resume.ts";
@@ -31,20 +31,6 @@ export interface EpochRunOptions extends Omit<RunQaOptions, "provider" | "reuse"
 async function pendingOf(directory: string, tasks: readonly AnswerTask[]): Promise<number> {
   if (!await exists(directory)) return tasks.length;
   return (await planRows(directory, tasks)).filter((plan) => plan.state !== "reuse").length;
-}
-
-function emptySummary(): RunQaSummary {
-  return {
-    reused: 0,
-    called: 0,
-    failed: [],
-    notAttempted: 0,
-    interrupted: false,
-    tokens: 0,
-    credentialsRejected: null,
-    responseModels: Object.create(null),
-    leftForLater: 0,
-  };
 }
 
 /** Adds run `run`'s summary into `total`, its row ids named by the run's directory inside the first. */
