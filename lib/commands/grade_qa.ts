@@ -15,6 +15,7 @@ import {
   MARKER_FILE,
   PARTIAL_RECORD_FILE,
   partialLine,
+  type PolicyPair,
   policyPair,
   readMarker,
   responsePath,
@@ -25,7 +26,9 @@ import {
   SUPERSEDED_DIR,
 } from "../qa/mod.ts";
 import {
+  type FileContent,
   listDirectory,
+  publishFiles,
   type PublishOptions,
   refuseExisting,
   refuseIfLocked,
@@ -45,7 +48,7 @@ import { type ModuleRequest, moduleRequest, POLICY_MODULE_FLAG, runCandidateHook
 import { DATASET_FLAG, PROTOCOL_FLAGS, requiredDirectory, wroteLine } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { gradePartial, partialDir } from "./_partial_grade.ts";
-import { gradedFiles, readAnswerRows } from "./_grading.ts";
+import { gradedFiles, type ReadAnswerRow, readAnswerRows } from "./_grading.ts";
 import { runDirectories } from "./_epochs.ts";
 
 /** The three files `grade-qa` writes. */
@@ -57,7 +60,7 @@ export interface GradeQaRequest {
   dataset: string | undefined;
   directory: string;
   /** Told the files in `responses/` that are not a task's row (not graded), before grading. */
-  onForeignFiles?: (names: string[]) => void;
+  onForeignFiles?: (names: string[], run?: { run: number; of: number }) => void;
   /** How the three files are published (a test's hook sees each file operation). */
   publish?: PublishOptions;
   /** The candidate policy module the run was made with (`run-qa --policy-module`). */
@@ -95,26 +98,57 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
 
 /**
  * Stage 5 on a K-run directory (`run-qa --epochs K`): every run's outputs refused before any work, the protocol
- * loaded once, then each run graded as {@linkcode gradeRun} grades one (a run missing a row refuses: no
- * partial grading across K runs), and the case-level verdict of the K graded runs.
+ * loaded once, the foreign files of each run named, then the K runs graded together ({@linkcode gradeRuns}).
  */
 export async function gradeEpochs(
   request: GradeQaRequest,
   directories: readonly string[],
-): Promise<{ runs: GradedRun[]; stats: EpochStats }> {
+): Promise<EpochGrades> {
   for (const directory of directories) await refuseExisting(QA_OUTPUTS.map((name) => `${directory}/${name}`));
   const files = new RunFiles(request.directory);
   const hooks = runCandidateHooks(request.policyModule, files);
   const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, hooks);
-  const runs: GradedRun[] = [];
   for (const [index, directory] of directories.entries()) {
     const foreign = await foreignResponseFiles(directory, tasks);
-    if (foreign.length > 0) request.onForeignFiles?.(foreign);
-    const run = index === 0 ? files : directory;
-    runs.push(await gradeRun(run, contracts, tasks, request.publish, hooks.recorded()));
+    if (foreign.length > 0) request.onForeignFiles?.(foreign, { run: index + 1, of: directories.length });
   }
-  const stats = epochStats(runs.map((run) => run.rows), contracts.config, runs[0].pair);
-  return { runs, stats };
+  const runs = [files, ...directories.slice(1)];
+  return await gradeRuns(runs, contracts, tasks, request.publish, hooks.recorded());
+}
+
+/** K graded runs and their case-level verdict. */
+export interface EpochGrades {
+  runs: GradedRun[];
+  stats: EpochStats;
+}
+
+/**
+ * Grades K runs all together or not at all: each run is checked and graded in memory as {@linkcode gradeRun}
+ * grades one (a run missing a row refuses: no partial grading across K runs), then the K runs' files are
+ * published in one all-or-nothing publish across their directories — the same staging, links and undo a
+ * one-run grade's publish makes, so each run's three files are byte for byte a one-run grade's, and no reader
+ * needs a marker. A bad row in any run, an I/O failure or a signal while publishing leaves no run graded.
+ */
+export async function gradeRuns(
+  runs: readonly (string | RunFiles)[],
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+  publish: PublishOptions = {},
+  candidate?: RunCandidate,
+): Promise<EpochGrades> {
+  const staged: GradedRun[] = [];
+  const files: [path: string, content: FileContent][] = [];
+  for (const run of runs) {
+    const checked = await checkedRun(run, contracts, tasks, candidate);
+    refuseMissing(checked.directory, tasks, checked.present);
+    const graded = gradedFiles(checked.directory, contracts, checked.present, checked.pair);
+    staged.push({ rows: graded.graded, suites: graded.suites, pair: checked.pair });
+    for (const [name, content] of Object.entries(graded.files)) {
+      files.push([`${checked.directory}/${name}`, content]);
+    }
+  }
+  await publishFiles(files, publish);
+  return { runs: staged, stats: epochStats(staged.map((run) => run.rows), contracts.config, staged[0].pair) };
 }
 
 /**
@@ -147,6 +181,26 @@ export async function gradeRun(
   candidate?: RunCandidate,
   options: { partial?: boolean } = {},
 ): Promise<GradedRun> {
+  const { directory, pair, markerText, present } = await checkedRun(run, contracts, tasks, candidate);
+  if (present.length < tasks.length) {
+    if (!options.partial) refuseMissing(directory, tasks, present);
+    return await gradePartial({ directory, contracts, tasks, present, pair, markerText, publish });
+  }
+  const { graded, suites, files } = gradedFiles(directory, contracts, present, pair);
+  await writeAllOrNothing(directory, files, publish);
+  return { rows: graded, suites, pair };
+}
+
+/**
+ * A run checked read-only before it is graded: not locked, its outputs absent, its marker the protocol's (and
+ * the candidate's), and every row there is read and held to its task.
+ */
+async function checkedRun(
+  run: string | RunFiles,
+  contracts: Contracts,
+  tasks: readonly AnswerTask[],
+  candidate: RunCandidate | undefined,
+): Promise<{ directory: string; pair: PolicyPair; markerText: string; present: ReadAnswerRow[] }> {
   const held = runFilesOf(run);
   const { directory } = held;
   await refuseIfLocked(directory, "grade the run after it has finished");
@@ -154,20 +208,21 @@ export async function gradeRun(
   await readMarker(held, contracts, candidate);
   // The marker's bytes as its check read them: a partial grading keeps a copy of them.
   const markerText = (await held.text(MARKER_FILE, "run marker"))!;
-  const pair = policyPair(candidate);
   const present = await readAnswerRows(directory, tasks);
-  if (present.length < tasks.length) {
-    const missing = tasks.find((task) => !present.some((read) => read.task === task))!;
-    if (!options.partial) {
-      throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
-        path: responsePath(directory, missing.rowId),
-      });
-    }
-    return await gradePartial({ directory, contracts, tasks, present, pair, markerText, publish });
-  }
-  const { graded, suites, files } = gradedFiles(directory, contracts, present, pair);
-  await writeAllOrNothing(directory, files, publish);
-  return { rows: graded, suites, pair };
+  return { directory, pair: policyPair(candidate), markerText, present };
+}
+
+/** Refuses a run in which a task has no answer row, naming the first such row's file. */
+function refuseMissing(
+  directory: string,
+  tasks: readonly AnswerTask[],
+  present: readonly ReadAnswerRow[],
+): void {
+  if (present.length === tasks.length) return;
+  const missing = tasks.find((task) => !present.some((read) => read.task === task))!;
+  throw new RowIntegrityError("missing: every task needs its answer row (run run-qa to resume)", {
+    path: responsePath(directory, missing.rowId),
+  });
 }
 
 /**
@@ -210,7 +265,7 @@ the recomputed case (never one a row names) and writes into DIR:
 Refuses to overwrite any of them. A partial run (run-qa --limit, or interrupted) is graded on its complete pairs
 into DIR/partial (the three files, qa_run.json and partial.json), never into DIR's own files; verify and report
 then read it as "partial: K of N tasks". A K-run directory (run-qa --epochs K) has every run graded, each into
-its own directory, and the case-level verdict printed: per suite the exact sign-flip test over the cases, K
+its own directory, all K or none, and the case-level verdict printed: per suite the exact sign-flip test over the cases, K
 runs each, and the cases whose grade flips between runs. No network. A run made with --policy-module is graded only with the same
 module (by SHA-256), its candidate against the baseline qa_run.json records.`,
   flags: {

@@ -6,6 +6,7 @@
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
+import { exists } from "../../../lib/base/mod.ts";
 import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
 import { answerServer, runQa } from "../../helpers/qa_runs.ts";
 
@@ -70,8 +71,35 @@ Deno.test("--epochs 3 on the stand-in at temperature 0.7: run-qa, grade-qa, veri
     assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
     assertStringIncludes(refused.stderr, "epochs.json: epochs: holds 3 runs, --epochs asks for 2");
 
+    // A bad row in run 3 refuses the three runs: no run's graded files are published.
+    const gradedNames = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json"];
+    const published = async () => {
+      const found: string[] = [];
+      for (const sub of ["", "/epoch-2", "/epoch-3"]) {
+        for (const name of gradedNames) {
+          if (await exists(`${run}${sub}/${name}`)) found.push(`${sub}/${name}`);
+        }
+      }
+      return found;
+    };
+    const badRow = `${run}/epoch-3/responses/${[...Deno.readDirSync(`${run}/epoch-3/responses`)][0].name}`;
+    const rowText = await Deno.readTextFile(badRow);
+    await Deno.writeTextFile(badRow, "{");
+    const bad = await runCli(["grade-qa", ...protocol, "--output-dir", run], CLI);
+    assertEquals(bad.code, 2, bad.stderr);
+    assertEquals(bad.stderr.trim().split("\n").length, 1, bad.stderr);
+    assertStringIncludes(bad.stderr, badRow);
+    assertEquals(await published(), []);
+    await Deno.writeTextFile(badRow, rowText);
+
     const graded = await runCli(["grade-qa", ...protocol, "--output-dir", run], CLI);
     assertEquals(graded.code, 0, graded.stderr);
+    assertEquals((await published()).length, 9);
+    // A re-grade is refused as a one-run re-grade is: exit 2, one line naming run 1's first output.
+    const again = await runCli(["grade-qa", ...protocol, "--output-dir", run], CLI);
+    assertEquals(again.code, 2, again.stderr);
+    assertEquals(again.stderr.trim().split("\n").length, 1, again.stderr);
+    assertStringIncludes(again.stderr, `${run}/qa.rows.jsonl: refusing to overwrite an existing file`);
     assertMatch(graded.stdout, /^run 3: overall: confidence \d+\/45, hybrid-v1 \d+\/45, exact McNemar p=/m);
     const verified = await runCli(["verify", run, ...protocol], CLI);
     assertEquals(verified.code, 0, verified.stdout + verified.stderr);
