@@ -22,7 +22,8 @@ export function redactingIo(io: Io, secret: string, redact: (text: string, secre
 
 /**
  * Progress for run-qa: one live line on a terminal, a plain line per call otherwise; both end with the time
- * since the calls began and the calls a second. `note` prints a line of its own (Ctrl-C's), ending the live
+ * since the calls began and the calls a second. With `--epochs K` above 1 every line starts `run r/K: `, and
+ * each run's counts start afresh. `note` prints a line of its own (Ctrl-C's), ending the live
  * line first; the next call starts a new one below it.
  */
 export function progressReporter(
@@ -39,18 +40,25 @@ export function progressReporter(
   };
   return {
     onEvent: (event) => {
+      // With K runs every line names its run; one run's lines are as they always were.
+      const run = event.epoch === undefined ? "" : `run ${event.epoch.run}/${event.epoch.of}: `;
       if (event.kind === "planned") {
+        // A run's live line stays on the screen as it ended; the next run's lines start below it.
+        if (live) io.live?.done();
+        [live, failures, tokens] = [false, 0, 0];
         for (const plan of event.stale) {
           io.err(
-            `${plan.task.rowId}: stored row not reusable (${visible(String(plan.reason))}); calling again`,
+            `${run}${plan.task.rowId}: stored row not reusable (${
+              visible(String(plan.reason))
+            }); calling again`,
           );
         }
-        io.err(`${event.total} tasks: ${event.reuse} stored rows reused, ${event.toCall} to call`);
+        io.err(`${run}${event.total} tasks: ${event.reuse} stored rows reused, ${event.toCall} to call`);
         started = now();
         return;
       }
       if (event.kind === "warning") {
-        io.err(`warning: ${visible(event.message)}`);
+        io.err(`${run}warning: ${visible(event.message)}`);
         return;
       }
       if (event.kind === "failed") failures++;
@@ -58,19 +66,21 @@ export function progressReporter(
       if (io.live !== undefined) {
         live = true;
         io.live.update(
-          `answered ${event.done}/${event.toCall} · ${failures} failed · ${tokens} tokens · ${
+          `${run}answered ${event.done}/${event.toCall} · ${failures} failed · ${tokens} tokens · ${
             timing(event.done)
           }`,
         );
       } else if (event.kind === "answered") {
         const attempts = `${event.attempts} attempt${event.attempts === 1 ? "" : "s"}`;
         io.err(
-          `[${event.done}/${event.toCall}] ${event.rowId}: answered (${attempts}, ${event.tokens} tokens) · ` +
+          `${run}[${event.done}/${event.toCall}] ${event.rowId}: answered (${attempts}, ${event.tokens} tokens) · ` +
             timing(event.done),
         );
       } else {
         io.err(
-          `[${event.done}/${event.toCall}] ${event.rowId}: FAILED ${event.reason} · ${timing(event.done)}`,
+          `${run}[${event.done}/${event.toCall}] ${event.rowId}: FAILED ${event.reason} · ${
+            timing(event.done)
+          }`,
         );
       }
     },

@@ -59,8 +59,11 @@ export interface GradeQaRequest {
   contracts: ContractPaths;
   dataset: string | undefined;
   directory: string;
-  /** Told the files in `responses/` that are not a task's row (not graded), before grading. */
-  onForeignFiles?: (names: string[], run?: { run: number; of: number }) => void;
+  /**
+   * Told the files in a run directory's `responses/` that are not a task's row (not graded), before grading;
+   * in a K-run directory, with the run (r of K) they are in.
+   */
+  onForeignFiles?: (names: string[], directory: string, run?: { run: number; of: number }) => void;
   /** How the three files are published (a test's hook sees each file operation). */
   publish?: PublishOptions;
   /** The candidate policy module the run was made with (`run-qa --policy-module`). */
@@ -92,7 +95,7 @@ export async function gradeQa(request: GradeQaRequest): Promise<GradedRun> {
   const hooks = runCandidateHooks(request.policyModule, files);
   const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, hooks);
   const foreign = await foreignResponseFiles(directory, tasks);
-  if (foreign.length > 0) request.onForeignFiles?.(foreign);
+  if (foreign.length > 0) request.onForeignFiles?.(foreign, directory);
   return await gradeRun(files, contracts, tasks, request.publish, hooks.recorded(), { partial: true });
 }
 
@@ -110,7 +113,9 @@ export async function gradeEpochs(
   const { contracts, tasks } = await loadTaskProtocol(request.contracts, request.dataset, hooks);
   for (const [index, directory] of directories.entries()) {
     const foreign = await foreignResponseFiles(directory, tasks);
-    if (foreign.length > 0) request.onForeignFiles?.(foreign, { run: index + 1, of: directories.length });
+    if (foreign.length > 0) {
+      request.onForeignFiles?.(foreign, directory, { run: index + 1, of: directories.length });
+    }
   }
   const runs = [files, ...directories.slice(1)];
   return await gradeRuns(runs, contracts, tasks, request.publish, hooks.recorded());
@@ -249,6 +254,11 @@ export async function foreignResponseFiles(
   return names.filter((name) => name !== SUPERSEDED_DIR && !rows.has(name));
 }
 
+/** What a line about run r of a K-run directory starts with (`run r/K: `); nothing for a one-run directory. */
+function runLabel(run: { run: number; of: number } | undefined): string {
+  return run === undefined ? "" : `run ${run.run}/${run.of}: `;
+}
+
 /** The `grade-qa` command. */
 export const command = defineCommand({
   name: "grade-qa",
@@ -279,10 +289,12 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
     const request: GradeQaRequest = {
       ...await protocolSource(flags, io, directory),
       directory,
-      onForeignFiles: (foreign) =>
+      onForeignFiles: (foreign, where, run) =>
         io.err(
-          `warning: ${visible(directory)}/responses holds ${foreign.length} file(s) that are not a task's ` +
-            `row, not graded: ${foreign.map((name) => visible(name)).join(", ")}`,
+          `${runLabel(run)}warning: ${
+            visible(where)
+          }/responses holds ${foreign.length} file(s) that are not ` +
+            `a task's row, not graded: ${foreign.map((name) => visible(name)).join(", ")}`,
         ),
       publish: publishOptions(io, seams),
       policyModule: moduleRequest(flags),
@@ -291,7 +303,8 @@ module (by SHA-256), its candidate against the baseline qa_run.json records.`,
     if (directories.length > 1) {
       const { runs, stats } = await gradeEpochs(request, directories);
       for (const [index, run] of runs.entries()) {
-        for (const line of suiteLines(run.rows, run.suites, run.pair)) io.out(`run ${index + 1}: ${line}`);
+        const label = runLabel({ run: index + 1, of: runs.length });
+        for (const line of suiteLines(run.rows, run.suites, run.pair)) io.out(label + line);
       }
       for (const line of caseLevelLines(stats)) io.out(line);
       io.out(

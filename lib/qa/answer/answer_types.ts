@@ -16,11 +16,17 @@ import type { RowPlan } from "./resume.ts";
 
 /** Progress the runner reports as it goes. */
 export type RunEvent =
-  | { kind: "planned"; total: number; reuse: number; toCall: number; stale: RowPlan[] }
-  /** Something the user should know that does not stop the run (a stale lock taken over, a key redacted). */
-  | { kind: "warning"; rowId?: string; message: string }
-  | { kind: "answered"; rowId: string; attempts: number; tokens: number; done: number; toCall: number }
-  | { kind: "failed"; rowId: string; reason: string; done: number; toCall: number };
+  & (
+    | { kind: "planned"; total: number; reuse: number; toCall: number; stale: RowPlan[] }
+    /** Something the user should know that does not stop the run (a stale lock taken over, a key redacted). */
+    | { kind: "warning"; rowId?: string; message: string }
+    | { kind: "answered"; rowId: string; attempts: number; tokens: number; done: number; toCall: number }
+    | { kind: "failed"; rowId: string; reason: string; done: number; toCall: number }
+  )
+  & {
+    /** With `--epochs K` above 1: the run (from 1) of the K the event belongs to; absent for one run. */
+    epoch?: { run: number; of: number };
+  };
 
 /** How to run. */
 export interface RunQaOptions {

@@ -59,7 +59,8 @@ function addRun(total: RunQaSummary, part: RunQaSummary, run: number): void {
 /**
  * Answers (or resumes) K runs of `tasks` into `directory`: K = 1 is {@linkcode answerTasks} exactly; for K > 1
  * the directory's lock is taken for all K runs, `epochs.json` records K, and each run r is answered into
- * `epochDirectory(directory, r)` (holding its own lock too). The summary adds the K runs'.
+ * `epochDirectory(directory, r)` (holding its own lock too), its events naming it (`epoch`: r of K). The summary
+ * adds the K runs'.
  *
  * @throws {InputError} When the directory records another K.
  *
@@ -90,6 +91,7 @@ export async function answerEpochs(
   const { providerFor, reuseFor, ...shared } = options;
   const runOptions = async (run: number): Promise<RunQaOptions> => ({
     ...shared,
+    ...(epochs === 1 ? {} : { onEvent: eventsOfRun(shared.onEvent, { run, of: epochs }) }),
     provider: providerFor(run),
     ...(reuseFor === undefined ? {} : { reuse: await reuseFor(run) }),
   });
@@ -111,6 +113,14 @@ export async function answerEpochs(
   } finally {
     lock.release();
   }
+}
+
+/** `onEvent` with each event naming run `epoch.run` of `epoch.of` (what progress lines say with K > 1). */
+function eventsOfRun(
+  onEvent: RunQaOptions["onEvent"],
+  epoch: { run: number; of: number },
+): RunQaOptions["onEvent"] {
+  return onEvent && ((event) => onEvent({ ...event, epoch }));
 }
 
 async function answerRuns(

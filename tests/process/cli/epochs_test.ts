@@ -60,6 +60,14 @@ Deno.test("--epochs 3 on the stand-in at temperature 0.7: run-qa, grade-qa, veri
     );
     assertEquals(answered.code, 0, answered.stderr);
     assertMatch(answered.stdout, /^answer rows: 0 reused, 270 called, 0 failed$/m);
+    // Piped, each run's status line and each call's line name the run.
+    for (const index of [1, 2, 3]) {
+      assertStringIncludes(answered.stderr, `\nrun ${index}/3: 90 tasks: 0 stored rows reused, 90 to call\n`);
+      assertMatch(
+        answered.stderr,
+        new RegExp(`^run ${index}/3: \\[90/90\\] \\S+: answered \\(1 attempt`, "m"),
+      );
+    }
     for (const sub of ["", "/epoch-2", "/epoch-3"]) {
       assertEquals([...Deno.readDirSync(`${run}${sub}/responses`)].length, 90, sub);
     }
@@ -92,15 +100,25 @@ Deno.test("--epochs 3 on the stand-in at temperature 0.7: run-qa, grade-qa, veri
     assertEquals(await published(), []);
     await Deno.writeTextFile(badRow, rowText);
 
+    // A stray file in run 2's responses/ is named in a warning that names run 2 and its own directory.
+    await Deno.writeTextFile(`${run}/epoch-2/responses/notes.txt`, "");
     const graded = await runCli(["grade-qa", ...protocol, "--output-dir", run], CLI);
     assertEquals(graded.code, 0, graded.stderr);
+    assertEquals(
+      graded.stderr.trim(),
+      `run 2/3: warning: ${run}/epoch-2/responses holds 1 file(s) that are not a task's row, not graded: notes.txt`,
+    );
+    await Deno.remove(`${run}/epoch-2/responses/notes.txt`);
     assertEquals((await published()).length, 9);
     // A re-grade is refused as a one-run re-grade is: exit 2, one line naming run 1's first output.
     const again = await runCli(["grade-qa", ...protocol, "--output-dir", run], CLI);
     assertEquals(again.code, 2, again.stderr);
     assertEquals(again.stderr.trim().split("\n").length, 1, again.stderr);
     assertStringIncludes(again.stderr, `${run}/qa.rows.jsonl: refusing to overwrite an existing file`);
-    assertMatch(graded.stdout, /^run 3: overall: confidence \d+\/45, hybrid-v1 \d+\/45, exact McNemar p=/m);
+    for (const index of [1, 2, 3]) {
+      const line = `^run ${index}/3: overall: confidence \\d+/45, hybrid-v1 \\d+/45, exact McNemar p=`;
+      assertMatch(graded.stdout, new RegExp(line, "m"));
+    }
     const verified = await runCli(["verify", run, ...protocol], CLI);
     assertEquals(verified.code, 0, verified.stdout + verified.stderr);
     assertMatch(verified.stdout, /^overall: exact sign-flip test over 45 cases, 3 runs each: p=0\.\d{4}/m);
@@ -189,6 +207,13 @@ Deno.test("--epochs 1 writes what a plain run writes; a one-run source fills onl
       assertEquals(plain.code, 0, plain.stderr);
       const one = await runQa(`${directory}/one`, server.url, ["--epochs", "1"]);
       assertEquals(one.code, 0, one.stderr);
+      // One run's progress lines name no run, as a plain run's do (the calls' order and timings aside).
+      const lines = (stderr: string) =>
+        stderr.trim().split("\n").map((line) =>
+          line.replace(/ · [^·]+ · [^·]+$/, "").replace(/^\[\d+\/90\] /, "[n/90] ")
+        ).sort();
+      assertEquals(lines(one.stderr), lines(plain.stderr));
+      assertEquals(one.stderr.includes("run 1/1"), false);
       const names = (dir: string) => [...Deno.readDirSync(dir)].map((entry) => entry.name).sort();
       assertEquals(names(`${directory}/one`), names(`${directory}/plain`));
       for (const name of names(`${directory}/plain/responses`)) {

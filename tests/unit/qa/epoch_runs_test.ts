@@ -1,5 +1,6 @@
 import type { AnswerProvider } from "../../../lib/qa/answer/provider.ts";
 import { answerTasks, type RunQaOptions } from "../../../lib/qa/answer/answering.ts";
+import type { RunEvent } from "../../../lib/qa/answer/answer_types.ts";
 import { answerEpochs, type EpochRunOptions } from "../../../lib/qa/answer/epoch_runs.ts";
 import { acquireDirectoryLock } from "../../../lib/base/lock.ts";
 import { DirectoryLockedError } from "../../../lib/base/errors.ts";
@@ -157,5 +158,25 @@ Deno.test("Ctrl-C in run 2 stops it and run 3 is not started; the same command r
     assertEquals(await Deno.stat(`${directory}/epoch-3`).then(() => true, () => false), false);
     const resumed = await answerEpochs(contracts, tasks, directory, 3, epochOptions());
     assertEquals([resumed.reused, resumed.called], [stopped.called, 270 - stopped.called]);
+  });
+});
+
+Deno.test("with K > 1 each run's events name their run (r of K); K = 1's carry no run", async () => {
+  await withTempDir(async (directory) => {
+    const few = tasks.slice(0, 4);
+    const seen: RunEvent[] = [];
+    const onEvent = (event: RunEvent) => seen.push(event);
+    await answerEpochs(contracts, few, `${directory}/three`, 3, epochOptions({ onEvent, workers: 1 }));
+    const planned = seen.filter((event) => event.kind === "planned");
+    assertEquals(planned.map((event) => event.epoch), [{ run: 1, of: 3 }, { run: 2, of: 3 }, {
+      run: 3,
+      of: 3,
+    }]);
+    const answered = seen.filter((event) => event.kind === "answered");
+    assertEquals(answered.map((event) => event.epoch?.run), [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]);
+    seen.length = 0;
+    await answerEpochs(contracts, few, `${directory}/one`, 1, epochOptions({ onEvent }));
+    assertEquals(seen.length, 5); // planned, then four answered
+    assertEquals(seen.filter((event) => "epoch" in event), []);
   });
 });
