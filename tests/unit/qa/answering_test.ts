@@ -14,6 +14,11 @@ import { copyReferenceRun, fixtureContracts, fixtureTasks } from "../../helpers/
 
 const contracts = await fixtureContracts();
 const tasks = await fixtureTasks(contracts);
+/**
+ * Fewer tasks where their number is not what a test is about: every row is published (and synced) for real,
+ * and 90 of them a test is most of this file's time.
+ */
+const few = tasks.slice(0, 12);
 const SOURCE = { dirty: null, head: null, tool: "test" };
 
 function fakeProvider(
@@ -48,7 +53,7 @@ Deno.test("a fresh run writes the marker and one valid row per task, at most `wo
     const events: RunEvent[] = [];
     const summary = await answerTasks(
       contracts,
-      tasks,
+      few,
       `${directory}/run`,
       options(provider, { onEvent: (e) => events.push(e) }),
     );
@@ -56,28 +61,29 @@ Deno.test("a fresh run writes the marker and one valid row per task, at most `wo
       { ...summary, failed: summary.failed.length, responseModels: { ...summary.responseModels } },
       {
         reused: 0,
-        called: 90,
+        called: 12,
         failed: 0,
         notAttempted: 0,
         interrupted: false,
-        tokens: 900,
+        tokens: 120,
         credentialsRejected: null,
-        responseModels: { fake: 90 },
+        responseModels: { fake: 12 },
         leftForLater: 0,
       },
     );
     assertEquals(state.maxInFlight, 3);
-    assertEquals(events.filter((event) => event.kind === "answered").length, 90);
+    assertEquals(events.filter((event) => event.kind === "answered").length, 12);
+    assertEquals([...Deno.readDirSync(`${directory}/run/responses`)].length, 12);
     await checkRunDirectory(`${directory}/run`, contracts);
-    for (const task of tasks) {
+    for (const task of few) {
       const path = responsePath(`${directory}/run`, task.rowId);
       const row = parseAnswerRow(await Deno.readTextFile(path), path);
       assertEquals(row.request_fingerprint, task.requestFingerprint);
       assertEquals(row.attempts, 1);
     }
     const again = fakeProvider();
-    const resumed = await answerTasks(contracts, tasks, `${directory}/run`, options(again.provider));
-    assertEquals([resumed.reused, resumed.called, again.state.calls], [90, 0, 0]);
+    const resumed = await answerTasks(contracts, few, `${directory}/run`, options(again.provider));
+    assertEquals([resumed.reused, resumed.called, again.state.calls], [12, 0, 0]);
   });
 });
 
@@ -85,35 +91,36 @@ Deno.test("an interrupted run keeps its rows valid and the next run calls only w
   await withTempDir(async (directory) => {
     const controller = new AbortController();
     const first = fakeProvider({ delayMs: 5 });
+    const some = tasks.slice(0, 30);
     let answered = 0;
     const summary = await answerTasks(
       contracts,
-      tasks,
+      some,
       directory,
       options(first.provider, {
         signal: controller.signal,
         onEvent: (event) => {
-          if (event.kind === "answered" && ++answered === 20) controller.abort();
+          if (event.kind === "answered" && ++answered === 10) controller.abort();
         },
       }),
     );
     assert(summary.interrupted);
     // Answers that had already arrived when the abort came are kept: they were paid for.
-    assert(summary.called >= 20 && summary.called < 30, String(summary.called));
-    assertEquals(summary.called + summary.notAttempted, 90);
+    assert(summary.called >= 10 && summary.called < 20, String(summary.called));
+    assertEquals(summary.called + summary.notAttempted, 30);
     const written = new Set([...Deno.readDirSync(`${directory}/responses`)].map((entry) => entry.name));
     assertEquals(written.size, summary.called);
     const second = fakeProvider();
     const calledAgain: string[] = [];
     const resumed = await answerTasks(
       contracts,
-      tasks,
+      some,
       directory,
       options(second.provider, {
         onEvent: (event) => event.kind === "answered" && calledAgain.push(`${event.rowId}.json`),
       }),
     );
-    const left = 90 - summary.called;
+    const left = 30 - summary.called;
     assertEquals([resumed.reused, resumed.called, second.state.calls], [summary.called, left, left]);
     assertEquals(calledAgain.filter((name) => written.has(name)), []);
   });
@@ -138,17 +145,17 @@ Deno.test("a stale row is moved aside, never overwritten, and called again", asy
 
 Deno.test("failed calls are reported with row id and reason; other rows are still written", async () => {
   await withTempDir(async (directory) => {
-    const failing = tasks.slice(0, 3).map((task) => task.messages[1].content);
+    const failing = few.slice(0, 3).map((task) => task.messages[1].content);
     const { provider } = fakeProvider({
       fail: (user) =>
         failing.includes(user)
           ? new ProviderError("HTTP 400: no", { retryable: false, status: 400 })
           : undefined,
     });
-    const summary = await answerTasks(contracts, tasks, directory, options(provider));
+    const summary = await answerTasks(contracts, few, directory, options(provider));
     assertEquals(summary.failed.length >= 3, true);
     assert(summary.failed.every((failure) => /HTTP 400: no \(1 attempt\)/.test(failure.reason)));
-    assertEquals(summary.called + summary.failed.length, 90);
+    assertEquals(summary.called + summary.failed.length, 12);
     for (const failure of summary.failed) {
       await assertRejects(() => Deno.stat(responsePath(directory, failure.rowId)), Deno.errors.NotFound);
     }
@@ -157,15 +164,15 @@ Deno.test("failed calls are reported with row id and reason; other rows are stil
 
 Deno.test("an answer holding a lone surrogate fails its row, naming the field; the other rows are written", async () => {
   await withTempDir(async (directory) => {
-    const odd = tasks[0].messages[1].content;
+    const odd = few[0].messages[1].content;
     const provider: AnswerProvider = (messages) =>
       Promise.resolve({
         prediction: messages[1].content === odd ? "7 weeks\ud800" : "INSUFFICIENT",
         responseModel: "fake",
         usage: { total_tokens: 10 },
       });
-    const summary = await answerTasks(contracts, tasks, directory, options(provider));
-    const failing = tasks.filter((task) => task.messages[1].content === odd).map((task) => task.rowId);
+    const summary = await answerTasks(contracts, few, directory, options(provider));
+    const failing = few.filter((task) => task.messages[1].content === odd).map((task) => task.rowId);
     assertEquals(summary.failed.map((failure) => failure.rowId), failing);
     for (const failure of summary.failed) {
       assertEquals(
@@ -174,7 +181,7 @@ Deno.test("an answer holding a lone surrogate fails its row, naming the field; t
       );
       await assertRejects(() => Deno.stat(responsePath(directory, failure.rowId)), Deno.errors.NotFound);
     }
-    assertEquals(summary.called, 90 - failing.length);
+    assertEquals(summary.called, 12 - failing.length);
   });
 });
 
@@ -208,21 +215,22 @@ for (const status of [401, 403]) {
             : new ProviderError(`HTTP ${status}: bad key`, { retryable: false, status }),
       });
       const events: RunEvent[] = [];
+      const some = tasks.slice(0, 30);
       const summary = await answerTasks(
         contracts,
-        tasks,
+        some,
         directory,
         options(provider, { onEvent: (e) => events.push(e) }),
       );
       assertEquals(summary.credentialsRejected?.reason, `HTTP ${status}: bad key`);
-      assert(tasks.some((task) => task.rowId === summary.credentialsRejected?.rowId));
+      assert(some.some((task) => task.rowId === summary.credentialsRejected?.rowId));
       assertEquals(summary.failed, []);
       assert(summary.called >= 7 && summary.called <= 10, String(summary.called));
       assert(
         state.calls <= 10 + 3,
         `${state.calls} calls: only those already in flight may follow the first ${status}`,
       );
-      assertEquals(summary.called + summary.notAttempted, 90);
+      assertEquals(summary.called + summary.notAttempted, 30);
       assertEquals(summary.interrupted, false);
       assertEquals(events.filter((event) => event.kind === "failed"), []);
       const rows = [...Deno.readDirSync(`${directory}/responses`)].length;
@@ -288,7 +296,7 @@ Deno.test("answerTasks takes the directory's lock: a held lock refuses before an
     const { provider, state } = fakeProvider();
     try {
       const error = await assertRejects(
-        () => answerTasks(contracts, tasks, directory, options(provider)),
+        () => answerTasks(contracts, few, directory, options(provider)),
         DirectoryLockedError,
       );
       assertMatch(error.message, new RegExp(`locked by run-qa \\(pid ${Deno.pid}, started `));
@@ -299,29 +307,32 @@ Deno.test("answerTasks takes the directory's lock: a held lock refuses before an
     assertEquals([...Deno.readDirSync(directory)], [], "no marker, no responses/");
     const fatal: AnswerProvider = () => Promise.reject(new Error("disk on fire"));
     await assertRejects(
-      () => answerTasks(contracts, tasks, directory, options(fatal)),
+      () => answerTasks(contracts, few, directory, options(fatal)),
       Error,
       "disk on fire",
     );
     assertEquals(await Deno.stat(`${directory}/${LOCK_FILE}`).catch(() => null), null, "released on failure");
-    await answerTasks(contracts, tasks, directory, options(provider));
+    await answerTasks(contracts, few, directory, options(provider));
     assertEquals(await Deno.stat(`${directory}/${LOCK_FILE}`).catch(() => null), null, "released at the end");
   });
 });
 
-Deno.test("two runs at once on one directory: one refuses, and 90 rows take 90 calls", async () => {
+Deno.test("two runs at once on one directory: one refuses, and 30 rows take 30 calls", async () => {
   await withTempDir(async (directory) => {
-    // Each call outlasts the second run's patience with a held lock (a moment, in case it is being taken over).
-    const { provider, state } = fakeProvider({ delayMs: 20 });
+    // The run outlasts the second run's patience with a held lock (a moment, in case it is being taken over):
+    // 30 calls of 60 ms on 3 workers, as long as 90 of 20 ms.
+    const { provider, state } = fakeProvider({ delayMs: 60 });
+    const some = tasks.slice(0, 30);
     const results = await Promise.allSettled([
-      answerTasks(contracts, tasks, directory, options(provider)),
-      answerTasks(contracts, tasks, directory, options(provider)),
+      answerTasks(contracts, some, directory, options(provider)),
+      answerTasks(contracts, some, directory, options(provider)),
     ]);
     const refused = results.filter((result) => result.status === "rejected");
     assertEquals(refused.length, 1);
     const reason = (refused[0] as PromiseRejectedResult).reason;
     assert(reason instanceof DirectoryLockedError, String(reason?.stack ?? reason));
-    assertEquals(state.calls, 90);
+    assertEquals(state.calls, 30);
+    assertEquals([...Deno.readDirSync(`${directory}/responses`)].length, 30);
   });
 });
 
@@ -331,12 +342,12 @@ Deno.test("a run that fails writing its marker leaves no responses/ behind, so t
     const { provider, state } = fakeProvider();
     const publish = { beforeOperation: faultHook([{ operation: "write", nth: 1 }]) };
     await assertRejects(
-      () => answerTasks(contracts, tasks, directory, { ...options(provider), publish }),
+      () => answerTasks(contracts, few, directory, { ...options(provider), publish }),
       IoError,
     );
     assertEquals(state.calls, 0);
-    const summary = await answerTasks(contracts, tasks, directory, options(provider));
-    assertEquals(summary.called, 90);
+    const summary = await answerTasks(contracts, few, directory, options(provider));
+    assertEquals(summary.called, 12);
   });
 });
 
@@ -350,11 +361,11 @@ Deno.test("a stale lock is taken over with a warning naming its dead holder", as
     const { provider } = fakeProvider();
     const summary = await answerTasks(
       contracts,
-      tasks,
+      few,
       directory,
       options(provider, { onEvent: (e) => events.push(e) }),
     );
-    assertEquals(summary.called, 90);
+    assertEquals(summary.called, 12);
     const warnings = events.filter((event) => event.kind === "warning").map((event) => event.message);
     assertEquals(warnings, [
       `${directory}/${LOCK_FILE}: taking over a stale lock of run-qa (pid 424242, started 2026-11-29T00:00:00.000Z), which is no longer running`,
