@@ -5,6 +5,7 @@
 
 import { POLICY_OUTPUTS } from "../../../lib/commands/run_policy.ts";
 import { QA_OUTPUTS } from "../../../lib/commands/grade_qa.ts";
+import { EPOCHS_FILE, epochsRecordJson } from "../../../lib/qa/mod.ts";
 import { completion, startAnswerServer } from "../../helpers/answer_server.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
@@ -58,6 +59,25 @@ const GRADE_QA: Scenario = {
   },
   clean: async (directory) => {
     for (const name of QA_OUTPUTS) await sameBytes(`${directory}/${name}`, `${REFERENCE_QA}/${name}`);
+  },
+};
+
+/** A K = 3 directory of three copies of the reference's run: grade-qa publishes its nine files together. */
+const GRADE_QA_THREE_RUNS: Scenario = {
+  command: "grade-qa",
+  directory: "run",
+  outputs: ["", "epoch-2/", "epoch-3/"].flatMap((run) => QA_OUTPUTS.map((name) => `${run}${name}`)),
+  setup: async (directory) => {
+    for (const run of [directory, `${directory}/epoch-2`, `${directory}/epoch-3`]) {
+      await Deno.mkdir(run, { recursive: true });
+      await copyReferenceRun(run);
+    }
+    await Deno.writeTextFile(`${directory}/${EPOCHS_FILE}`, epochsRecordJson(3));
+  },
+  clean: async (directory) => {
+    for (const run of ["", "epoch-2/", "epoch-3/"]) {
+      for (const name of QA_OUTPUTS) await sameBytes(`${directory}/${run}${name}`, `${REFERENCE_QA}/${name}`);
+    }
   },
 };
 
@@ -207,6 +227,23 @@ for (const scenario of [RUN_POLICY, GRADE_QA]) {
     });
   }
 }
+
+Deno.test("grade-qa on three runs: SIGINT or SIGTERM in run 2's or run 3's links leaves no run graded; after SIGKILL the rerun grades all three", async () => {
+  const cases = [["SIGINT", "link:5"], ["SIGTERM", "link:8"], ["SIGKILL", "link:5"]] as const;
+  await Promise.all(cases.map(([signal, at]) =>
+    withTempDir(async (scratch) => {
+      const outcome = await signalled(GRADE_QA_THREE_RUNS, scratch, signal, at);
+      const report = `${signal} at ${at}: exit ${outcome.code}, ${outcome.stderr}`;
+      assertEquals(outcome.code, EXIT[signal], report);
+      if (signal !== "SIGKILL") {
+        assertEquals(outcome.present, [], report);
+        assertEquals(outcome.leftovers, [], report);
+        assertStringIncludes(outcome.stderr, "nothing was published; run the same command again", report);
+      }
+      await assertRerunIsClean(GRADE_QA_THREE_RUNS, scratch);
+    })
+  ));
+});
 
 Deno.test("sweep: a signal while its rows stream to their staging file leaves nothing behind", async () => {
   await Promise.all(
