@@ -35,6 +35,7 @@ import type { Verification } from "../run/verification.ts";
 import type { Notice } from "../document/notices.ts";
 import { EPOCH_KEYS as epochKeys, epochsJson } from "./json_epochs.ts";
 import { CheckJson, PartialJsonSchema } from "../../verify/mod.ts";
+import { ManyCandidatesJson } from "./json_many.ts";
 
 /** The document's schema version. */
 export const REPORT_JSON_VERSION = 1;
@@ -183,8 +184,13 @@ export const SweepReportJson = z.strictObject({
   published: z.strictObject({ parameters: SweepRow.shape.parameters, points: z.array(point) }),
 });
 
-/** The document `report --json` prints. */
-export const ReportJson = z.discriminatedUnion("kind", [QaReportJson, PolicyReportJson, SweepReportJson]);
+/** The document `report --json` prints (of several candidate runs: `many-candidates`, in `json_many`). */
+export const ReportJson = z.discriminatedUnion("kind", [
+  QaReportJson,
+  PolicyReportJson,
+  SweepReportJson,
+  ManyCandidatesJson,
+]);
 
 /** The document `report --json` prints. */
 export type ReportJson = z.infer<typeof ReportJson>;

@@ -95,7 +95,7 @@ Deno.test("report of three candidate runs: one table with Holm-adjusted p, in te
       const markdown = await Deno.readTextFile(`${directory}/m.md`);
       assertStringIncludes(
         markdown,
-        "| candidate | run | cases | confidence | candidate a/n | McNemar p | Holm p |",
+        "| candidate | run | test | cases | confidence | candidate a/n | p | Holm p |",
       );
       const html = await Deno.readTextFile(`${directory}/m.html`);
       assertStringIncludes(html, "<th");
