@@ -7,7 +7,7 @@
  */
 
 import type { PolicyPair } from "../../qa/mod.ts";
-import { formatSigned } from "../document/format.ts";
+import { formatSigned, shorten } from "../document/format.ts";
 import { escapeHtml } from "../document/html_escape.ts";
 import type { PolicyReport, QaReport, SuiteReport } from "../run/run_report.ts";
 import { scenarioPoint } from "../run/scenarios.ts";
@@ -198,11 +198,14 @@ export interface DifferenceRow {
   upper: number;
 }
 
-const DIFFERENCES = { width: CHART_WIDTH, rowHeight: 46, top: 34, side: 14 };
+const DIFFERENCES = { width: CHART_WIDTH, rowHeight: 46, top: 34, side: 24 };
+/** The most characters of a name drawn beside its row's numbers (the full name is in the point's title). */
+const NAME_CHARACTERS = 22;
 
 /**
- * Each row's difference with its interval on one axis (the many-candidate page's chart): the name and the
- * numbers above each interval, so a long name never narrows the plot; the zero line marked; `axis` names the
+ * Each row's difference with its interval on one axis (the many-candidate page's chart): the name (cut to
+ * {@linkcode NAME_CHARACTERS}, whole in the point's title and the table) and the numbers above each interval,
+ * so a long name never narrows the plot nor runs into its numbers; the zero line marked; `axis` names the
  * difference. Drawn in 380 units, it keeps its 12-unit text legible on a 390 px screen.
  */
 export function differencesChart(id: string, rows: readonly DifferenceRow[], axis: string): string {
@@ -238,7 +241,7 @@ function differenceRow(row: DifferenceRow, y: number, x: (value: number) => numb
   const numbers = `${formatSigned(row.mean)} [${formatSigned(row.lower)}, ${formatSigned(row.upper)}]`;
   const [left, right] = [round(x(row.lower)), round(x(row.upper))];
   return [
-    `<text x="${side}" y="${cy - 12}">${escapeHtml(row.label)}</text>`,
+    `<text x="${side}" y="${cy - 12}">${escapeHtml(shorten(row.label, NAME_CHARACTERS))}</text>`,
     `<text x="${width - side}" y="${cy - 12}" text-anchor="end">${escapeHtml(numbers)}</text>`,
     `<line class="whisker" x1="${left}" x2="${right}" y1="${cy}" y2="${cy}"/>`,
     `<line class="whisker" x1="${left}" x2="${left}" y1="${cy - 6}" y2="${cy + 6}"/>`,

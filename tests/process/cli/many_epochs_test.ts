@@ -4,7 +4,7 @@
  * the exact sign-flip over its cases — the p, difference and interval `report DIR --json` gives that directory
  * — and the one-run row by exact McNemar as its qa.stats.json has it; Holm's adjustment is checked by hand; the
  * page (every format) opens with the SYNTHETIC notice, the verdict and what was checked, the HTML with its
- * chart, and the JSON validates against the shipped schema.
+ * chart, and the JSON validates against the shipped schema; a grade flipped in run 2 refuses the page.
  */
 
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
@@ -136,5 +136,14 @@ Deno.test("report of K-run candidates (3, 1 and 2 runs): the case-level p per K-
     assertStringIncludes(page, '<svg id="chart-candidates"');
     assertEquals(page.match(/<circle class="point"/g)?.length, 3);
     assertStringIncludes(page, "Verdict: ");
+
+    // Every run is verified: one grade flipped in run 2 of the 3-run candidate refuses the page, naming that run.
+    const rowsFile = `${runs[0]}/epoch-2/qa.rows.jsonl`;
+    const graded = await Deno.readTextFile(rowsFile);
+    await Deno.writeTextFile(rowsFile, graded.replace('"grade_correct": false', '"grade_correct": true'));
+    const refused = await runCli(["report", ...runs, ...protocol], CLI);
+    assertEquals(refused.code, 1, refused.stdout + refused.stderr);
+    assertStringIncludes(refused.stderr, `deermem-eval report: ${runs[0]}/epoch-2: NOT verified`);
+    assertEquals(refused.stdout, "");
   });
 });

@@ -128,6 +128,11 @@ Deno.test("the many-candidate HTML page draws each candidate's difference and in
     table.rows.map((line) => [line.difference.mean_difference, line.difference.lower, line.difference.upper]),
   );
   for (const line of table.rows) assert(svg.includes(`>${line.candidate}</text>`), line.candidate);
+  // A long name is cut beside its numbers, whole in the point's title.
+  const long = "a-candidate-with-a-rather-long-name";
+  const named = renderManyCandidates(manyCandidates([run(long, 30, 5, 21), RUNS[1]], STATS), "html");
+  assert(named.includes(">a-candidate-with-a-ra…</text>"), "cut to 22 characters");
+  assert(named.includes(`<title>${long}: `), "whole in the title");
   // Every point and whisker inside the drawing.
   for (const x of [...svg.matchAll(/(?:cx|x1|x2)="([^"]+)"/g)].map((match) => Number(match[1]))) {
     assert(x >= 0 && x <= 380, `x = ${x}`);
