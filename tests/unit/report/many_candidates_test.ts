@@ -240,3 +240,27 @@ Deno.test("manyCandidates: a K-run candidate whose runs do not hold the same cas
     "runs/broken: the runs do not hold the same cases: run 2 has no row for c05 under confidence",
   );
 });
+
+Deno.test("manyCandidates: a K-run candidate against the one-run reference puts the reference on its scale (d = count − K · reference)", () => {
+  const three = kRun("three", 8, [2, 2, 2], [6, 5, 7]);
+  // The reference's hybrid-v1 right on c00–c03.
+  const reference = {
+    name: "the published run",
+    policy: "hybrid-v1",
+    rows: Array.from({ length: 8 }, (_, index) => ({
+      case_id: `c0${index}`,
+      policy: "hybrid-v1",
+      grade_correct: index < 4,
+    })),
+  };
+  const table = manyCandidates([three, run("one", 8, 2, 3)], STATS, reference);
+  const line = table.rows.find((row) => row.candidate === "three")!.reference!;
+  // three's counts per case: c00–c04 3, c05 2, c06 1, c07 0; the reference's 1 on c00–c03 counts 3 each.
+  const d = [0, 0, 0, 0, 3, 2, 1, 0];
+  assertEquals([line.test, line.candidateRuns, line.otherRuns, line.cases], ["exact-sign-flip", 3, 1, 8]);
+  assertEquals([line.baselineCorrect, line.candidateCorrect], [4, 18]);
+  assertEquals(line.pValue, signFlipByEnumeration(d)); // 3 nonzero, all positive: 2/8
+  assertEquals(line.pValue, 0.25);
+  assertEquals(line.difference, caseBootstrap(d, 3, { seed: 4789, iterations: 2000, alpha: 0.05 }));
+  assertEquals(line.difference.mean_difference, 6 / 24);
+});
