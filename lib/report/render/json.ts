@@ -21,6 +21,8 @@
  *   `difference`, `hybrid_v1_retained`, `confidence_retained`, `cases`, `capacity`, `parameters` as the rows name
  *   them, `worst_scenario`), `published` (the published parameters and their point at each capacity).
  *
+ * Several candidate runs (`report RUN RUN…`) print kind `many-candidates`, whose schema is `json_many`'s.
+ *
  * Keys are snake_case and stable: a key is added, never renamed or removed, within one `schema_version`.
  *
  * @module
