@@ -101,11 +101,14 @@ With --json, the same data as one JSON document on standard output (keys in the 
 HTML files are still written when asked for). Refuses to overwrite FILE; both files are written or neither. No
 network.
 With several DIRs — candidate runs (run-qa --policy-module, then grade-qa) of one protocol and one baseline —
-one table: each candidate against the baseline (a/n, exact McNemar p, Holm-adjusted p across the candidates,
-the seeded paired bootstrap difference and interval), and under the published protocol against the published
-hybrid-v1 on the cases they share; the best-supported candidate first (improvements, then by Holm p). Each run
-must pass verify's structure-and-statistics checks; runs of another protocol or baseline are refused in one
-line; --dataset, --against, --policy-module and the prices report one run and are refused there.`,
+one table: each candidate against the baseline (a/n, exact McNemar p — for a K-run directory the exact
+sign-flip p over its cases, K runs each — Holm-adjusted p across the candidates, the seeded bootstrap
+difference and interval), and under the published protocol against the published hybrid-v1 on the cases they
+share; the best-supported candidate first (improvements, then by Holm p). It opens with the notices, the
+verdict (which candidates beat the baseline after Holm at the protocol's alpha) and what was checked. Every run
+(each of a K-run directory's) must pass verify's structure-and-statistics checks; runs of another protocol or
+baseline are refused in one line; --dataset, --against, --policy-module and the prices report one run and are
+refused there.`,
   flags: REPORT_FLAGS,
   async run({ flags, positionals, io, seams }) {
     if (positionals.length > 1) {

@@ -29,12 +29,8 @@ export {
   sweepReportJson,
 } from "./render/json.ts";
 export { buildReport, reportRuns, type RunsRequest } from "./run/load.ts";
-export {
-  type CandidateRunInput,
-  checkOneBaseline,
-  manyCandidates,
-  renderManyCandidates,
-} from "./compare/many_candidates.ts";
+export { type CandidateRunInput, checkOneBaseline, manyCandidates } from "./compare/many_candidates.ts";
+export { renderManyCandidates } from "./compare/many_page.ts";
 export {
   markdownEscape,
   markdownTable,

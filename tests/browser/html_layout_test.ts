@@ -12,8 +12,10 @@ import {
   compareRuns,
   comparisonHeading,
   comparisonSections,
+  manyCandidates,
   publishedComparisonHeading,
   publishedComparisonSections,
+  renderManyCandidates,
   reportHtml,
   sectionsHtml,
   sweepHtml,
@@ -54,6 +56,36 @@ function againstPublishedHtml(): string {
   return sectionsHtml(publishedComparisonHeading(against), publishedComparisonSections(against));
 }
 
+/**
+ * `report RUN RUN…`'s page: a one-run candidate and a 3-run one with a long name (the published hybrid-v1's
+ * rows renamed, run 2 with its first ten grades flipped) against confidence and the published hybrid-v1.
+ */
+function manyCandidatesHtml(): string {
+  const rows = parseGradedRows(PUBLISHED_FILES["qa.rows.jsonl"], "qa.rows.jsonl", contracts.config);
+  const renamed = (name: string, flipped = 0) =>
+    rows.map((row, index) =>
+      row.policy === "hybrid-v1"
+        ? { ...row, policy: name, grade_correct: index < flipped ? !row.grade_correct : row.grade_correct }
+        : row
+    );
+  const long = "recency-with-a-rather-long-candidate-name";
+  const table = manyCandidates(
+    [
+      { directory: "runs/recency", baseline: "confidence", candidate: "recency", rows: renamed("recency") },
+      {
+        directory: "runs/a-three-run-directory-with-a-long-path/k3",
+        baseline: "confidence",
+        candidate: long,
+        rows: renamed(long),
+        epochs: [renamed(long), renamed(long, 20), renamed(long)],
+      },
+    ],
+    contracts.config.statistics,
+    { name: "the published run", policy: "hybrid-v1", rows },
+  );
+  return renderManyCandidates(table, "html");
+}
+
 /** A sweep of the fixture at the default weight step (231 points a capacity, two-digit differences). */
 async function fixtureSweepHtml(step: string): Promise<string> {
   const protocol = await prepareProtocol(fixture, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);
@@ -78,6 +110,7 @@ const pages: Record<string, string> = {
   policy: policyHtml,
   comparison: comparisonHtml,
   "against published": againstPublishedHtml(),
+  "many candidates": manyCandidatesHtml(),
   "sweep 0.05": await fixtureSweepHtml("0.05"),
   "sweep 0.25": await fixtureSweepHtml("0.25"),
   // The per-cell table opened, as a reader looking for a number has it.

@@ -1,54 +1,47 @@
 /**
  * Many candidates, one verdict: several candidate runs of one protocol against one baseline, each compared
- * with it on its cases — a/n, exact McNemar p, Holm-adjusted p across the candidates, the seeded paired
- * bootstrap difference and interval — and, when a reference run (the published hybrid-v1) shares cases, with
- * that too. The best-supported candidate comes first: improvements before the rest, then by Holm-adjusted p,
- * then by the difference.
+ * with it on its cases — a/n, the p of its test, Holm-adjusted p across the candidates, the difference and its
+ * interval — and, when a reference run (the published hybrid-v1) shares cases, with that too. A one-run
+ * candidate is tested by the exact McNemar test with the seeded paired bootstrap; a K-run candidate
+ * (`run-qa --epochs K`) by the exact sign-flip test over its cases with the case bootstrap (the case is the
+ * unit; more runs never add cases). Candidates of different K are allowed: each row names its own test, and
+ * Holm's adjustment runs over their p values alike. The best-supported candidate comes first: improvements
+ * before the rest, then by Holm-adjusted p, then by the difference.
  *
  * @module
  */
 
 import { compareCodePoints, InputError } from "../../base/mod.ts";
+import { exactMcnemar, holmAdjust, type Pair, pairedBootstrapDifference } from "../../qa/mod.ts";
+import type { Notice } from "../document/notices.ts";
 import {
-  type BootstrapResult,
-  exactMcnemar,
-  type GradedRow,
-  holmAdjust,
-  type Pair,
-  pairedBootstrapDifference,
-} from "../../qa/mod.ts";
-import { formatP } from "../document/format.ts";
-import { type Section, table } from "../document/model.ts";
-import { sectionsHtml } from "../render/html.ts";
-import { sectionsMarkdown } from "../render/markdown.ts";
-import { sectionsText } from "../render/text.ts";
+  type CandidateRow,
+  caseLevelComparison,
+  countByCase,
+  type CountedSide,
+  type ManyStatistics,
+  type UnadjustedComparison,
+} from "./_many_case_level.ts";
 
-/** The row fields the comparison reads. */
-export type CandidateRow = Pick<GradedRow, "case_id" | "policy" | "grade_correct">;
+export type { CandidateRow, ManyStatistics };
 
 /** One verified candidate run. */
 export interface CandidateRunInput {
   directory: string;
   baseline: string;
   candidate: string;
+  /** Run 1's rows (the directory's own). */
   rows: CandidateRow[];
+  /** Every run of a K-run directory, run 1 first (K ≥ 2); absent for one run. */
+  epochs?: readonly (readonly CandidateRow[])[];
 }
 
-/** The bootstrap's settings (the protocol's `statistics`). */
-export interface ManyStatistics {
-  bootstrap_seed: bigint | number;
-  bootstrap_iterations: number;
-  alpha: number;
-}
-
-/** One paired comparison: the other side's and the candidate's correct counts on `cases` shared cases. */
-export interface PairedComparison {
-  cases: number;
-  baselineCorrect: number;
-  candidateCorrect: number;
-  pValue: number;
+/**
+ * One paired comparison on `cases` shared cases: its test, the runs per case of each side, each side's correct
+ * answers over all its runs (the other side's first), the p, its Holm-adjusted value and the difference.
+ */
+export interface PairedComparison extends UnadjustedComparison {
   holmP: number;
-  difference: BootstrapResult;
 }
 
 /** One candidate's line of the table. */
@@ -59,6 +52,14 @@ export interface CandidateLine extends PairedComparison {
   reference?: PairedComparison;
 }
 
+/** What the page says beside the table: its notices, and what the runs' checks took as recorded. */
+export interface ManyFacts {
+  /** The notices the page opens with (SYNTHETIC, NOT PINNED, STAND-IN, AUTHORED), decided by content. */
+  notices?: readonly Notice[];
+  /** Answer rows the candidate runs took from earlier runs (`reuse.json`), over all their runs. */
+  reused?: number;
+}
+
 /** The table. */
 export interface ManyCandidates {
   baseline: string;
@@ -66,6 +67,8 @@ export interface ManyCandidates {
   reference?: { policy: string; name: string };
   alpha: number;
   rows: CandidateLine[];
+  notices: readonly Notice[];
+  reused: number;
 }
 
 function correctByCase(rows: readonly CandidateRow[], policy: string): Map<string, boolean> {
@@ -77,10 +80,13 @@ function paired(first: Map<string, boolean>, second: Map<string, boolean>): Pair
   return cases.map((id) => [first.get(id)!, second.get(id)!] as const);
 }
 
-function compare(pairs: readonly Pair[], statistics: ManyStatistics): Omit<PairedComparison, "holmP"> {
+function compare(pairs: readonly Pair[], statistics: ManyStatistics): UnadjustedComparison {
   const { bootstrap_seed: seed, bootstrap_iterations: iterations, alpha } = statistics;
   return {
+    test: "exact-mcnemar",
     cases: pairs.length,
+    otherRuns: 1,
+    candidateRuns: 1,
     baselineCorrect: pairs.filter(([first]) => first).length,
     candidateCorrect: pairs.filter(([, second]) => second).length,
     pValue: exactMcnemar(pairs).p_value,
@@ -88,7 +94,7 @@ function compare(pairs: readonly Pair[], statistics: ManyStatistics): Omit<Paire
   };
 }
 
-function withHolm<T extends Omit<PairedComparison, "holmP">>(
+function withHolm<T extends UnadjustedComparison>(
   comparisons: readonly T[],
 ): (T & { holmP: number })[] {
   const adjusted = holmAdjust(comparisons.map((comparison) => comparison.pValue));
@@ -117,23 +123,24 @@ export function manyCandidates(
   runs: readonly CandidateRunInput[],
   statistics: ManyStatistics,
   reference?: { name: string; policy: string; rows: readonly CandidateRow[] },
+  facts: ManyFacts = {},
 ): ManyCandidates {
   checkOneBaseline(runs);
   const [first] = runs;
-  const againstBaseline = withHolm(
-    runs.map((run) =>
-      compare(
-        paired(correctByCase(run.rows, run.baseline), correctByCase(run.rows, run.candidate)),
-        statistics,
-      )
-    ),
-  );
+  const againstBaseline = withHolm(runs.map((run) => againstOwnBaseline(run, statistics)));
   const referenceCorrect = reference && correctByCase(reference.rows, reference.policy);
   const shared = referenceCorrect === undefined
     ? undefined
-    : runs.map((run) => paired(referenceCorrect, correctByCase(run.rows, run.candidate)));
-  const againstReference = shared !== undefined && shared.every((pairs) => pairs.length > 0)
-    ? withHolm(shared.map((pairs) => compare(pairs, statistics)))
+    : runs.map((run) =>
+      run.epochs === undefined
+        ? { cases: paired(referenceCorrect, correctByCase(run.rows, run.candidate)), run }
+        : {
+          cases: [...countOf(run, run.candidate).counts.keys()].filter((id) => referenceCorrect.has(id)),
+          run,
+        }
+    );
+  const againstReference = shared !== undefined && shared.every(({ cases }) => cases.length > 0)
+    ? withHolm(shared.map(({ run }) => againstReferenceOf(run, referenceCorrect!, statistics)))
     : undefined;
   const rows: CandidateLine[] = runs.map((run, index) => ({
     directory: run.directory,
@@ -149,7 +156,38 @@ export function manyCandidates(
       : { reference: { policy: reference.policy, name: reference.name } }),
     alpha: statistics.alpha,
     rows,
+    notices: facts.notices ?? [],
+    reused: facts.reused ?? 0,
   };
+}
+
+/** A K-run candidate's correct answers per case under `policy` over its K runs. */
+function countOf(run: CandidateRunInput, policy: string): CountedSide {
+  return countByCase(run.directory, run.epochs!, policy);
+}
+
+/** A candidate against its own baseline: exact McNemar for one run, the case-level test for K. */
+function againstOwnBaseline(run: CandidateRunInput, statistics: ManyStatistics): UnadjustedComparison {
+  if (run.epochs === undefined) {
+    return compare(
+      paired(correctByCase(run.rows, run.baseline), correctByCase(run.rows, run.candidate)),
+      statistics,
+    );
+  }
+  return caseLevelComparison(countOf(run, run.baseline), countOf(run, run.candidate), statistics);
+}
+
+/** A candidate against the reference's one run, on the cases both have. */
+function againstReferenceOf(
+  run: CandidateRunInput,
+  referenceCorrect: Map<string, boolean>,
+  statistics: ManyStatistics,
+): UnadjustedComparison {
+  if (run.epochs === undefined) {
+    return compare(paired(referenceCorrect, correctByCase(run.rows, run.candidate)), statistics);
+  }
+  const counts = new Map([...referenceCorrect].map(([id, correct]) => [id, Number(correct)]));
+  return caseLevelComparison({ counts, runs: 1 }, countOf(run, run.candidate), statistics);
 }
 
 /**
@@ -189,121 +227,20 @@ function bestSupportedFirst(a: CandidateLine, b: CandidateLine): number {
     compareCodePoints(a.candidate, b.candidate);
 }
 
-const p = formatP;
-const signed = (value: number) => `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(3)}`;
-const interval = (result: BootstrapResult) => `[${signed(result.lower)}, ${signed(result.upper)}]`;
-
-/** The heading every renderer shows. */
-export function manyCandidatesHeading(table: ManyCandidates): string {
-  return `${table.rows.length} candidates against ${table.baseline}`;
-}
-
-/** A paired comparison's columns, `other` the side the candidate is compared with. */
-function comparisonHeaders(other: string, level: string): string[] {
-  return ["cases", other, "candidate a/n", "McNemar p", "Holm p", "difference", `${level} interval`];
-}
-
-/** Which of a comparison's columns are numbers (right-aligned): all but the interval. */
-const COMPARISON_NUMERIC = [true, true, true, true, true, true, false];
-
-function comparisonCells(comparison: PairedComparison): string[] {
-  const { cases, difference } = comparison;
-  return [
-    String(cases),
-    `${comparison.baselineCorrect}/${cases}`,
-    `${comparison.candidateCorrect}/${cases}`,
-    p(comparison.pValue),
-    p(comparison.holmP),
-    signed(difference.mean_difference),
-    interval(difference),
-  ];
-}
-
-/** The table as report sections (text, Markdown and HTML render them alike). */
-export function manyCandidatesSections(many: ManyCandidates): Section[] {
-  const level = `${Math.round((1 - many.alpha) * 100)}%`;
-  const sections: Section[] = [{
-    id: "candidates",
-    title: `Each candidate against ${many.baseline}`,
-    lines: [
-      `Exact McNemar p per candidate, Holm-adjusted across the ${many.rows.length}; the difference is the ` +
-      `candidate's accuracy minus ${many.baseline}'s, with the seeded paired bootstrap's ${level} interval. ` +
-      "Best-supported first: improvements, then by Holm p, then by the difference.",
-    ],
-    tables: [table(
-      ["candidate", "run", ...comparisonHeaders(many.baseline, level)],
-      many.rows.map((line) => [line.candidate, line.directory, ...comparisonCells(line)]),
-      [false, false, ...COMPARISON_NUMERIC],
-    )],
-  }];
-  if (many.reference !== undefined) {
-    const reference = many.reference;
-    sections.push({
-      id: "against-reference",
-      title: `Each candidate against ${reference.policy} of ${reference.name}, on the cases both have`,
-      lines: [
-        `The same statistics against the published ${reference.policy}, Holm-adjusted across the candidates.`,
-      ],
-      tables: [table(
-        ["candidate", ...comparisonHeaders(reference.policy, level)],
-        many.rows.map((line) => [line.candidate, ...comparisonCells(line.reference!)]),
-        [false, ...COMPARISON_NUMERIC],
-      )],
-    });
-  }
-  return sections;
-}
-
-/** The table as one JSON value (`report RUN… --json`). */
-export function manyCandidatesJson(table: ManyCandidates): unknown {
-  const comparison = (line: PairedComparison) => ({
-    cases: line.cases,
-    other_correct: line.baselineCorrect,
-    candidate_correct: line.candidateCorrect,
-    mcnemar_p: line.pValue,
-    holm_p: line.holmP,
-    difference: line.difference,
-  });
-  return {
-    kind: "many-candidates",
-    baseline: table.baseline,
-    alpha: table.alpha,
-    ...(table.reference === undefined ? {} : { reference: table.reference }),
-    candidates: table.rows.map((line) => ({
-      candidate: line.candidate,
-      directory: line.directory,
-      against_baseline: comparison(line),
-      ...(line.reference === undefined ? {} : { against_reference: comparison(line.reference) }),
-    })),
-  };
-}
-
 /**
- * The table as `report RUN RUN…` shows it: the terminal's text (fitted to `columns` when given), the Markdown
- * or HTML document, or the JSON one (`--json`).
+ * The candidates that beat the baseline: a positive difference and a Holm-adjusted p at most the protocol's
+ * alpha, best-supported first.
  *
  * @example
  * ```ts
- * import { match, strictEqual } from "node:assert/strict";
- * import { manyCandidates, renderManyCandidates } from "./many_candidates.ts";
- * const rows = (name: string) => ["c0", "c1"].flatMap((case_id) => [
- *   { case_id, policy: "confidence", grade_correct: false }, { case_id, policy: name, grade_correct: true }]);
- * const runs = ["p0", "p1"].map((candidate) => ({ directory: candidate, baseline: "confidence", candidate, rows: rows(candidate) }));
- * const table = manyCandidates(runs, { bootstrap_seed: 1, bootstrap_iterations: 100, alpha: 0.05 });
- * match(renderManyCandidates(table, "text"), /^2 candidates against confidence\n/);
- * match(renderManyCandidates(table, "markdown"), /^# 2 candidates against confidence\n/);
- * strictEqual(JSON.parse(renderManyCandidates(table, "json")).candidates[0].against_baseline.candidate_correct, 2);
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { beatBaseline } from "./many_candidates.ts";
+ * const line = (candidate: string, holmP: number, mean_difference: number) =>
+ *   ({ candidate, holmP, difference: { mean_difference, lower: 0, upper: 0 } });
+ * const table = { alpha: 0.05, rows: [line("a", 0.01, 0.2), line("b", 0.05, 0.1), line("c", 0.01, -0.2)] };
+ * deepStrictEqual(beatBaseline(table as never).map((row) => row.candidate), ["a", "b"]);
  * ```
  */
-export function renderManyCandidates(
-  table: ManyCandidates,
-  format: "text" | "markdown" | "html" | "json",
-  columns?: number,
-): string {
-  if (format === "json") return JSON.stringify(manyCandidatesJson(table), null, 2);
-  const heading = manyCandidatesHeading(table);
-  const sections = manyCandidatesSections(table);
-  if (format === "markdown") return sectionsMarkdown(heading, sections);
-  if (format === "html") return sectionsHtml(heading, sections);
-  return sectionsText(heading, sections, undefined, columns);
+export function beatBaseline(table: ManyCandidates): CandidateLine[] {
+  return table.rows.filter((line) => line.difference.mean_difference > 0 && line.holmP <= table.alpha);
 }

@@ -7,7 +7,7 @@
  */
 
 import type { PolicyPair } from "../../qa/mod.ts";
-import { formatSigned } from "../document/format.ts";
+import { formatSigned, shorten } from "../document/format.ts";
 import { escapeHtml } from "../document/html_escape.ts";
 import type { PolicyReport, QaReport, SuiteReport } from "../run/run_report.ts";
 import { scenarioPoint } from "../run/scenarios.ts";
@@ -188,4 +188,68 @@ export function retentionBarsChart(report: PolicyReport, capacity: number): stri
     groups,
     policyLegend(runPolicies(report.groups)),
   );
+}
+
+/** One row of a differences chart: a name, the observed difference and its interval. */
+export interface DifferenceRow {
+  label: string;
+  mean: number;
+  lower: number;
+  upper: number;
+}
+
+const DIFFERENCES = { width: CHART_WIDTH, rowHeight: 46, top: 34, side: 24 };
+/** The most characters of a name drawn beside its row's numbers (the full name is in the point's title). */
+const NAME_CHARACTERS = 22;
+
+/**
+ * Each row's difference with its interval on one axis (the many-candidate page's chart): the name (cut to
+ * {@linkcode NAME_CHARACTERS}, whole in the point's title and the table) and the numbers above each interval,
+ * so a long name never narrows the plot nor runs into its numbers; the zero line marked; `axis` names the
+ * difference. Drawn in 380 units, it keeps its 12-unit text legible on a 390 px screen.
+ */
+export function differencesChart(id: string, rows: readonly DifferenceRow[], axis: string): string {
+  const { width, rowHeight, top, side } = DIFFERENCES;
+  const low = Math.min(-0.25, Math.floor(Math.min(...rows.map((row) => row.lower)) * 4) / 4);
+  const high = Math.max(0.25, Math.ceil(Math.max(...rows.map((row) => row.upper)) * 4) / 4);
+  const x = (value: number) => side + ((width - 2 * side) * (value - low)) / (high - low);
+  const bottom = top + rowHeight * rows.length;
+  const parts: string[] = [];
+  for (let tick = low; tick <= high + 1e-9; tick += 0.25) {
+    const value = Math.round(tick * 100) / 100;
+    parts.push(
+      `<line class="grid" x1="${round(x(value))}" x2="${round(x(value))}" y1="${top - 6}" y2="${bottom}"/>`,
+      `<text class="muted" x="${round(x(value))}" y="${bottom + 16}" text-anchor="middle">${
+        value === 0 ? "0" : formatSigned(value).replace(/0$/, "")
+      }</text>`,
+    );
+  }
+  parts.push(
+    `<line class="zero" x1="${round(x(0))}" x2="${round(x(0))}" y1="${top - 10}" y2="${bottom}"/>`,
+    `<text class="muted" x="${round(x(0) + 4)}" y="${top - 14}">no difference</text>`,
+    `<text class="muted" x="${width / 2}" y="${bottom + 34}" text-anchor="middle">${escapeHtml(axis)}</text>`,
+  );
+  rows.forEach((row, index) => parts.push(...differenceRow(row, top + rowHeight * index, x)));
+  return `<svg id="${id}" class="chart" viewBox="0 0 ${width} ${bottom + 42}" role="img" aria-label="${
+    escapeHtml(axis)
+  }">${parts.join("")}</svg>`;
+}
+
+function differenceRow(row: DifferenceRow, y: number, x: (value: number) => number): string[] {
+  const { width, side } = DIFFERENCES;
+  const cy = round(y + 30);
+  const numbers = `${formatSigned(row.mean)} [${formatSigned(row.lower)}, ${formatSigned(row.upper)}]`;
+  const [left, right] = [round(x(row.lower)), round(x(row.upper))];
+  return [
+    `<text x="${side}" y="${cy - 12}">${escapeHtml(shorten(row.label, NAME_CHARACTERS))}</text>`,
+    `<text x="${width - side}" y="${cy - 12}" text-anchor="end">${escapeHtml(numbers)}</text>`,
+    `<line class="whisker" x1="${left}" x2="${right}" y1="${cy}" y2="${cy}"/>`,
+    `<line class="whisker" x1="${left}" x2="${left}" y1="${cy - 6}" y2="${cy + 6}"/>`,
+    `<line class="whisker" x1="${right}" x2="${right}" y1="${cy - 6}" y2="${cy + 6}"/>`,
+    `<circle class="point" cx="${
+      round(x(row.mean))
+    }" cy="${cy}" r="6" data-value="${row.mean}" data-lower="${row.lower}" data-upper="${row.upper}"><title>${
+      escapeHtml(`${row.label}: ${numbers}`)
+    }</title></circle>`,
+  ];
 }

@@ -9,7 +9,14 @@
  * @module
  */
 
-import { accuracyChart, forestChart, retentionBarsChart, retentionChart } from "./_charts.ts";
+import {
+  accuracyChart,
+  type DifferenceRow,
+  differencesChart,
+  forestChart,
+  retentionBarsChart,
+  retentionChart,
+} from "./_charts.ts";
 import { claimHtml } from "./_claim_html.ts";
 import { claimOf } from "../run/claim.ts";
 import { capacitiesOf } from "../run/groups.ts";
@@ -49,6 +56,32 @@ function sectionHtml(section: Section, chart?: string, cellHtml?: CellHtml): str
   }
   parts.push("</section>");
   return parts.join("\n");
+}
+
+export type { DifferenceRow };
+
+/**
+ * A figure of each row's difference with its interval (the many-candidate page's chart, `axis` naming the
+ * difference) with its caption, and `table`, carrying the same numbers, beside it.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { differencesFigure } from "./html.ts";
+ * const table = { headers: ["candidate"], rows: [["a"]], numeric: [false] };
+ * const html = differencesFigure("chart-x", [{ label: "a", mean: 0.1, lower: -0.05, upper: 0.3 }], "a − b", "Figure 1.", table);
+ * strictEqual(html.includes('<svg id="chart-x"'), true);
+ * strictEqual(html.includes("+0.100 [-0.050, +0.300]"), true);
+ * ```
+ */
+export function differencesFigure(
+  id: string,
+  rows: readonly DifferenceRow[],
+  axis: string,
+  caption: string,
+  table: Table,
+): string {
+  return figure(differencesChart(id, rows, axis), caption, table);
 }
 
 /** The QA report's charts, each a figure with its section's table beside it, by section id. */

@@ -21,6 +21,8 @@
  *   `difference`, `hybrid_v1_retained`, `confidence_retained`, `cases`, `capacity`, `parameters` as the rows name
  *   them, `worst_scenario`), `published` (the published parameters and their point at each capacity).
  *
+ * Several candidate runs (`report RUN RUN…`) print kind `many-candidates`, whose schema is `json_many`'s.
+ *
  * Keys are snake_case and stable: a key is added, never renamed or removed, within one `schema_version`.
  *
  * @module
@@ -35,6 +37,7 @@ import type { Verification } from "../run/verification.ts";
 import type { Notice } from "../document/notices.ts";
 import { EPOCH_KEYS as epochKeys, epochsJson } from "./json_epochs.ts";
 import { CheckJson, PartialJsonSchema } from "../../verify/mod.ts";
+import { ManyCandidatesJson } from "./json_many.ts";
 
 /** The document's schema version. */
 export const REPORT_JSON_VERSION = 1;
@@ -183,8 +186,13 @@ export const SweepReportJson = z.strictObject({
   published: z.strictObject({ parameters: SweepRow.shape.parameters, points: z.array(point) }),
 });
 
-/** The document `report --json` prints. */
-export const ReportJson = z.discriminatedUnion("kind", [QaReportJson, PolicyReportJson, SweepReportJson]);
+/** The document `report --json` prints (of several candidate runs: `many-candidates`, in `json_many`). */
+export const ReportJson = z.discriminatedUnion("kind", [
+  QaReportJson,
+  PolicyReportJson,
+  SweepReportJson,
+  ManyCandidatesJson,
+]);
 
 /** The document `report --json` prints. */
 export type ReportJson = z.infer<typeof ReportJson>;

@@ -39,7 +39,8 @@ export function shippedSchemas(): ShippedSchema[] {
       path: "schemas/report.schema.json",
       text: schemaText(
         "deermem-eval report --json",
-        "One run's report: a QA run (kind qa), a policy run (kind policy) or a sweep (kind sweep).",
+        "One run's report: a QA run (kind qa), a policy run (kind policy) or a sweep (kind sweep); " +
+          "several candidate runs in one table (kind many-candidates).",
         ReportJson,
       ),
     },

@@ -71,6 +71,17 @@ Deno.test("report of three candidate runs: one table with Holm-adjusted p, in te
         );
         assertEquals(entry.against_baseline.cases, 45);
       }
+      // The rows reused from run 0 (its confidence answers) are counted, as each run's own verify counts them.
+      let reused = 0;
+      for (const run of runs) {
+        const verified = await runCli(["verify", run, ...fixtureProtocolFlags(), "--json"], {
+          flags: taskFlags("cli"),
+        });
+        reused += JSON.parse(verified.stdout).reused?.rows ?? 0;
+      }
+      assert(reused > 0);
+      assertEquals(document.reused_rows, reused);
+      assertStringIncludes(document.checked, ` ${reused} answer rows were taken from earlier runs`);
       // Best-supported first: improvements before the rest, then by Holm p.
       const key = (
         entry: { against_baseline: { holm_p: number; difference: { mean_difference: number } } },
@@ -95,7 +106,7 @@ Deno.test("report of three candidate runs: one table with Holm-adjusted p, in te
       const markdown = await Deno.readTextFile(`${directory}/m.md`);
       assertStringIncludes(
         markdown,
-        "| candidate | run | cases | confidence | candidate a/n | McNemar p | Holm p |",
+        "| candidate | run | test | cases | confidence | candidate a/n | p | Holm p |",
       );
       const html = await Deno.readTextFile(`${directory}/m.html`);
       assertStringIncludes(html, "<th");
