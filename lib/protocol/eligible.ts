@@ -97,6 +97,26 @@ export function eligibleCount(dataset: Dataset, manifest: OfficialManifest): Eli
 }
 
 /**
+ * `validate`'s line: each eligible type's count beside the cases the manifest takes of it, and the totals.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { eligibleLine } from "./eligible.ts";
+ * strictEqual(
+ *   eligibleLine({ byType: { a: 30, b: 25 }, total: 55 }, 20),
+ *   "eligible by the manifest's selection rule: a 30 (takes 20), b 25 (takes 20); 55 in all, 40 taken",
+ * );
+ * ```
+ */
+export function eligibleLine(count: EligibleCount, takePerType: number): string {
+  const types = Object.entries(count.byType);
+  return `eligible by the manifest's selection rule: ${
+    types.map(([type, eligible]) => `${type} ${eligible} (takes ${takePerType})`).join(", ")
+  }; ${count.total} in all, ${takePerType * types.length} taken`;
+}
+
+/**
  * The seeded draw's order, as a manifest records it in `selection.draw_order`: eligible rows by the lowercase
  * hex SHA-256 of the seed's decimal digits, `:` and the question_id (UTF-8), ascending.
  */

@@ -6,7 +6,8 @@
 
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
-import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+import { buildDemoProtocol, eligibleRows, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+import { loadDemoDataset } from "../../../lib/protocol/demo.ts";
 
 const CLI = taskFlags("cli");
 const RUN_QA = taskFlags("run-qa");
@@ -144,6 +145,20 @@ Deno.test("author-protocol --cases N --seed S: same seed same bytes, another see
     const validate = await runCli(["validate", "--protocol", `${directory}/one`], { flags: CLI });
     assertEquals(validate.code, 0, validate.stderr);
     assertStringIncludes(validate.stdout.replace(/\s+/g, " "), "prepared 85 cases");
+    // validate prints each type's eligible count (the rule over the whole dataset) beside the 40 each takes.
+    const eligible = eligibleRows((await loadDemoDataset(await buildDemoProtocol())).dataset, drawn);
+    assertStringIncludes(
+      validate.stdout.replace(/\s+/g, " "),
+      `eligible by the manifest's selection rule: ${
+        [...eligible].map(([type, rows]) => `${type} ${rows.length} (takes 40)`).join(", ")
+      }; ${[...eligible.values()].reduce((sum, rows) => sum + rows.length, 0)} in all, 80 taken`,
+    );
+    const json = await runCli(["validate", "--protocol", `${directory}/one`, "--json"], { flags: CLI });
+    assertEquals(JSON.parse(json.stdout).eligible, {
+      by_type: Object.fromEntries([...eligible].map(([type, rows]) => [type, rows.length])),
+      total: [...eligible.values()].reduce((sum, rows) => sum + rows.length, 0),
+      taken_per_type: 40,
+    });
 
     // One drawn case swapped for an eligible case the seed did not draw (here: one that seed 6 drew instead).
     const held = new Set(Object.values(drawn.scenarios).flat());

@@ -7,7 +7,7 @@
 import { assert, assertEquals, assertRejects } from "../../helpers/assert.ts";
 import { ContractError } from "../../../lib/base/errors.ts";
 import { DatasetIntegrityError } from "../../../lib/protocol/errors.ts";
-import { eligibleCount, eligibleRows } from "../../../lib/protocol/eligible.ts";
+import { eligibleCount, eligibleLine, eligibleRows } from "../../../lib/protocol/eligible.ts";
 import { buildDemoProtocol, loadDemoDataset, prepareDemoProtocol } from "../../../lib/protocol/demo.ts";
 
 const demo = await buildDemoProtocol();
@@ -76,4 +76,16 @@ Deno.test("validate's preparation counts the eligible cases and refuses a manife
     DatasetIntegrityError,
   );
   assert(refusedIneligible.message.includes(`got ${ineligible},`), refusedIneligible.message);
+});
+
+Deno.test("validate's eligible line: each type's eligible count by the hand-written rule beside what the manifest takes", () => {
+  const take = rule.take_per_question_type;
+  const counts = rule.eligible_question_types.map((type) => [type, eligibleByHand(type).length] as const);
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  assertEquals(
+    eligibleLine(eligibleCount(dataset, contracts.official), take),
+    `eligible by the manifest's selection rule: ${
+      counts.map(([type, count]) => `${type} ${count} (takes ${take})`).join(", ")
+    }; ${total} in all, ${take * counts.length} taken`,
+  );
 });
