@@ -8,6 +8,9 @@
 
 import type { Dataset, DatasetRow } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
+import type { ProtocolConfig } from "./config.ts";
+import { parseConfig } from "./config.ts";
+import { EMBEDDED_ARTIFACTS } from "./contracts.ts";
 import { compareCodePoints, sha256Hex } from "../base/mod.ts";
 import { DatasetIntegrityError } from "./errors.ts";
 import { codePointLength, pyLower, pyStrip } from "../py/mod.ts";
@@ -94,6 +97,51 @@ export function eligibleCount(dataset: Dataset, manifest: OfficialManifest): Eli
     total += rows.length;
   }
   return { byType, total };
+}
+
+/**
+ * The pinned dataset's public counts (LongMemEval's oracle file): its non-abstention questions per type,
+ * before the answer and evidence length filters. No protocol can find more eligible cases of a type in it.
+ */
+export const PINNED_DATASET_QUESTIONS: Readonly<Record<string, number>> = Object.freeze({
+  "knowledge-update": 72,
+  "temporal-reasoning": 127,
+});
+
+/**
+ * The most official cases a protocol's selection rule can find eligible without reading the dataset: the sum
+ * of {@linkcode PINNED_DATASET_QUESTIONS} over its eligible types, when its config pins the pinned dataset
+ * (by SHA-256); `undefined` for another dataset or a type without a public count. An upper bound: the length
+ * filters and the pilot exclusions only take cases away (`--dataset` gives the exact count).
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedSources, loadContracts } from "./contracts.ts";
+ * import { pinnedEligibleBound } from "./eligible.ts";
+ * strictEqual(pinnedEligibleBound(await loadContracts(embeddedSources())), 199); // 72 + 127
+ * ```
+ */
+export function pinnedEligibleBound(
+  contracts: { config: ProtocolConfig; official: OfficialManifest },
+): number | undefined {
+  if (contracts.config.dataset.sha256 !== pinnedDatasetSha256()) return undefined;
+  let bound = 0;
+  for (const type of contracts.official.selection.eligible_question_types) {
+    const count = PINNED_DATASET_QUESTIONS[type];
+    if (count === undefined) return undefined;
+    bound += count;
+  }
+  return bound;
+}
+
+let pinnedSha256: string | undefined;
+
+/** The SHA-256 the embedded config pins its dataset to. */
+function pinnedDatasetSha256(): string {
+  const path = "configs/pr4789-reproduction-v1.yaml";
+  pinnedSha256 ??= parseConfig(EMBEDDED_ARTIFACTS[path], `embedded:${path}`).dataset.sha256;
+  return pinnedSha256;
 }
 
 /**
