@@ -39,8 +39,10 @@ the dataset's file name and SHA-256), manifests/ (the official manifest: each el
 number of cases, a multiple of the scenario count, the first ones by question_id, scenario i taking each
 type's [k·i, k·i + k) in turn as scenario_order assigns them; the synthetic manifest as the source's),
 prompts/ and dataset/ (a copy). --cases all takes the largest such number every type has; --cases N the
-largest that keeps the total at most N. validate recomputes exactly this selection. Never writes into the
-source protocol; no network.`,
+largest that keeps the total at most N. With --seed S (only with --cases N), each type's cases are drawn
+instead: the first by the SHA-256 of "S:question_id" (hex, ascending), assigned to scenarios in question_id
+order; the manifest records seed and draw_order. validate recomputes exactly this selection. Never writes into
+the source protocol; no network.`,
   flags: {
     from: {
       type: "string",
@@ -58,6 +60,13 @@ source protocol; no network.`,
       required: true,
       help: "every eligible case the rule's balance holds, or at most N",
     },
+    seed: {
+      type: "integer",
+      of: "seed",
+      min: 0,
+      value: "S",
+      help: "draw each type's N cases by SHA-256 of S:question_id (needs --cases N)",
+    },
     "protocol-id": {
       type: "string",
       value: "ID",
@@ -71,6 +80,15 @@ source protocol; no network.`,
     const datasetPath = flags.dataset;
     if (datasetPath === undefined || datasetPath === "") throw new InputError("needs --dataset PATH");
     if (flags.cases === undefined) throw new InputError("needs --cases all|N");
+    const seed = flags.seed as number | undefined;
+    if (seed !== undefined && flags.cases === "all") {
+      throw new InputError(
+        "expected --cases N to draw from, got all (every eligible case: nothing to draw)",
+        {
+          field: "--seed",
+        },
+      );
+    }
     if (isInside(output, from)) {
       throw new InputError("the new protocol cannot be written into the source protocol", {
         field: "--output-dir",
@@ -80,14 +98,15 @@ source protocol; no network.`,
     const contracts = await readContracts(found.contracts);
     const bytes = await readBytes(datasetPath, "dataset", DATASET_CAP);
     const dataset = await loadDataset(bytes, datasetPath, await sha256Hex(bytes));
-    const protocolId = flags["protocol-id"] ?? `${contracts.config.protocol_id}-authored-${flags.cases}`;
+    const protocolId = flags["protocol-id"] ??
+      `${contracts.config.protocol_id}-authored-${flags.cases}${seed === undefined ? "" : `-seed-${seed}`}`;
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(protocolId)) {
       throw new InputError(`expected letters, digits, ".", "_" or "-", got ${JSON.stringify(protocolId)}`, {
         field: "--protocol-id",
       });
     }
     const text = (path: string) => readText(path, "protocol file", CONTRACT_CAP);
-    const authored = authorProtocol({
+    const authored = await authorProtocol({
       configText: await text(found.contracts.config),
       officialText: await text(found.contracts.officialManifest),
       syntheticText: await text(found.contracts.syntheticManifest),
@@ -95,7 +114,7 @@ source protocol; no network.`,
       official: contracts.official,
       dataset,
       datasetName: basename(datasetPath),
-    }, { cases: flags.cases === "all" ? "all" : flags.cases as number, protocolId });
+    }, { cases: flags.cases === "all" ? "all" : flags.cases as number, seed, protocolId });
     const prompt = await readTextIfExists(`${from}/${PROMPT}`, "prompt") ?? EMBEDDED_ARTIFACTS[PROMPT];
     const publish = publishOptions(io, seams);
     for (const folder of PROTOCOL_FOLDERS) {
@@ -111,7 +130,8 @@ source protocol; no network.`,
     await publishFiles(files.map(([name, content]) => [`${output}/${name}`, content]), publish);
     io.out(
       `authored ${protocolId} from ${contracts.config.protocol_id}: ${authored.cases} official cases ` +
-        `(${authored.perType} per eligible type) and ${contracts.synthetic.cases.length} synthetic`,
+        `(${authored.perType} per eligible type${seed === undefined ? "" : `, drawn by seed ${seed}`}) and ` +
+        `${contracts.synthetic.cases.length} synthetic`,
     );
     io.out(wroteLine(output, files.map(([name]) => name)));
   },

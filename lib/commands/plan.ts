@@ -9,7 +9,7 @@
 import { CommandFailedError, exists, InputError, RunFiles, visible } from "../base/mod.ts";
 import { refuseOtherProtocol, verifyQaRun } from "../verify/mod.ts";
 import { type GradedRow, plan, planLines, type PlanQuestion, qaStatsSuites, SUITE_ROWS } from "../qa/mod.ts";
-import { type Contracts, prepareDataset, readContracts } from "../protocol/mod.ts";
+import { type Contracts, pinnedEligibleBound, prepareDataset, readContracts } from "../protocol/mod.ts";
 import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
@@ -33,8 +33,11 @@ the smallest case count whose exact power reaches --power, and the smallest diff
 detects. With the prices, what a run of the needed size costs: both policies, --epochs times, each call at the
 run's mean recorded prompt tokens and every completion at the config's max_tokens (run-qa's worst case). With
 a dataset (--dataset, the protocol directory's own, or $LONGMEMEVAL_ORACLE_PATH), whether the needed cases fit
-in the official cases the manifest's selection rule finds eligible in it. An effect above ψ and a suite with
-no discordant case are refused. Writes nothing; no network.`,
+in the official cases the manifest's selection rule finds eligible in it (--json: eligible). Without one, on
+a protocol of the pinned dataset, whether they fit in its public upper bound (LongMemEval's oracle file: 72
+knowledge-update + 127 temporal-reasoning non-abstention questions before the length filters, at most 199
+eligible; --json: eligible_upper_bound). An effect above ψ and a suite with no discordant case are refused.
+Writes nothing; no network.`,
   flags: {
     effect: {
       ...UNIT,
@@ -68,7 +71,7 @@ no discordant case are refused. Writes nothing; no network.`,
     ...PRICE_FLAGS,
     json: {
       type: "boolean",
-      help: "print cases, discordance, power_at_cases, cases_needed, mde (cost_usd) as JSON",
+      help: "print cases, discordance, power_at_cases, cases_needed, mde (cost_usd, eligible…) as JSON",
     },
     ...DATASET_FLAG,
     ...PROTOCOL_FLAGS,
@@ -102,7 +105,10 @@ no discordant case are refused. Writes nothing; no network.`,
     };
     const result = plan(question);
     if (source.dataset !== undefined) {
-      question.eligible = (await prepareDataset(contracts, source.dataset)).eligible.total;
+      result.eligible = (await prepareDataset(contracts, source.dataset)).eligible.total;
+    } else {
+      const bound = pinnedEligibleBound(contracts);
+      if (bound !== undefined) result.eligible_upper_bound = bound;
     }
     if (flags.json) {
       writeDocument(io, JSON.stringify(result, null, 2));

@@ -6,7 +6,9 @@
  * The rule stays the source's: each eligible question type gives the same number of cases
  * (`take_per_question_type`), a multiple of the scenario count, the first ones by question_id; scenario *i*
  * takes each type's `[k·i, k·i + k)` in turn. `all` takes the largest such number every type has; `N` the
- * largest that keeps the total at most N. `validate` recomputes exactly this selection.
+ * largest that keeps the total at most N (the remainder is not taken). With a seed (only with `N`), each type's
+ * cases are drawn instead: the first by `draw_order` ({@linkcode takenRows}), then assigned in question_id
+ * order; the manifest records `seed` and `draw_order`. `validate` recomputes exactly this selection.
  *
  * @module
  */
@@ -14,13 +16,15 @@
 import { InputError } from "../base/mod.ts";
 import { parseJsonText } from "../py/mod.ts";
 import type { Dataset } from "./dataset.ts";
-import { eligibleRows } from "./eligible.ts";
+import { DRAW_ORDER, eligibleRows, takenRows } from "./eligible.ts";
 import type { OfficialManifest } from "./manifest.ts";
 
 /** What to author. */
 export interface AuthorRequest {
   /** `all`, or the most official cases to take. */
   cases: "all" | number;
+  /** Draw each type's cases by this seed (only with a number of cases). */
+  seed?: number;
   /** The new protocol's id. */
   protocolId: string;
 }
@@ -52,8 +56,8 @@ export interface AuthorSource {
 /**
  * Authors the protocol.
  *
- * @throws {InputError} When the dataset has too few eligible cases for one per scenario of every type, or N is
- *   smaller than the smallest balanced protocol.
+ * @throws {InputError} When the dataset has too few eligible cases for one per scenario of every type, N is
+ *   smaller than the smallest balanced protocol, or a seed comes with `all` (there is nothing to draw).
  *
  * @example
  * ```ts
@@ -64,12 +68,22 @@ export interface AuthorSource {
  * const { contracts, dataset } = await loadDemoDataset(demo);
  * const source = { configText: demo.config, officialText: demo.official, syntheticText: demo.synthetic,
  *   protocolId: contracts.config.protocol_id, official: contracts.official, dataset, datasetName: "demo.json" };
- * const authored = authorProtocol(source, { cases: 80, protocolId: "demo-80" });
+ * const authored = await authorProtocol(source, { cases: 80, protocolId: "demo-80" });
  * strictEqual(authored.cases, 80);
  * strictEqual(authored.config.includes("authored_from: deermem-demo-synthetic-v1"), true);
+ * const seeded = await authorProtocol(source, { cases: 80, seed: 1, protocolId: "demo-80-seed-1" });
+ * strictEqual(JSON.parse(seeded.official).selection.draw_order, "sha256(seed:question_id)");
  * ```
  */
-export function authorProtocol(source: AuthorSource, request: AuthorRequest): AuthoredProtocol {
+export async function authorProtocol(
+  source: AuthorSource,
+  request: AuthorRequest,
+): Promise<AuthoredProtocol> {
+  if (request.seed !== undefined && request.cases === "all") {
+    throw new InputError("expected --cases N to draw from, got all (every eligible case: nothing to draw)", {
+      field: "--seed",
+    });
+  }
   // deno-lint-ignore no-explicit-any
   const manifest = parseJsonText(source.officialText, "official manifest") as Record<string, any>;
   const types: string[] = manifest.selection.eligible_question_types;
@@ -91,11 +105,19 @@ export function authorProtocol(source: AuthorSource, request: AuthorRequest): Au
   manifest.protocol_id = request.protocolId;
   manifest.selection.take_per_question_type = take;
   manifest.selection.cases_per_type_per_scenario = per;
+  delete manifest.selection.seed;
+  delete manifest.selection.draw_order;
+  if (request.seed !== undefined) {
+    Object.assign(manifest.selection, { seed: request.seed, draw_order: DRAW_ORDER });
+  }
+  const taken = new Map<string, string[]>();
+  for (const type of types) {
+    const rows = await takenRows(byType.get(type)!, take, request.seed);
+    taken.set(type, rows.map((row) => row.questionId));
+  }
   manifest.scenarios = Object.fromEntries(scenarios.map((scenario, index) => [
     scenario,
-    types.flatMap((type) =>
-      byType.get(type)!.slice(per * index, per * index + per).map((row) => row.questionId)
-    ),
+    types.flatMap((type) => taken.get(type)!.slice(per * index, per * index + per)),
   ]));
   const synthetic = parseJsonText(source.syntheticText, "synthetic manifest") as Record<string, unknown>;
   synthetic.protocol_id = request.protocolId;

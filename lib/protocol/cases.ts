@@ -9,7 +9,7 @@ import type { ProtocolConfig } from "./config.ts";
 import type { Dataset, DatasetRow } from "./dataset.ts";
 import { compareCodePoints, ContractError, sha256Bytes } from "../base/mod.ts";
 import { DatasetIntegrityError } from "./errors.ts";
-import { byQuestionId, eligibleRows, refuseInvalidRecord } from "./eligible.ts";
+import { byQuestionId, eligibleRows, refuseInvalidRecord, takenRows } from "./eligible.ts";
 import {
   OFFICIAL_SCENARIOS,
   type OfficialManifest,
@@ -70,7 +70,8 @@ export async function distractorOffset(namespace: string, caseId: string, bankSi
 
 /**
  * Recomputes the official selection per eligible question type: of the rows the rule finds eligible
- * ({@linkcode eligibleRows}, by question_id), the first `take_per_question_type`.
+ * ({@linkcode eligibleRows}, by question_id), the first `take_per_question_type`, or with `selection.seed` the
+ * ones drawn by `draw_order` ({@linkcode takenRows}), in question_id order.
  *
  * @example
  * ```ts
@@ -78,12 +79,15 @@ export async function distractorOffset(namespace: string, caseId: string, bankSi
  * import { recomputeSelection } from "./cases.ts";
  * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
  * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
- * const byType = recomputeSelection(dataset, contracts.official); // question type → eligible rows, in order
+ * const byType = await recomputeSelection(dataset, contracts.official); // question type → taken rows, in order
  * const [type] = contracts.official.selection.eligible_question_types;
  * strictEqual(byType.get(type)!.length, contracts.official.selection.take_per_question_type);
  * ```
  */
-export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest): Map<string, DatasetRow[]> {
+export async function recomputeSelection(
+  dataset: Dataset,
+  manifest: OfficialManifest,
+): Promise<Map<string, DatasetRow[]>> {
   const rule = manifest.selection;
   const selected = new Map<string, DatasetRow[]>();
   for (const [questionType, eligible] of eligibleRows(dataset, manifest)) {
@@ -93,7 +97,7 @@ export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest)
         { field: "selection" },
       );
     }
-    selected.set(questionType, eligible.slice(0, rule.take_per_question_type));
+    selected.set(questionType, await takenRows(eligible, rule.take_per_question_type, rule.seed));
   }
   return selected;
 }
@@ -105,23 +109,23 @@ export function recomputeSelection(dataset: Dataset, manifest: OfficialManifest)
  *
  * @example
  * ```ts
- * import { deepStrictEqual, throws } from "node:assert/strict";
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
  * import { checkOfficialSelection } from "./cases.ts";
  * import { buildDemoProtocol, loadDemoDataset } from "./demo.ts";
  * const { contracts, dataset } = await loadDemoDataset(await buildDemoProtocol()); // generated, pinned data
- * const scenarios = checkOfficialSelection(dataset, contracts.official, "demo-official.json");
+ * const scenarios = await checkOfficialSelection(dataset, contracts.official, "demo-official.json");
  * deepStrictEqual([...scenarios.keys()], contracts.official.scenario_order);
  * const [scenario] = contracts.official.scenario_order;
  * const reversed = structuredClone(contracts.official);
  * reversed.scenarios[scenario].reverse(); // the same IDs in another order
- * throws(() => checkOfficialSelection(dataset, reversed, "demo-official.json"), /do not match the declared selection rule/);
+ * await rejects(checkOfficialSelection(dataset, reversed, "demo-official.json"), /do not match the declared selection rule/);
  * ```
  */
-export function checkOfficialSelection(
+export async function checkOfficialSelection(
   dataset: Dataset,
   manifest: OfficialManifest,
   manifestPath: string,
-): Map<string, DatasetRow[]> {
+): Promise<Map<string, DatasetRow[]>> {
   const per = manifest.selection.cases_per_type_per_scenario;
   const take = manifest.selection.take_per_question_type;
   const expectedTake = manifest.scenario_order.length * per;
@@ -131,7 +135,7 @@ export function checkOfficialSelection(
       { path: manifestPath, field: "selection.take_per_question_type" },
     );
   }
-  const selection = recomputeSelection(dataset, manifest);
+  const selection = await recomputeSelection(dataset, manifest);
   const result = new Map<string, DatasetRow[]>();
   manifest.scenario_order.forEach((scenario, index) => {
     const expected = manifest.selection.eligible_question_types.flatMap((type) =>
@@ -274,7 +278,7 @@ export async function prepareCases(
     );
   }
   const manifestPath = contracts.sources.official.replace(/^embedded:/, "");
-  const scenarios = checkOfficialSelection(dataset, official, manifestPath);
+  const scenarios = await checkOfficialSelection(dataset, official, manifestPath);
   const bank = buildDistractorBank(dataset, config);
   const drafts = [...officialDrafts(scenarios, official), ...syntheticDrafts(synthetic)];
   // Independent digests, hashed together; drawn (and refused) in case order.

@@ -197,7 +197,10 @@ export async function buildDemoProtocol(
     .replace(/^ {2}model: .*$/m, `  model: ${STAND_IN_MODEL}`);
   const official = embeddedJson("manifests/longmemeval-pr4789-v1.json");
   official.protocol_id = DEMO_PROTOCOL_ID;
-  const selection = recomputeSelection({ sha256, ...parseRows(rows, "demo") }, official as OfficialManifest);
+  const selection = await recomputeSelection(
+    { sha256, ...parseRows(rows, "demo") },
+    official as OfficialManifest,
+  );
   const per = official.selection.cases_per_type_per_scenario;
   official.scenarios = Object.fromEntries(
     (official.scenario_order as string[]).map((scenario, index) => [

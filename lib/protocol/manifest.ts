@@ -82,6 +82,10 @@ export interface OfficialManifest {
     take_per_question_type: number;
     /** Cases per question type in each scenario. */
     cases_per_type_per_scenario: number;
+    /** An authored protocol's seed: each type's cases drawn by `draw_order`, not the first by question_id. */
+    seed?: number;
+    /** How a seeded protocol drew its cases: always `sha256(seed:question_id)`; present exactly with `seed`. */
+    draw_order?: "sha256(seed:question_id)";
   };
   /** The four scenarios, in the order cases are listed. */
   scenario_order: OfficialScenario[];
@@ -105,6 +109,8 @@ const officialManifestSchema = z.strictObject({
     evidence_max_chars: laxInt({ min: 1 }),
     take_per_question_type: laxInt({ min: 1 }),
     cases_per_type_per_scenario: laxInt({ min: 1 }),
+    seed: z.optional(laxInt({ min: 0 })),
+    draw_order: z.optional(z.literal("sha256(seed:question_id)", "must be sha256(seed:question_id)")),
   }),
   scenario_order: z.array(z.enum(OFFICIAL_SCENARIOS, "must be a registered scenario")).check(
     z.length(4, "must list the four scenarios"),
@@ -131,6 +137,13 @@ const officialManifestSchema = z.strictObject({
       code: "custom",
       path: ["selection", "evidence_min_chars"],
       message: "must be ≤ evidence_max_chars",
+    });
+  }
+  if ((selection.seed === undefined) !== (selection.draw_order === undefined)) {
+    context.addIssue({
+      code: "custom",
+      path: ["selection", selection.seed === undefined ? "draw_order" : "seed"],
+      message: "seed and draw_order come together (a seeded draw records both)",
     });
   }
   const types = selection.eligible_question_types.length;

@@ -12,7 +12,14 @@ export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } fr
 export { type AuthoredProtocol, authorProtocol, type AuthorRequest, type AuthorSource } from "./author.ts";
 export { loadDataset } from "./dataset.ts";
 export { answerText, renderEvidence } from "./evidence.ts";
-export { type EligibleCount, eligibleCount, eligibleRows } from "./eligible.ts";
+export {
+  type EligibleCount,
+  eligibleCount,
+  eligibleLine,
+  eligibleRows,
+  PINNED_DATASET_QUESTIONS,
+  pinnedEligibleBound,
+} from "./eligible.ts";
 export {
   buildDemoProtocol,
   DEMO_DATASET_SHA256,

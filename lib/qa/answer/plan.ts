@@ -32,8 +32,6 @@ export interface PlanQuestion {
   maxTokens: number;
   /** USD per million tokens, when given. */
   prices?: UsdPerMillion;
-  /** The official cases the selection rule finds eligible in the dataset, when it was read. */
-  eligible?: number;
 }
 
 /** What a plan answers (`plan --json`). */
@@ -47,6 +45,10 @@ export interface Plan {
   mde: number | null;
   /** Present only with prices. */
   cost_usd?: number;
+  /** The official cases the selection rule finds eligible in the dataset, when it was read. */
+  eligible?: number;
+  /** Without the dataset, the most the pinned dataset can give by its public counts (an upper bound). */
+  eligible_upper_bound?: number;
 }
 
 /**
@@ -105,15 +107,16 @@ function signed(value: number): string {
 }
 
 /**
- * `plan`'s text: one line per figure, the eligible cases and what epochs buy when they apply.
+ * `plan`'s text: one line per figure, what epochs buy, and the eligible cases (or, without the dataset, the pinned
+ * dataset's upper bound) when they apply.
  *
  * @example
  * ```ts
  * import { strictEqual } from "node:assert/strict";
  * import { plan, planLines } from "./plan.ts";
  * const question = { suite: "longmemeval", cases: 40, discordant: 14, effect: 0.1, power: 0.8, alpha: 0.05,
- *   epochs: 1, promptTokens: 1000, maxTokens: 2048, eligible: 150 };
- * const lines = planLines(question, plan(question));
+ *   epochs: 1, promptTokens: 1000, maxTokens: 2048 };
+ * const lines = planLines(question, { ...plan(question), eligible: 150 });
  * strictEqual(lines[2], "cases needed for 80% power at +0.100: 289");
  * strictEqual(lines.at(-1), "289 cases exceed the 150 official cases the selection rule finds eligible in the dataset");
  * ```
@@ -153,13 +156,31 @@ export function planLines(question: PlanQuestion, result: Plan): string[] {
         "power counts cases, so epochs do not lower the cases needed",
     );
   }
-  if (question.eligible !== undefined && result.cases_needed !== null) {
-    const needed = result.cases_needed;
-    lines.push(
-      needed > question.eligible
-        ? `${needed} cases exceed the ${question.eligible} official cases the selection rule finds eligible in the dataset`
-        : `${needed} cases fit in the ${question.eligible} official cases the selection rule finds eligible in the dataset`,
-    );
-  }
+  lines.push(...eligibleLines(result));
   return lines;
+}
+
+/** Whether the needed cases fit in the eligible cases, or in the pinned dataset's upper bound. */
+function eligibleLines(result: Plan): string[] {
+  const needed = result.cases_needed;
+  if (needed === null) return [];
+  const inDataset = "official cases the selection rule finds eligible in the dataset";
+  if (result.eligible !== undefined) {
+    return [
+      needed > result.eligible
+        ? `${needed} cases exceed the ${result.eligible} ${inDataset}`
+        : `${needed} cases fit in the ${result.eligible} ${inDataset}`,
+    ];
+  }
+  const bound = result.eligible_upper_bound;
+  if (bound === undefined) return [];
+  const counts =
+    "(its public question counts of the eligible types, abstentions out, before the length filters)";
+  return [
+    needed > bound
+      ? `${needed} cases exceed what the pinned dataset can give: at most ${bound} official cases are eligible ` +
+        `${counts}; --dataset PATH gives the exact count`
+      : `${needed} cases are within the pinned dataset's upper bound of ${bound} eligible official cases ` +
+        `${counts}; --dataset PATH says whether they fit`,
+  ];
 }

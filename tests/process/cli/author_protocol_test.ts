@@ -6,7 +6,8 @@
 
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
-import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+import { buildDemoProtocol, eligibleRows, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+import { loadDemoDataset } from "../../../lib/protocol/demo.ts";
 
 const CLI = taskFlags("cli");
 const RUN_QA = taskFlags("run-qa");
@@ -105,5 +106,103 @@ Deno.test("a case removed from an authored manifest is refused by validate in on
     assertEquals(badId.code, 2, badId.stderr);
     const badCases = await runCli([...args, `${directory}/c`, "--cases", "some"], { flags: CLI });
     assertStringIncludes(badCases.stderr, "--cases: expected a whole number of official cases");
+  });
+});
+
+Deno.test("author-protocol --cases N --seed S: same seed same bytes, another seed another draw, validate holds it", async () => {
+  await withTempDir(async (directory) => {
+    const source = `${directory}/source`;
+    const { dataset } = await writeDemoProtocol(source, await buildDemoProtocol());
+    const author = (output: string, ...extra: string[]) =>
+      runCli(["author-protocol", "--from", source, "--dataset", dataset, "--output-dir", output, ...extra], {
+        flags: CLI,
+      });
+    const seeded = ["--cases", "81", "--seed", "5"];
+    const [one, two] = [
+      await author(`${directory}/one`, ...seeded),
+      await author(`${directory}/two`, ...seeded),
+    ];
+    assertEquals([one.code, two.code], [0, 0], one.stderr + two.stderr);
+    const id = "deermem-demo-synthetic-v1-authored-81-seed-5";
+    assertStringIncludes(
+      one.stdout.replace(/\s+/g, " "),
+      `authored ${id} from deermem-demo-synthetic-v1: 80 official cases (40 per eligible type, drawn by seed 5)`,
+    );
+    const manifest = (protocol: string, name = id) => Deno.readTextFile(`${protocol}/manifests/${name}.json`);
+    for (const name of [`configs/${id}.yaml`, `manifests/${id}.json`, `manifests/synthetic-${id}.json`]) {
+      assertEquals(
+        await Deno.readFile(`${directory}/one/${name}`),
+        await Deno.readFile(`${directory}/two/${name}`),
+      );
+    }
+    const other = await author(`${directory}/other`, "--cases", "81", "--seed", "6", "--protocol-id", "s6");
+    assertEquals(other.code, 0, other.stderr);
+    const drawn = JSON.parse(await manifest(`${directory}/one`));
+    assert(
+      JSON.stringify(JSON.parse(await manifest(`${directory}/other`, "s6")).scenarios) !==
+        JSON.stringify(drawn.scenarios),
+    );
+    const validate = await runCli(["validate", "--protocol", `${directory}/one`], { flags: CLI });
+    assertEquals(validate.code, 0, validate.stderr);
+    assertStringIncludes(validate.stdout.replace(/\s+/g, " "), "prepared 85 cases");
+    // validate prints each type's eligible count (the rule over the whole dataset) beside the 40 each takes.
+    const eligible = eligibleRows((await loadDemoDataset(await buildDemoProtocol())).dataset, drawn);
+    assertStringIncludes(
+      validate.stdout.replace(/\s+/g, " "),
+      `eligible by the manifest's selection rule: ${
+        [...eligible].map(([type, rows]) => `${type} ${rows.length} (takes 40)`).join(", ")
+      }; ${[...eligible.values()].reduce((sum, rows) => sum + rows.length, 0)} in all, 80 taken`,
+    );
+    const json = await runCli(["validate", "--protocol", `${directory}/one`, "--json"], { flags: CLI });
+    assertEquals(JSON.parse(json.stdout).eligible, {
+      by_type: Object.fromEntries([...eligible].map(([type, rows]) => [type, rows.length])),
+      total: [...eligible.values()].reduce((sum, rows) => sum + rows.length, 0),
+      taken_per_type: 40,
+    });
+
+    // One drawn case swapped for an eligible case the seed did not draw (here: one that seed 6 drew instead).
+    const held = new Set(Object.values(drawn.scenarios).flat());
+    const drawnBySix = Object.values(JSON.parse(await manifest(`${directory}/other`, "s6")).scenarios).flat();
+    const [scenario] = drawn.scenario_order;
+    const rows = JSON.parse(await Deno.readTextFile(dataset)) as {
+      question_id: string;
+      question_type: string;
+    }[];
+    const typeOf = new Map(rows.map((row) => [row.question_id, row.question_type]));
+    const type = typeOf.get(drawn.scenarios[scenario][0]);
+    const undrawn = (drawnBySix as string[]).find((item) => !held.has(item) && typeOf.get(item) === type);
+    assert(undrawn !== undefined);
+    drawn.scenarios[scenario][0] = undrawn;
+    const path = `${directory}/one/manifests/${id}.json`;
+    await Deno.writeTextFile(path, JSON.stringify(drawn, null, 2));
+    const refused = await runCli(["validate", "--protocol", `${directory}/one`], { flags: CLI });
+    assertEquals([refused.code, refused.stdout], [2, ""]);
+    assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+    assertStringIncludes(refused.stderr, `${id}.json: scenarios.${scenario}: pinned IDs do not match`);
+  });
+});
+
+Deno.test("author-protocol --seed with --cases all is refused in one line, exit 2, nothing written", async () => {
+  await withTempDir(async (directory) => {
+    const source = `${directory}/source`;
+    const { dataset } = await writeDemoProtocol(source, await buildDemoProtocol());
+    const output = `${directory}/out`;
+    const refused = await runCli([
+      "author-protocol",
+      "--from",
+      source,
+      "--dataset",
+      dataset,
+      "--cases",
+      "all",
+      "--seed",
+      "1",
+      "--output-dir",
+      output,
+    ], { flags: CLI });
+    assertEquals([refused.code, refused.stdout], [2, ""]);
+    assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+    assertStringIncludes(refused.stderr, "--seed: expected --cases N to draw from, got all");
+    assertEquals(await Deno.stat(output).then(() => true, () => false), false);
   });
 });

@@ -14,8 +14,21 @@ Deno.test("plan RUN --effect 0.10 --json: 40 cases, discordance 0.35, 289 needed
   });
   assertEquals([code, stderr], [0, ""]);
   const plan = JSON.parse(stdout);
-  assertEquals(Object.keys(plan), ["cases", "discordance", "power_at_cases", "cases_needed", "mde"]);
-  assertEquals([plan.cases, plan.discordance, plan.cases_needed], [40, 0.35, 289]);
+  assertEquals(Object.keys(plan), [
+    "cases",
+    "discordance",
+    "power_at_cases",
+    "cases_needed",
+    "mde",
+    "eligible_upper_bound",
+  ]);
+  // The pinned dataset's public counts: 72 knowledge-update + 127 temporal-reasoning non-abstention questions.
+  assertEquals([plan.cases, plan.discordance, plan.cases_needed, plan.eligible_upper_bound], [
+    40,
+    0.35,
+    289,
+    199,
+  ]);
   assert(Math.abs(plan.power_at_cases - exactPower(40, 0.1, { discordance: 0.35, alpha: 0.05 })) < 0.005);
 });
 
@@ -28,6 +41,12 @@ Deno.test("plan's text at +0.10 and +0.30, and the cost with prices and epochs",
     "cases needed for 80% power at +0.100: 289",
     "minimum detectable effect at 40 cases (80% power): +0.263",
   ]);
+  assert(
+    small.stdout.replace(/\s+/g, " ").includes(
+      "289 cases exceed what the pinned dataset can give: at most 199 official cases are eligible",
+    ) && small.stdout.replace(/\s+/g, " ").includes("--dataset PATH gives the exact count"),
+    small.stdout,
+  );
   const large = await runCli(["plan", PUBLISHED, "--effect", "0.30"], { flags: CLI });
   assert(
     large.stdout.includes("exact McNemar power at 40 cases for +0.300 (alpha 0.05): 0.929"),
@@ -92,5 +111,8 @@ Deno.test("plan on the demo's run counts the eligible cases of the demo's own da
       ),
       small.stdout,
     );
+    const json = await runCli(["plan", `${directory}/demo`, "--effect", "0.1", "--json"], { flags: CLI });
+    const document = JSON.parse(json.stdout);
+    assertEquals([document.eligible, document.eligible_upper_bound], [prepared.eligible.total, undefined]);
   });
 });

@@ -4,7 +4,7 @@ import { loadDataset, parseRows } from "../../../lib/protocol/dataset.ts";
 import { generateDemoDataset } from "../../../lib/protocol/demo.ts";
 import { ContractError } from "../../../lib/base/errors.ts";
 import { DatasetIntegrityError } from "../../../lib/protocol/mod.ts";
-import { assert, assertEquals, assertMatch, assertRejects, assertThrows } from "../../helpers/assert.ts";
+import { assert, assertEquals, assertMatch, assertRejects } from "../../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
 import { type SourceRow, sourceRow } from "../../helpers/generate.ts";
 
@@ -50,7 +50,7 @@ function datasetOf(rows: SourceRow[]) {
   return { sha256: "x", ...parseRows(rows, "test.json") };
 }
 
-Deno.test("selection drops pilots, _abs IDs, long or excluded answers and out-of-bound evidence, by code points", () => {
+Deno.test("selection drops pilots, _abs IDs, long or excluded answers and out-of-bound evidence, by code points", async () => {
   const pilot = selectionRule.selection.excluded_pilot_ids[0];
   const rows = [
     ...selectionRows("knowledge-update", "k", 20),
@@ -64,7 +64,7 @@ Deno.test("selection drops pilots, _abs IDs, long or excluded answers and out-of
     // 100 code points but 102 UTF-16 units: still eligible (Python len).
     sourceRow("a005", "temporal-reasoning", "😀😀" + "x".repeat(98), "e"),
   ];
-  const selected = recomputeSelection(datasetOf(rows), selectionRule);
+  const selected = await recomputeSelection(datasetOf(rows), selectionRule);
   assertEquals(
     selected.get("knowledge-update")!.map((item) => item.questionId),
     selectionRows("knowledge-update", "k", 20).map((r) => r.question_id),
@@ -73,12 +73,12 @@ Deno.test("selection drops pilots, _abs IDs, long or excluded answers and out-of
   assertEquals(selected.get("temporal-reasoning")!.length, 20);
 });
 
-Deno.test("selection: too few eligible rows is its own error", () => {
+Deno.test("selection: too few eligible rows is its own error", async () => {
   const rows = [
     ...selectionRows("knowledge-update", "k", 19),
     ...selectionRows("temporal-reasoning", "t", 20),
   ];
-  assertThrows(
+  await assertRejects(
     () => recomputeSelection(datasetOf(rows), selectionRule),
     DatasetIntegrityError,
     "only 19 eligible knowledge-update rows",

@@ -7,7 +7,13 @@
 import { assert, assertEquals, assertRejects } from "../../helpers/assert.ts";
 import { ContractError } from "../../../lib/base/errors.ts";
 import { DatasetIntegrityError } from "../../../lib/protocol/errors.ts";
-import { eligibleCount, eligibleRows } from "../../../lib/protocol/eligible.ts";
+import {
+  eligibleCount,
+  eligibleLine,
+  eligibleRows,
+  pinnedEligibleBound,
+} from "../../../lib/protocol/eligible.ts";
+import { embeddedSources, loadContracts } from "../../../lib/protocol/contracts.ts";
 import { buildDemoProtocol, loadDemoDataset, prepareDemoProtocol } from "../../../lib/protocol/demo.ts";
 
 const demo = await buildDemoProtocol();
@@ -76,4 +82,25 @@ Deno.test("validate's preparation counts the eligible cases and refuses a manife
     DatasetIntegrityError,
   );
   assert(refusedIneligible.message.includes(`got ${ineligible},`), refusedIneligible.message);
+});
+
+Deno.test("validate's eligible line: each type's eligible count by the hand-written rule beside what the manifest takes", () => {
+  const take = rule.take_per_question_type;
+  const counts = rule.eligible_question_types.map((type) => [type, eligibleByHand(type).length] as const);
+  const total = counts.reduce((sum, [, count]) => sum + count, 0);
+  assertEquals(
+    eligibleLine(eligibleCount(dataset, contracts.official), take),
+    `eligible by the manifest's selection rule: ${
+      counts.map(([type, count]) => `${type} ${count} (takes ${take})`).join(", ")
+    }; ${total} in all, ${take * counts.length} taken`,
+  );
+});
+
+Deno.test("the pinned dataset's public bound: 72 knowledge-update + 127 temporal-reasoning, only for its SHA-256", async () => {
+  const pinned = await loadContracts(embeddedSources());
+  assertEquals(pinnedEligibleBound(pinned), 72 + 127);
+  assertEquals(pinnedEligibleBound(contracts), undefined); // the demo pins another dataset
+  const otherTypes = structuredClone(pinned);
+  otherTypes.official.selection.eligible_question_types = ["knowledge-update", "multi-session"];
+  assertEquals(pinnedEligibleBound(otherTypes), undefined); // no public count for this type
 });

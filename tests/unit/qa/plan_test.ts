@@ -62,7 +62,7 @@ Deno.test("an effect above the discordance and a suite without discordant cases 
 });
 
 Deno.test("the lines say when the needed cases exceed the eligible cases, and when they fit", () => {
-  const lines = planLines({ ...PUBLISHED, eligible: 199 }, plan(PUBLISHED));
+  const lines = planLines(PUBLISHED, { ...plan(PUBLISHED), eligible: 199 });
   assertEquals(lines, [
     "longmemeval: 40 cases, 14 discordant (discordance 0.350)",
     "exact McNemar power at 40 cases for +0.100 (alpha 0.05): 0.123",
@@ -70,9 +70,27 @@ Deno.test("the lines say when the needed cases exceed the eligible cases, and wh
     "minimum detectable effect at 40 cases (80% power): +0.263",
     "289 cases exceed the 199 official cases the selection rule finds eligible in the dataset",
   ]);
-  const fits = planLines({ ...PUBLISHED, effect: 0.3, eligible: 199 }, plan({ ...PUBLISHED, effect: 0.3 }));
+  const large = { ...PUBLISHED, effect: 0.3 };
+  const fits = planLines(large, { ...plan(large), eligible: 199 });
   assertEquals(
     fits.at(-1),
     "30 cases fit in the 199 official cases the selection rule finds eligible in the dataset",
+  );
+});
+
+Deno.test("without the dataset, the pinned dataset's public bound: an upper bound, and --dataset for the count", () => {
+  const lines = planLines(PUBLISHED, { ...plan(PUBLISHED), eligible_upper_bound: 199 });
+  assertEquals(
+    lines.at(-1),
+    "289 cases exceed what the pinned dataset can give: at most 199 official cases are eligible (its public " +
+      "question counts of the eligible types, abstentions out, before the length filters); --dataset PATH " +
+      "gives the exact count",
+  );
+  const large = { ...PUBLISHED, effect: 0.3 };
+  assertEquals(
+    planLines(large, { ...plan(large), eligible_upper_bound: 199 }).at(-1),
+    "30 cases are within the pinned dataset's upper bound of 199 eligible official cases (its public question " +
+      "counts of the eligible types, abstentions out, before the length filters); --dataset PATH says whether " +
+      "they fit",
   );
 });
