@@ -5,7 +5,7 @@
  * @module
  */
 
-import { exists, InputError, RunFiles } from "../base/mod.ts";
+import { exists, InputError, RunFiles, runFilesOf } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
@@ -23,11 +23,13 @@ import { verifyQaRun, type VerifyResult } from "../verify/mod.ts";
 
 /**
  * The run directories of `directory`, run 1 (the directory itself) first: one for a one-run directory, K for a
- * directory whose `epochs.json` records K. A recorded run with no `qa_run.json` is bad input naming it.
+ * directory whose `epochs.json` records K (read once when the directory's files are held). A recorded run with
+ * no `qa_run.json` is bad input naming it.
  */
-export async function runDirectories(directory: string): Promise<string[]> {
-  const epochs = await readEpochs(directory);
-  const directories = epochDirectories(directory, epochs);
+export async function runDirectories(source: string | RunFiles): Promise<string[]> {
+  const files = runFilesOf(source);
+  const epochs = await readEpochs(files);
+  const directories = epochDirectories(files.directory, epochs);
   for (const run of directories.slice(1)) {
     if (!await exists(`${run}/${MARKER_FILE}`)) {
       throw new InputError(`missing: ${EPOCHS_FILE} records ${epochs} runs`, { path: run });

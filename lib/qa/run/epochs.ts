@@ -8,7 +8,7 @@
  */
 
 import * as z from "../../base/zod.ts";
-import { ContractError, readTextIfExists, type Schema } from "../../base/mod.ts";
+import { ContractError, type RunFiles, runFilesOf, type Schema } from "../../base/mod.ts";
 import { dumps, parseJsonTextWith } from "../../py/mod.ts";
 
 /** The record's name in the directory of run 1. */
@@ -75,8 +75,8 @@ export function epochsRecordJson(epochs: number): string {
 }
 
 /**
- * How many runs a directory holds: K from its `epochs.json`, 1 without one. A malformed record is a
- * {@linkcode ContractError} naming the file and the field.
+ * How many runs a directory holds: K from its `epochs.json` (read once when the directory's files are held), 1
+ * without one. A malformed record is a {@linkcode ContractError} naming the file and the field.
  *
  * @example
  * ```ts
@@ -90,9 +90,10 @@ export function epochsRecordJson(epochs: number): string {
  * await rejects(readEpochs(dir), { message: /epochs\.json: epochs: / });
  * ```
  */
-export async function readEpochs(directory: string): Promise<number> {
-  const path = `${directory}/${EPOCHS_FILE}`;
-  const text = await readTextIfExists(path, "epochs record");
+export async function readEpochs(directory: string | RunFiles): Promise<number> {
+  const files = runFilesOf(directory);
+  const path = files.path(EPOCHS_FILE);
+  const text = await files.text(EPOCHS_FILE, "epochs record");
   if (text === undefined) return 1;
   return parseJsonTextWith(EpochsRecord, text, path).epochs;
 }
