@@ -8,7 +8,8 @@
  */
 
 import * as z from "../../base/zod.ts";
-import { ContractError, type RunFiles, runFilesOf, type Schema } from "../../base/mod.ts";
+import { ContractError, exists, InputError, type RunFiles, runFilesOf, type Schema } from "../../base/mod.ts";
+import { MARKER_FILE } from "./run_dir.ts";
 import { dumps, parseJsonTextWith } from "../../py/mod.ts";
 
 /** The record's name in the directory of run 1. */
@@ -123,4 +124,34 @@ export async function settleEpochs(directory: string, asked: number | undefined)
     );
   }
   return asked;
+}
+
+/**
+ * The run directories a directory holds, run 1 (the directory itself) first: one without `epochs.json`, else the
+ * K it records (read once when the directory's files are held). A recorded run with no `qa_run.json` is an
+ * {@linkcode InputError} naming it.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ * import { EPOCHS_FILE, epochRunDirectories, epochsRecordJson } from "./epochs.ts";
+ * const dir = await Deno.makeTempDir();
+ * deepStrictEqual(await epochRunDirectories(dir), [dir]);
+ * await Deno.writeTextFile(`${dir}/${EPOCHS_FILE}`, epochsRecordJson(2));
+ * await rejects(epochRunDirectories(dir), { message: /epochs\.json records 2 runs/ }); // epoch-2/ is missing
+ * await Deno.mkdir(`${dir}/epoch-2`);
+ * await Deno.writeTextFile(`${dir}/epoch-2/qa_run.json`, "{}");
+ * deepStrictEqual(await epochRunDirectories(dir), [dir, `${dir}/epoch-2`]);
+ * ```
+ */
+export async function epochRunDirectories(source: string | RunFiles): Promise<string[]> {
+  const files = runFilesOf(source);
+  const epochs = await readEpochs(files);
+  const directories = epochDirectories(files.directory, epochs);
+  for (const run of directories.slice(1)) {
+    if (!await exists(`${run}/${MARKER_FILE}`)) {
+      throw new InputError(`missing: ${EPOCHS_FILE} records ${epochs} runs`, { path: run });
+    }
+  }
+  return directories;
 }
