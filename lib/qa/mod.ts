@@ -11,14 +11,12 @@ export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./grade/accurac
 export {
   endpointIdentity,
   lookAtReuseSource,
+  readReusedRows,
   readReuseRows,
   refuseSelfReuse,
   reusableTasks,
-  REUSE_FILE,
   reusedLine,
   type ReusedRows,
-  reusedRows,
-  ReuseRecord,
   type ReuseSource,
   STAND_IN_ENDPOINT,
 } from "./answer/answer_reuse.ts";
