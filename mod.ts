@@ -41,7 +41,6 @@ export {
   type Grade,
   GRADE_RULES,
   gradeAnswer,
-  GRADER_VERSION,
   type GradeRule,
   type McnemarResult,
   normalizeAnswer,
@@ -77,7 +76,7 @@ export { type Dataset, type DatasetRow } from "./lib/protocol/mod.ts";
 export { type HashedBytes } from "./lib/base/mod.ts";
 export { type Instant } from "./lib/py/mod.ts";
 export { type AnswerTask, type CandidateModule } from "./lib/qa/mod.ts";
-export { type SourceState } from "./lib/protocol/mod.ts";
+export { GRADER_VERSION, type SourceState } from "./lib/protocol/mod.ts";
 export { PythonRandom } from "./lib/py/mod.ts";
 export {
   dumps,

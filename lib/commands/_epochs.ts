@@ -5,36 +5,24 @@
  * @module
  */
 
-import { exists, InputError, RunFiles } from "../base/mod.ts";
+import { InputError, RunFiles } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
 import {
   type AnswerTask,
-  epochDirectories,
-  EPOCHS_FILE,
+  epochRunDirectories,
   type EpochStats,
   epochStats,
   type GradedRow,
-  MARKER_FILE,
   type PolicyPair,
-  readEpochs,
   type RunCandidate,
 } from "../qa/mod.ts";
 import { verifyQaRun, type VerifyResult } from "../verify/mod.ts";
 
 /**
- * The run directories of `directory`, run 1 (the directory itself) first: one for a one-run directory, K for a
- * directory whose `epochs.json` records K. A recorded run with no `qa_run.json` is bad input naming it.
+ * The run directories of a directory, run 1 (the directory itself) first: one for a one-run directory, K for a
+ * directory whose `epochs.json` records K; a recorded run with no `qa_run.json` is bad input naming it.
  */
-export async function runDirectories(directory: string): Promise<string[]> {
-  const epochs = await readEpochs(directory);
-  const directories = epochDirectories(directory, epochs);
-  for (const run of directories.slice(1)) {
-    if (!await exists(`${run}/${MARKER_FILE}`)) {
-      throw new InputError(`missing: ${EPOCHS_FILE} records ${epochs} runs`, { path: run });
-    }
-  }
-  return directories;
-}
+export const runDirectories: (source: string | RunFiles) => Promise<string[]> = epochRunDirectories;
 
 /** Runs 2…K of a K-run directory verified as run 1 is, and the case-level verdict of all K. */
 export interface OtherRuns {

@@ -8,9 +8,11 @@
  */
 
 import { exists, InputError, type RunFiles, runFilesOf } from "../base/mod.ts";
+import { EPOCHS_FILE } from "../qa/mod.ts";
 import { jsonObjectOf } from "../py/mod.ts";
 import { recordedCandidate, recordedPolicyModule } from "../verify/mod.ts";
 import { verifyPolicyKind, verifyQaKind, type VerifyRun, verifySweepKind } from "./_verify_kinds.ts";
+import { runDirectories } from "./_epochs.ts";
 
 /** The file a run this program writes records its kind in. */
 export const RUN_KIND_FILE = "run_kind.json";
@@ -22,6 +24,7 @@ export type RunKindName =
   | "qa"
   | "candidate-qa"
   | "partial"
+  | "epochs"
   | "sweep"
   | "demo"
   | "published";
@@ -42,6 +45,10 @@ export interface RunKind {
   readonly recognise: (files: RunFiles) => Promise<boolean>;
   /** Whether `recognise` reads a file's content (a record the run holds), not only which files there are. */
   readonly reads: boolean;
+  /** Whether `run_kind.json` may name it (the published run has no directory; a K-run's records its run 1's). */
+  readonly record: boolean;
+  /** Its run directories, run 1 (the directory itself) first: K for a K-run directory, else one. */
+  readonly runs: (files: RunFiles) => Promise<string[]>;
   /** `verify`'s checks and lines for it. */
   readonly verify: VerifyRun;
   /** Where a `--policy-module` is held to the run: its `run.json` (a policy run) or its QA marker. */
@@ -58,6 +65,7 @@ const POLICY_MARKS = ["policy.raw.jsonl", "summary.json", "run.json"] as const;
 const QA_MARKS = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"] as const;
 
 const has = (files: RunFiles, name: string) => exists(files.path(name));
+const oneRun = (files: RunFiles) => Promise.resolve([files.directory]);
 const policyFiles = async (files: RunFiles) =>
   await has(files, "policy.raw.jsonl") && !await has(files, "qa.rows.jsonl");
 const qaFiles = async (files: RunFiles) =>
@@ -77,6 +85,8 @@ export const RUN_KINDS: readonly RunKind[] = [
       await has(files, "sweep.jsonl") && !await has(files, "qa.rows.jsonl") &&
       !await has(files, "policy.raw.jsonl"),
     reads: false,
+    record: true,
+    runs: oneRun,
     verify: verifySweepKind,
     // Read as a QA directory, whose checks name what a sweep lacks.
     module: undefined,
@@ -91,6 +101,8 @@ export const RUN_KINDS: readonly RunKind[] = [
     marks: POLICY_MARKS,
     recognise: async (files) => await policyFiles(files) && await recordedPolicyModule(files) !== undefined,
     reads: true,
+    record: true,
+    runs: oneRun,
     verify: verifyPolicyKind,
     module: "run.json",
     answers: false,
@@ -104,10 +116,28 @@ export const RUN_KINDS: readonly RunKind[] = [
     marks: POLICY_MARKS,
     recognise: policyFiles,
     reads: false,
+    record: true,
+    runs: oneRun,
     verify: verifyPolicyKind,
     module: "run.json",
     answers: false,
     explain: "refused",
+    report: "run",
+  },
+  {
+    name: "epochs",
+    label: "a K-run directory",
+    shape: "qa",
+    marks: [EPOCHS_FILE, ...QA_MARKS],
+    // Run 1 is the directory itself and records its own kind; `epochs.json` records K (run-qa --epochs K).
+    recognise: async (files) => await has(files, EPOCHS_FILE) && await qaFiles(files),
+    reads: false,
+    record: false,
+    runs: runDirectories,
+    verify: verifyQaKind,
+    module: "qa_run.json",
+    answers: true,
+    explain: "answers",
     report: "run",
   },
   {
@@ -120,6 +150,8 @@ export const RUN_KINDS: readonly RunKind[] = [
       await has(files, "partial.json") ||
       !await has(files, "qa.rows.jsonl") && await has(files, "partial/partial.json"),
     reads: false,
+    record: true,
+    runs: oneRun,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -135,6 +167,8 @@ export const RUN_KINDS: readonly RunKind[] = [
       await qaFiles(files) && await has(files, "protocol/configs") &&
       await has(files, "policy/policy.raw.jsonl"),
     reads: false,
+    record: true,
+    runs: oneRun,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -148,6 +182,8 @@ export const RUN_KINDS: readonly RunKind[] = [
     marks: QA_MARKS,
     recognise: async (files) => await qaFiles(files) && await recordedCandidate(files) !== undefined,
     reads: true,
+    record: true,
+    runs: oneRun,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -161,6 +197,8 @@ export const RUN_KINDS: readonly RunKind[] = [
     marks: QA_MARKS,
     recognise: qaFiles,
     reads: false,
+    record: true,
+    runs: oneRun,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -174,6 +212,8 @@ export const RUN_KINDS: readonly RunKind[] = [
     marks: [],
     recognise: () => Promise.resolve(false),
     reads: false,
+    record: false,
+    runs: oneRun,
     verify: verifyQaKind,
     module: "qa_run.json",
     answers: true,
@@ -188,8 +228,8 @@ export function runKindNamed(name: RunKindName): RunKind {
 }
 
 /**
- * The kind of run `directory` holds: the published run for none; the kind its `run_kind.json` records (a
- * partial grading refines a QA record); else the first entry that recognises its files. `undefined` for
+ * The kind of run `directory` holds: the published run for none; the kind its `run_kind.json` records (K runs
+ * or a partial grading refine a QA record); else the first entry that recognises its files. `undefined` for
  * anything that is not a directory, or a directory that holds no run (each command says so in its words).
  * With `look` `"list"`, no file of the run is read but the record: a kind told apart only by what a file
  * says (a module's policy run, a candidate QA run) is given as its plain kind, whose shape is the same.
@@ -214,14 +254,24 @@ export async function recogniseRun(
   const info = await Deno.stat(files.directory).catch(() => undefined);
   if (info?.isDirectory !== true) return undefined;
   const recorded = await recordedKind(files);
-  if (recorded !== undefined) {
-    const partial = runKindNamed("partial");
-    return recorded.shape === "qa" && await partial.recognise(files) ? partial : recorded;
-  }
+  if (recorded !== undefined) return await refined(recorded, files);
   for (const kind of RUN_KINDS) {
     if ((look === "read" || !kind.reads) && await kind.recognise(files)) return kind;
   }
   return undefined;
+}
+
+/** The kinds a QA run's record is refined into by what its directory holds besides, in this order. */
+const REFINEMENTS: readonly RunKindName[] = ["epochs", "partial"];
+
+/** A QA record refined by the directory: K runs (`epochs.json`), or a partial grading of its one run. */
+async function refined(recorded: RunKind, files: RunFiles): Promise<RunKind> {
+  if (recorded.shape !== "qa") return recorded;
+  for (const name of REFINEMENTS) {
+    const kind = runKindNamed(name);
+    if (await kind.recognise(files)) return kind;
+  }
+  return recorded;
 }
 
 /** The record a run this program writes holds: `run_kind.json`'s text. */
@@ -235,9 +285,9 @@ async function recordedKind(files: RunFiles): Promise<RunKind | undefined> {
   if (text === undefined) return undefined;
   const where = { path: files.path(RUN_KIND_FILE), field: "kind" };
   const name = jsonObjectOf(text)?.kind;
-  const kind = RUN_KINDS.find((entry) => entry.name === name && entry.name !== "published");
+  const kind = RUN_KINDS.find((entry) => entry.name === name && entry.record);
   if (kind === undefined) {
-    const known = RUN_KINDS.filter((entry) => entry.name !== "published").map((entry) => entry.name);
+    const known = RUN_KINDS.filter((entry) => entry.record).map((entry) => entry.name);
     throw new InputError(`expected one of ${known.join(", ")}, got ${JSON.stringify(name ?? null)}`, where);
   }
   const marked = kind.marks.filter((mark) => !mark.endsWith("/"))[0];

@@ -23,7 +23,7 @@ import { POLICIES } from "../policy/mod.ts";
 import type { Contracts, PreparedCase } from "../protocol/mod.ts";
 import { type Io, writeDocument } from "./_command.ts";
 import type { CustomPolicyRun } from "./_policy_module.ts";
-import { type OtherRuns, runDirectories, verifyOtherRuns } from "./_epochs.ts";
+import { type OtherRuns, verifyOtherRuns } from "./_epochs.ts";
 
 /** What `verify` holds when it checks one run. */
 export interface VerifyContext {
@@ -43,6 +43,8 @@ export interface VerifyContext {
   module: CustomPolicyRun | undefined;
   /** The line a protocol wearing the pinned id without its bytes opens with (`not_pinned`, first in JSON). */
   notPinned?: string;
+  /** The run's directories, run 1 first, as its registry entry holds them (K for a K-run directory). */
+  runs: () => Promise<readonly string[]>;
 }
 
 /** The key a document opens with when the protocol is not the pinned one it names. */
@@ -71,7 +73,10 @@ export const verifySweepKind: VerifyRun = async (context) => {
   printChecks({ directory: files.directory, kind: "sweep", policies, checks, proved }, heading, context);
 };
 
-/** A QA run (or a partial grading of one, which says so first); runs 2…K of a K-run directory after it. */
+/**
+ * A QA run (or a partial grading of one, which says so first); the runs after the first its entry holds (a K-run
+ * directory's 2…K) after it, and the case-level verdict of all K.
+ */
 export const verifyQaKind: VerifyRun = async (context) => {
   const { files, contracts, tasks, io, json, name } = context;
   const partial = await findPartialRun(files.directory);
@@ -83,7 +88,7 @@ export const verifyQaKind: VerifyRun = async (context) => {
       pair: policyPair(options.candidate ?? await recordedCandidate(files)),
       rows: undefined,
     };
-  const directories = await runDirectories(files.directory);
+  const directories = await context.runs();
   const others = directories.length === 1
     ? undefined
     : await verifyOtherRuns(directories, { rows, pair }, contracts, tasks, options);

@@ -8,7 +8,6 @@ import { CommandFailedError, exists, GRADED_ROWS_CAP, InputError, RunFiles, visi
 import { NotVerifiedError } from "../verify/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks, type EpochStats, epochStats, type GradedRow } from "../qa/mod.ts";
-import { runDirectories } from "./_epochs.ts";
 import {
   compareRuns,
   comparisonHeading,
@@ -43,7 +42,7 @@ import { PUBLISHED_FILES, PUBLISHED_RUN, readContracts, withPublishedRun } from 
 import { defineCommand, type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
 import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
-import { recogniseRun } from "./_run_kinds.ts";
+import { recogniseRun, runKindNamed } from "./_run_kinds.ts";
 import {
   datasetForRun,
   moduleRequest,
@@ -137,23 +136,23 @@ refused there.`,
 });
 
 /**
- * A K-run directory's runs 2…K, each verified and reported as run 1 was, and the case-level verdict of the K
- * runs; nothing for one run.
+ * The runs after the first that `kind` holds (a K-run directory's 2…K), each verified and reported as run 1
+ * was, and the case-level verdict of the K runs; nothing for one run.
  */
 async function epochsOf(
   report: RunReport,
-  directory: string,
+  directories: readonly string[],
   request: Omit<RunsRequest, "directory">,
 ): Promise<{ epochs?: EpochStats }> {
-  if (report.kind !== "qa") return {};
-  const directories = await runDirectories(directory);
   if (directories.length === 1) return {};
-  const rows = [report.rows];
+  // Only a QA-shaped entry holds more than one run.
+  const first = report as QaReport;
+  const rows = [first.rows];
   for (const other of directories.slice(1)) {
     const { report: run } = await reportRuns({ ...request, directory: other });
     rows.push(run.rows as GradedRow[]);
   }
-  return { epochs: epochStats(rows, request.contracts.config, report.policies) };
+  return { epochs: epochStats(rows, request.contracts.config, first.policies) };
 }
 
 /** Reports the run in `directory` (a QA run, a policy run or a sweep), named `name` in the heading. */
@@ -169,7 +168,8 @@ async function reportRun(
   refuseJsonConflicts(flags);
   const source = await protocolSource(flags, io, directory);
   const partial = await partialToReport(directory, against);
-  if ((await recogniseRun(directory, "list"))?.report === "sweep") {
+  const kind = await recogniseRun(directory, "list") ?? runKindNamed("qa");
+  if (kind.report === "sweep") {
     await reportSweep(directory, source, flags, io, seams);
     return;
   }
@@ -228,7 +228,7 @@ async function reportRun(
   };
   let text: string;
   if (runs.against === undefined) {
-    const epochs = await epochsOf(runs.report, directory, {
+    const epochs = await epochsOf(runs.report, await kind.runs(held), {
       contracts,
       recomputed: stage && { cases: stage.prepared.cases, tasks: stage.tasks },
       prices,

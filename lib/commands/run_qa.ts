@@ -6,7 +6,7 @@
  * @module
  */
 
-import { InputError, type PublishOptions, refuseIfLocked } from "../base/mod.ts";
+import { InputError, type PublishOptions } from "../base/mod.ts";
 import {
   type ContractPaths,
   type Contracts,
@@ -17,19 +17,17 @@ import {
 import {
   answerEpochs,
   type AnswerTask,
+  checkOutputDirectory,
   checkQaSettings,
-  checkRunDirectory,
   type CostBudget,
   costLines,
   endpointIdentity,
   epochDirectory,
   epochDryRunLines,
-  LOCKED_ACTION,
   MAX_EPOCHS,
   MIN_SECRET_LENGTH,
   openAiProvider,
   planRows,
-  readSpend,
   redact,
   refuseSelfReuse,
   requestSettings,
@@ -38,8 +36,7 @@ import {
   type RunEvent,
   type RunQaSummary,
   secretOf,
-  settleEpochs,
-  spentUsd,
+  spentByRuns,
   STAND_IN_ENDPOINT,
   startStandIn,
 } from "../qa/mod.ts";
@@ -165,9 +162,10 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
         candidate = { ...loaded.identity, baseline };
       }
       if (directory !== undefined) {
-        await checkRunDirectory(directory, contracts, candidate);
-        epochs = await settleEpochs(directory, request.epochs);
-        if (!dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
+        epochs = await checkOutputDirectory(directory, contracts, candidate, {
+          asked: request.epochs,
+          dryRun,
+        });
       }
     },
     candidate: () => stageCandidate,
@@ -187,10 +185,9 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
         )
     );
     const maxTokens = contracts.config.qa.max_tokens;
-    let spent = 0;
-    for (const run of directory === undefined || request.prices === undefined ? [] : runs) {
-      spent += spentUsd(await readSpend(epochDirectory(directory!, run)), maxTokens, request.prices!);
-    }
+    const spent = directory === undefined || request.prices === undefined
+      ? 0
+      : await spentByRuns(directory, epochs, { maxTokens, prices: request.prices });
     const estimate = costLines(toCall, maxTokens, request.prices, request.maxCostUsd, spent);
     const reused = taken.reduce((sum, rows) => sum + rows.size, 0);
     if (reused > 0) estimate.unshift(`would reuse ${reused} answer(s) from earlier runs`);

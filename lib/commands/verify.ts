@@ -75,8 +75,10 @@ and the case-level verdict of the K runs re-derived from their rows. Writes noth
       // Anything the registry does not recognise gets the QA checks, which say what is missing.
       const name = directory ?? PUBLISHED_RUN;
       const candidate = hooks.recorded(), module = hooks.policyRun();
-      const context = { files, name, contracts, stage, tasks, io, json, candidate, module, notPinned };
-      await (kind ?? runKindNamed("qa")).verify(context);
+      const entry = kind ?? runKindNamed("qa");
+      const runs = () => entry.runs(files);
+      const context = { files, name, contracts, stage, tasks, io, json, candidate, module, notPinned, runs };
+      await entry.verify(context);
     };
     if (directory === undefined) {
       if (!json) io.out(`${PUBLISHED_RUN}: the published run embedded in this program`);

@@ -4,36 +4,25 @@
  * @module
  */
 
-export {
-  AnswerFailedError,
-  BudgetExceededError,
-  CallAbortedError,
-  ProviderError,
-  ResponseTooLargeError,
-} from "./answer/errors.ts";
+export { BudgetExceededError, ProviderError } from "./answer/errors.ts";
 
-export { GRADER_VERSION } from "../protocol/mod.ts";
 export { type RunEvent, type RunQaSummary } from "./answer/answer_types.ts";
 export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./grade/accuracy_summary.ts";
 export {
   endpointIdentity,
   lookAtReuseSource,
-  readReuseRecord,
+  readReusedRows,
   readReuseRows,
   refuseSelfReuse,
   reusableTasks,
-  REUSE_FILE,
   reusedLine,
   type ReusedRows,
-  reusedRows,
-  ReuseRecord,
   type ReuseSource,
   STAND_IN_ENDPOINT,
 } from "./answer/answer_reuse.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,
-  answerRow,
   answerRowJson,
   checkRowIdentity,
   IDENTITY_FIELDS,
@@ -41,18 +30,9 @@ export {
   identityMismatches,
   parseAnswerRow,
 } from "./run/answer_rows.ts";
-export { answerTasks, LOCKED_ACTION } from "./answer/answering.ts";
-export { answerEpochs, epochDryRunLines, type EpochRunOptions } from "./answer/epoch_runs.ts";
-export {
-  epochDirectories,
-  epochDirectory,
-  EPOCHS_FILE,
-  EpochsRecord,
-  epochsRecordJson,
-  MAX_EPOCHS,
-  readEpochs,
-  settleEpochs,
-} from "./run/epochs.ts";
+export { answerTasks } from "./answer/answering.ts";
+export { answerEpochs, checkOutputDirectory, epochDryRunLines, spentByRuns } from "./answer/epoch_runs.ts";
+export { epochDirectory, epochRunDirectories, EPOCHS_FILE, MAX_EPOCHS } from "./run/epochs.ts";
 export {
   type ExpectedCandidate,
   type PolicyPair,
@@ -63,7 +43,6 @@ export {
   runCandidateSchema,
 } from "./run/candidate.ts";
 export { type CostBudget, costLines, TOKEN_RULE } from "./answer/cost.ts";
-export { readSpend, SPEND_FILE, spentUsd } from "./answer/spend.ts";
 export { resolveCredentials } from "./answer/credentials.ts";
 export {
   GradedRow,
@@ -81,27 +60,8 @@ export {
   STOPWORDS,
 } from "./grade/grading.ts";
 export { holmAdjust } from "./grade/holm.ts";
-export { type Plan, plan, planLines, type PlanQuestion } from "./answer/plan.ts";
-export {
-  casesNeeded,
-  exactPower,
-  MAX_PLANNED_CASES,
-  minimumDetectableEffect,
-  type PowerSetting,
-} from "./grade/power.ts";
-export { caseBootstrap, signFlipP } from "./grade/case_stats.ts";
-export {
-  type CaseCounts,
-  caseLevelLines,
-  type CaseLevelSuite,
-  EPOCH_SUITES,
-  type EpochRow,
-  type EpochStats,
-  epochStats,
-  type EpochSuite,
-  type EpochSuiteRow,
-  perCaseCounts,
-} from "./grade/epochs.ts";
+export { plan, planLines, type PlanQuestion } from "./answer/plan.ts";
+export { caseLevelLines, type EpochStats, epochStats } from "./grade/epochs.ts";
 export { interruptHandler } from "./answer/interrupt.ts";
 export {
   gradedRowIds,
@@ -125,7 +85,7 @@ export {
 } from "./run/prompt.ts";
 export { openAiProvider } from "./answer/provider.ts";
 export { MIN_SECRET_LENGTH, redact, secretOf } from "./answer/redact.ts";
-export { checkRunDirectory, dryRunLines, planRows, type RowPlan } from "./answer/resume.ts";
+export { planRows, type RowPlan } from "./answer/resume.ts";
 export {
   GRADED_OUTPUTS,
   GRADED_ROWS_FILE,
@@ -176,4 +136,4 @@ export {
   checkQaSettings,
   requestSettings,
 } from "./run/tasks.ts";
-export { type DemoGradedRun, demoGradedRun } from "./grade/demo_run.ts";
+export { demoGradedRun } from "./grade/demo_run.ts";

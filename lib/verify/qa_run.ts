@@ -23,10 +23,8 @@ import {
   QA_SUMMARY_FILE,
   qaStats,
   qaSummary,
-  REUSE_FILE,
+  readReusedRows,
   type ReusedRows,
-  reusedRows,
-  ReuseRecord,
   type RunCandidate,
   runCandidateSchema,
 } from "../qa/mod.ts";
@@ -40,7 +38,7 @@ import {
   UnreadableFileError,
 } from "../base/mod.ts";
 import type { Contracts } from "../protocol/mod.ts";
-import { jsonObjectOf, parseJsonTextWith } from "../py/mod.ts";
+import { jsonObjectOf } from "../py/mod.ts";
 import { CheckList, type VerifyResult } from "./checks.ts";
 import { figureDetail } from "./figures.ts";
 import {
@@ -133,10 +131,7 @@ async function reusedOf(
   files: RunFiles,
   rows: readonly GradedRow[] | undefined,
 ): Promise<ReusedRows | undefined> {
-  const text = await files.text(REUSE_FILE, "reuse record");
-  if (text === undefined) return undefined;
-  const record = parseJsonTextWith(ReuseRecord, text, files.path(REUSE_FILE));
-  return reusedRows(record, rows === undefined ? undefined : new Set(rows.map((row) => row.row_id)));
+  return await readReusedRows(files, rows === undefined ? undefined : new Set(rows.map((row) => row.row_id)));
 }
 
 /** Options of {@linkcode verifyResults}. */

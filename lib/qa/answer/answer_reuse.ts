@@ -21,6 +21,7 @@ import {
   type PublishOptions,
   readTextIfExists,
   RowIntegrityError,
+  type RunFiles,
   type Schema,
   writeFileAtomic,
 } from "../../base/mod.ts";
@@ -121,6 +122,32 @@ export function reusedRows(record: ReuseRecord, rowIds?: ReadonlySet<string>): R
   if (rows === 0) return undefined;
   const sorted = [...sources.values()].sort((a, b) => compareCodePoints(a.from, b.from));
   return { rows, sources: sorted };
+}
+
+/**
+ * The rows a run took from earlier runs, as its `reuse.json` records them (only rows `rowIds` holds, when given),
+ * read once through the run's held files; `undefined` without the record. A malformed record is refused like
+ * any malformed record, naming the file and the field.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual } from "node:assert/strict";
+ * import { RunFiles } from "../../base/mod.ts";
+ * import { readReusedRows } from "./answer_reuse.ts";
+ * const dir = await Deno.makeTempDir();
+ * deepStrictEqual(await readReusedRows(new RunFiles(dir)), undefined);
+ * const reused = { a: { from: "x", row_id: "a" } };
+ * await Deno.writeTextFile(`${dir}/reuse.json`, JSON.stringify({ endpoint: null, reused, schema_version: 1 }));
+ * deepStrictEqual(await readReusedRows(new RunFiles(dir)), { rows: 1, sources: [{ from: "x", rows: 1, graded: true }] });
+ * ```
+ */
+export async function readReusedRows(
+  files: RunFiles,
+  rowIds?: ReadonlySet<string>,
+): Promise<ReusedRows | undefined> {
+  const text = await files.text(REUSE_FILE, "reuse record");
+  if (text === undefined) return undefined;
+  return reusedRows(parseJsonTextWith(ReuseRecord, text, files.path(REUSE_FILE)), rowIds);
 }
 
 /**

@@ -9,12 +9,20 @@
 
 import type { Contracts } from "../../protocol/mod.ts";
 import { codePointLength } from "../../py/mod.ts";
-import { acquireDirectoryLock, ensureDir, exists, InputError, writeFileAtomic } from "../../base/mod.ts";
+import {
+  acquireDirectoryLock,
+  ensureDir,
+  exists,
+  InputError,
+  refuseIfLocked,
+  writeFileAtomic,
+} from "../../base/mod.ts";
 import { answerTasks, answerTasksLocked, emptySummary, LOCKED_ACTION, takeoverText } from "./answering.ts";
 import type { RunQaOptions, RunQaSummary } from "./answer_types.ts";
 import type { AnswerProvider } from "./provider.ts";
 import { checkRunDirectory, dryRunLines, planRows, type RowPlan } from "./resume.ts";
-import { epochDirectory, EPOCHS_FILE, epochsRecordJson, readEpochs } from "../run/epochs.ts";
+import { epochDirectory, EPOCHS_FILE, epochsRecordJson, readEpochs, settleEpochs } from "../run/epochs.ts";
+import type { RunCandidate } from "../run/candidate.ts";
 import type { AnswerTask } from "../run/tasks.ts";
 import type { CostBudget } from "./cost.ts";
 import { readSpend, spentUsd } from "./spend.ts";
@@ -169,18 +177,67 @@ async function answerRuns(
 }
 
 /** The worst case the ledgers of the K runs but `run` record, in USD. */
-async function spentByOtherRuns(
+function spentByOtherRuns(
   directory: string,
   epochs: number,
   run: number,
   budget: CostBudget,
 ): Promise<number> {
+  return spentByRuns(directory, epochs, budget, run);
+}
+
+/**
+ * What the K runs of `directory` have spent by their ledgers (`spend.jsonl`), in USD at each attempt's worst
+ * case, run 1 first; run `except` left out.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { spentByRuns } from "./epoch_runs.ts";
+ * const dir = await Deno.makeTempDir(); // no ledger yet: nothing spent
+ * strictEqual(await spentByRuns(dir, 3, { maxTokens: 100, prices: { input: 1, output: 1 } }), 0);
+ * ```
+ */
+export async function spentByRuns(
+  directory: string,
+  epochs: number,
+  budget: Pick<CostBudget, "maxTokens" | "prices">,
+  except?: number,
+): Promise<number> {
   let spent = 0;
-  for (let other = 1; other <= epochs; other++) {
-    if (other === run) continue;
-    spent += spentUsd(await readSpend(epochDirectory(directory, other)), budget.maxTokens, budget.prices);
+  for (let run = 1; run <= epochs; run++) {
+    if (run === except) continue;
+    spent += spentUsd(await readSpend(epochDirectory(directory, run)), budget.maxTokens, budget.prices);
   }
   return spent;
+}
+
+/**
+ * The directory `run-qa` answers into, checked before the dataset is read: its marker (another protocol's or
+ * candidate's run refused), the K it records against `--epochs` (`asked`), and, unless a dry run, no live lock.
+ * Returns the K to answer.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { buildDemoProtocol, prepareDemoProtocol } from "../../protocol/demo.ts";
+ * import { checkOutputDirectory } from "./epoch_runs.ts";
+ * const { contracts } = await prepareDemoProtocol(await buildDemoProtocol());
+ * const dir = await Deno.makeTempDir(); // a fresh directory takes any K
+ * strictEqual(await checkOutputDirectory(dir, contracts, undefined, { asked: 3, dryRun: false }), 3);
+ * strictEqual(await checkOutputDirectory(dir, contracts, undefined, { asked: undefined, dryRun: true }), 1);
+ * ```
+ */
+export async function checkOutputDirectory(
+  directory: string,
+  contracts: Contracts,
+  candidate: RunCandidate | undefined,
+  options: { asked: number | undefined; dryRun: boolean },
+): Promise<number> {
+  await checkRunDirectory(directory, contracts, candidate);
+  const epochs = await settleEpochs(directory, options.asked);
+  if (!options.dryRun) await refuseIfLocked(directory, LOCKED_ACTION);
+  return epochs;
 }
 
 /**

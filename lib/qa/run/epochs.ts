@@ -8,7 +8,8 @@
  */
 
 import * as z from "../../base/zod.ts";
-import { ContractError, readTextIfExists, type Schema } from "../../base/mod.ts";
+import { ContractError, exists, InputError, type RunFiles, runFilesOf, type Schema } from "../../base/mod.ts";
+import { MARKER_FILE } from "./run_dir.ts";
 import { dumps, parseJsonTextWith } from "../../py/mod.ts";
 
 /** The record's name in the directory of run 1. */
@@ -75,8 +76,8 @@ export function epochsRecordJson(epochs: number): string {
 }
 
 /**
- * How many runs a directory holds: K from its `epochs.json`, 1 without one. A malformed record is a
- * {@linkcode ContractError} naming the file and the field.
+ * How many runs a directory holds: K from its `epochs.json` (read once when the directory's files are held), 1
+ * without one. A malformed record is a {@linkcode ContractError} naming the file and the field.
  *
  * @example
  * ```ts
@@ -90,9 +91,10 @@ export function epochsRecordJson(epochs: number): string {
  * await rejects(readEpochs(dir), { message: /epochs\.json: epochs: / });
  * ```
  */
-export async function readEpochs(directory: string): Promise<number> {
-  const path = `${directory}/${EPOCHS_FILE}`;
-  const text = await readTextIfExists(path, "epochs record");
+export async function readEpochs(directory: string | RunFiles): Promise<number> {
+  const files = runFilesOf(directory);
+  const path = files.path(EPOCHS_FILE);
+  const text = await files.text(EPOCHS_FILE, "epochs record");
   if (text === undefined) return 1;
   return parseJsonTextWith(EpochsRecord, text, path).epochs;
 }
@@ -122,4 +124,34 @@ export async function settleEpochs(directory: string, asked: number | undefined)
     );
   }
   return asked;
+}
+
+/**
+ * The run directories a directory holds, run 1 (the directory itself) first: one without `epochs.json`, else the
+ * K it records (read once when the directory's files are held). A recorded run with no `qa_run.json` is an
+ * {@linkcode InputError} naming it.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, rejects } from "node:assert/strict";
+ * import { EPOCHS_FILE, epochRunDirectories, epochsRecordJson } from "./epochs.ts";
+ * const dir = await Deno.makeTempDir();
+ * deepStrictEqual(await epochRunDirectories(dir), [dir]);
+ * await Deno.writeTextFile(`${dir}/${EPOCHS_FILE}`, epochsRecordJson(2));
+ * await rejects(epochRunDirectories(dir), { message: /epochs\.json records 2 runs/ }); // epoch-2/ is missing
+ * await Deno.mkdir(`${dir}/epoch-2`);
+ * await Deno.writeTextFile(`${dir}/epoch-2/qa_run.json`, "{}");
+ * deepStrictEqual(await epochRunDirectories(dir), [dir, `${dir}/epoch-2`]);
+ * ```
+ */
+export async function epochRunDirectories(source: string | RunFiles): Promise<string[]> {
+  const files = runFilesOf(source);
+  const epochs = await readEpochs(files);
+  const directories = epochDirectories(files.directory, epochs);
+  for (const run of directories.slice(1)) {
+    if (!await exists(`${run}/${MARKER_FILE}`)) {
+      throw new InputError(`missing: ${EPOCHS_FILE} records ${epochs} runs`, { path: run });
+    }
+  }
+  return directories;
 }

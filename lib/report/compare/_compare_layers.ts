@@ -9,7 +9,13 @@ import { runPolicies } from "../run/groups.ts";
 import { compareCodePoints, GRADED_ROWS_CAP, INPUT_CAP } from "../../base/mod.ts";
 import { GRADED_ROWS_FILE } from "../../qa/mod.ts";
 import { formatP, formatSigned, shorten } from "../document/format.ts";
-import type { PolicyReport, QaReport, RunReport } from "../run/run_report.ts";
+import {
+  type PerModel,
+  perModel,
+  type PolicyReport,
+  type QaReport,
+  type RunReport,
+} from "../run/run_report.ts";
 import { RUN_FILES } from "../run/run_kind.ts";
 import { capacitiesOf, supportKept } from "../run/groups.ts";
 import { suiteName } from "../run/names.ts";
@@ -117,40 +123,44 @@ export function policyAggregate(mine: PolicyReport, theirs: PolicyReport): Aggre
 
 /** A run's rows as compared (the verified ones): QA rows by row id, policy rows by case, capacity and policy. */
 export function keyedRows(report: RunReport): KeyedRow[] {
-  if (report.kind === "qa") {
-    return report.rows
-      .map((row) => ({
-        id: row.row_id,
-        fields: {
-          kept_fact_ids: JSON.stringify(row.kept_fact_ids),
-          request_fingerprint: row.request_fingerprint,
-          prediction: row.prediction,
-          grade: `${row.grade_correct} ${row.grade_rule}`,
-        },
-        describe: {
-          kept_fact_ids: row.kept_fact_ids.join(" "),
-          request_fingerprint: row.request_fingerprint.slice(0, 12),
-          prediction: JSON.stringify(shorten(row.prediction)),
-          grade: `${row.grade_correct ? "correct" : "wrong"} (${row.grade_rule})`,
-        },
-      }));
-  }
-  return report.rows.map((row) => ({
-    id: `${row.case_id}@${row.capacity}__${row.policy}`,
-    fields: {
-      kept_fact_ids: JSON.stringify(row.kept_fact_ids),
-      scores: JSON.stringify(row.scores),
-      evicted: JSON.stringify(row.evicted),
-      support_all_retained: String(row.support_all_retained),
-    },
-    describe: {
-      kept_fact_ids: row.kept_fact_ids.join(" "),
-      scores: `${Object.keys(row.scores).length} scores`,
-      evicted: row.evicted.map((fact) => fact.fact_id).join(" "),
-      support_all_retained: String(row.support_all_retained),
-    },
-  }));
+  return perModel(KEYED_ROWS, report);
 }
+
+/** How each report model's rows are keyed and compared. */
+const KEYED_ROWS: PerModel<[], KeyedRow[]> = {
+  qa: (report) =>
+    report.rows.map((row) => ({
+      id: row.row_id,
+      fields: {
+        kept_fact_ids: JSON.stringify(row.kept_fact_ids),
+        request_fingerprint: row.request_fingerprint,
+        prediction: row.prediction,
+        grade: `${row.grade_correct} ${row.grade_rule}`,
+      },
+      describe: {
+        kept_fact_ids: row.kept_fact_ids.join(" "),
+        request_fingerprint: row.request_fingerprint.slice(0, 12),
+        prediction: JSON.stringify(shorten(row.prediction)),
+        grade: `${row.grade_correct ? "correct" : "wrong"} (${row.grade_rule})`,
+      },
+    })),
+  policy: (report) =>
+    report.rows.map((row) => ({
+      id: `${row.case_id}@${row.capacity}__${row.policy}`,
+      fields: {
+        kept_fact_ids: JSON.stringify(row.kept_fact_ids),
+        scores: JSON.stringify(row.scores),
+        evicted: JSON.stringify(row.evicted),
+        support_all_retained: String(row.support_all_retained),
+      },
+      describe: {
+        kept_fact_ids: row.kept_fact_ids.join(" "),
+        scores: `${Object.keys(row.scores).length} scores`,
+        evicted: row.evicted.map((fact) => fact.fact_id).join(" "),
+        support_all_retained: String(row.support_all_retained),
+      },
+    })),
+};
 
 /** Pairs `a`'s rows with `b`'s by id: per field how many agree, and each row that differs, by row id. */
 export function compareRows(a: readonly KeyedRow[], b: readonly KeyedRow[]): RowLayer {

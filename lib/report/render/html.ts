@@ -25,7 +25,13 @@ import { sweepBody } from "../sweep/sweep_html.ts";
 import { escapeHtml } from "../document/html_escape.ts";
 import type { Section, Table } from "../document/model.ts";
 import type { Notice } from "../document/notices.ts";
-import type { PolicyReport, QaReport, RunReport } from "../run/run_report.ts";
+import {
+  type PerModel,
+  perModel,
+  type PolicyReport,
+  type QaReport,
+  type RunReport,
+} from "../run/run_report.ts";
 import { reportHeading, reportSections } from "../run/sections.ts";
 import type { SweepReport } from "../sweep/sweep.ts";
 
@@ -245,13 +251,19 @@ export function sweepHtml(directory: string, sweep: SweepReport, notices: readon
  */
 export function reportHtml(report: RunReport, notices: readonly Notice[] = []): string {
   const sections = reportSections(report);
-  const lead = claimHtml(claimOf(report));
-  if (report.kind === "policy") {
-    return sectionsHtml(reportHeading(report), sections, policyCharts(report, sections), { lead, notices });
-  }
-  return sectionsHtml(reportHeading(report), sections, qaCharts(report, sections), {
-    lead,
+  const { charts, cells } = perModel(HTML_PARTS, report, sections);
+  return sectionsHtml(reportHeading(report), sections, charts, {
+    lead: claimHtml(claimOf(report)),
     notices,
-    cells: new Map([["discordant", fullAnswers(report)]]),
+    ...(cells === undefined ? {} : { cells }),
   });
 }
+
+/** Each report model's charts, and the cells it draws in full (a QA run's discordant answers). */
+const HTML_PARTS: PerModel<[Section[]], { charts: Map<string, string>; cells?: Map<string, CellHtml> }> = {
+  qa: (report, sections) => ({
+    charts: qaCharts(report, sections),
+    cells: new Map([["discordant", fullAnswers(report)]]),
+  }),
+  policy: (report, sections) => ({ charts: policyCharts(report, sections) }),
+};

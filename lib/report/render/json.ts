@@ -30,7 +30,14 @@
 
 import * as z from "../../base/zod.ts";
 import type { Point } from "../sweep/grid_points.ts";
-import type { PolicyReport, QaReport, RunReport, TokenTotals } from "../run/run_report.ts";
+import {
+  type PerModel,
+  perModel,
+  type PolicyReport,
+  type QaReport,
+  type RunReport,
+  type TokenTotals,
+} from "../run/run_report.ts";
 import type { BuiltSweepReport } from "../sweep/sweep.ts";
 import { SweepRow } from "../sweep/sweep_schema.ts";
 import type { Verification } from "../run/verification.ts";
@@ -224,10 +231,18 @@ type NoticesJson = {
  */
 function noticesJson(notices: readonly Notice[]): NoticesJson {
   const keys: NoticesJson = notices.length === 0 ? {} : { notices: notices.map((notice) => notice.line) };
+  // A notice's kind (not a run's): the notices with data of their own give a key each.
   for (const notice of notices) {
-    if (notice.kind === "partial") keys.partial = notice.partial;
-    else if (notice.kind === "synthetic") keys.synthetic = notice.data;
-    else if (notice.kind === "authored") keys.authored_from = notice.from;
+    switch (notice.kind) {
+      case "partial":
+        keys.partial = notice.partial;
+        break;
+      case "synthetic":
+        keys.synthetic = notice.data;
+        break;
+      case "authored":
+        keys.authored_from = notice.from;
+    }
   }
   return keys;
 }
@@ -418,5 +433,8 @@ export function sweepReportJson(
  * ```
  */
 export function reportJson(report: RunReport, notices: readonly Notice[] = []): ReportJson {
-  return report.kind === "qa" ? qaJson(report, notices) : policyJson(report, notices);
+  return perModel(DOCUMENTS, report, notices);
 }
+
+/** Each report model's document. */
+const DOCUMENTS: PerModel<[readonly Notice[]], ReportJson> = { qa: qaJson, policy: policyJson };

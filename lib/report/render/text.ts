@@ -11,7 +11,7 @@ import { formatVerifyResult } from "../../verify/mod.ts";
 import { type Claim, claimLines, claimOf } from "../run/claim.ts";
 import { checksText, type Section, type Table } from "../document/model.ts";
 import type { Notice } from "../document/notices.ts";
-import type { RunReport } from "../run/run_report.ts";
+import { type PerModel, perModel, type RunReport } from "../run/run_report.ts";
 import { reportHeading, reportSections } from "../run/sections.ts";
 import type { Verification } from "../run/verification.ts";
 import { alignedLines, fitTable, lineWidth } from "./_table_fit.ts";
@@ -100,19 +100,22 @@ function visibleCells(table: Table): Table {
  * ```
  */
 export function reportText(report: RunReport, width?: number, notices: readonly Notice[] = []): string {
-  const replace = new Map<string, string[]>();
-  if (report.kind === "policy") {
-    replace.set("retention", retentionTableOf(report.entries, runPolicies(report.entries)).split("\n"));
-  }
   return sectionsText(
     reportHeading(report),
     reportSections(report),
-    replace,
+    perModel(REPLACED, report),
     width,
     claimText(claimOf(report)),
     notices,
   );
 }
+
+/** The sections each report model prints in its own words on the terminal, by id: a policy run's retention. */
+const REPLACED: PerModel<[], Map<string, string[]>> = {
+  qa: () => new Map(),
+  policy: (report) =>
+    new Map([["retention", retentionTableOf(report.entries, runPolicies(report.entries)).split("\n")]]),
+};
 
 /**
  * The result block for the terminal: its title, then its lines indented, after a blank line.

@@ -9,7 +9,7 @@
 
 import { POLICIES } from "../../policy/mod.ts";
 import { formatMidP, formatP, formatSigned, pClause } from "../document/format.ts";
-import type { PolicyReport, QaReport, RunReport } from "./run_report.ts";
+import { type PerModel, perModel, type PolicyReport, type QaReport, type RunReport } from "./run_report.ts";
 import type { EpochStats } from "../../qa/mod.ts";
 import { capacitiesOf, supportKept } from "./groups.ts";
 import { suiteName } from "./names.ts";
@@ -212,8 +212,11 @@ function policyRederived(report: PolicyReport, policies: readonly string[]): str
  * ```
  */
 export function claimOf(report: RunReport): Claim {
-  return report.kind === "qa" ? qaClaim(report) : policyClaim(report);
+  return perModel(CLAIMS, report);
 }
+
+/** Each report model's result block. */
+const CLAIMS: PerModel<[], Claim> = { qa: qaClaim, policy: policyClaim };
 
 /** A row's counts, e.g. "confidence 18/40 vs hybrid-v1 29/40". */
 export function claimScores(row: ClaimRow): string {

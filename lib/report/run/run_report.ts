@@ -126,3 +126,29 @@ export interface PolicyReport {
 
 /** Either report. */
 export type RunReport = QaReport | PolicyReport;
+
+/**
+ * One function per report model, keyed by its kind: what a renderer, a section list or a comparison does with
+ * each model, declared as a table rather than a branch on the kind (a new model type-checks only once every
+ * table has its entry).
+ */
+export type PerModel<A extends unknown[], R> = {
+  readonly [K in RunReport["kind"]]: (report: Extract<RunReport, { kind: K }>, ...args: A) => R;
+};
+
+/**
+ * `table`'s function for `report`'s model, applied to it.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { samplePolicyReport } from "./samples.ts";
+ * import { perModel } from "./run_report.ts";
+ * const table = { qa: () => "QA results", policy: (report: { entries: unknown[] }) => `${report.entries.length}` };
+ * strictEqual(perModel(table, samplePolicyReport()), "2");
+ * ```
+ */
+export function perModel<A extends unknown[], R>(table: PerModel<A, R>, report: RunReport, ...args: A): R {
+  const apply = table[report.kind] as (report: RunReport, ...args: A) => R;
+  return apply(report, ...args);
+}

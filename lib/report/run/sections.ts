@@ -11,7 +11,7 @@ import type { Section } from "../document/model.ts";
 import { differencesSection, supportRetainedSection } from "./policy_sections.ts";
 import { provenanceSection } from "./provenance.ts";
 import { retentionSection } from "./retention.ts";
-import type { RunReport } from "./run_report.ts";
+import { type PerModel, perModel, type PolicyReport, type QaReport, type RunReport } from "./run_report.ts";
 import { scenariosSection } from "./scenarios.ts";
 import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
@@ -51,14 +51,24 @@ export function verificationSection(verification: Verification): Section {
  * ```
  */
 export function reportSections(report: RunReport): Section[] {
-  if (report.kind === "policy") {
-    return [
-      verificationSection(report.verification),
-      supportRetainedSection(report),
-      differencesSection(report.differences),
-      provenanceSection(report.provenance),
-    ];
-  }
+  return perModel(SECTIONS, report);
+}
+
+/** Each report model's sections, in order. */
+const SECTIONS: PerModel<[], Section[]> = { qa: qaSections, policy: policySections };
+
+/** A policy run's sections: what verify proved, support retained, where the policies differ, provenance. */
+function policySections(report: PolicyReport): Section[] {
+  return [
+    verificationSection(report.verification),
+    supportRetainedSection(report),
+    differencesSection(report.differences),
+    provenanceSection(report.provenance),
+  ];
+}
+
+/** A QA run's sections; with K runs, the case level first and the one-run sections run 1's. */
+function qaSections(report: QaReport): Section[] {
   // With K runs, the one-run sections below the case level are run 1's: said in the suites' title.
   const suites = suitesSection(report);
   return renamed([
@@ -92,5 +102,8 @@ function renamed(sections: readonly Section[]): Section[] {
 
 /** The report's heading line. */
 export function reportHeading(report: RunReport): string {
-  return `deermem-eval report: ${report.directory} (${report.kind === "qa" ? "QA results" : "policy run"})`;
+  return `deermem-eval report: ${report.directory} (${MODEL_LABELS[report.kind]})`;
 }
+
+/** How each report model is named in its heading. */
+const MODEL_LABELS: Record<RunReport["kind"], string> = { qa: "QA results", policy: "policy run" };

@@ -1,6 +1,6 @@
 /**
  * Every run kind through every reader: each cell of {policy run, module policy run, QA run, candidate QA run with
- * each baseline, sweep, demo directory, the published run} × {verify, verify --json, report as text, Markdown,
+ * each baseline, K-run directory, sweep, demo directory, the published run} × {verify, verify --json, report as text, Markdown,
  * HTML and JSON, explain, --against the published run, --against a run of the same protocol} either succeeds and
  * names the run's own policies (never "undefined", "NaN" or a policy the run did not answer), or is refused in
  * one line that says why; every JSON document validates against the shipped schema. The cells are generated
@@ -153,6 +153,9 @@ async function buildKinds(directory: string, baseUrl: string): Promise<RunKind[]
     await made(onFixture("run-qa", out, [...module, "--baseline", baseline], qaEnv));
     await made(onFixture("grade-qa", out, module));
   }
+  const epochs = `${directory}/epochs`;
+  await made(onFixture("run-qa", epochs, ["--epochs", "2"], qaEnv));
+  await made(onFixture("grade-qa", epochs));
   const grid = `${directory}/grid.yaml`;
   await Deno.writeTextFile(
     grid,
@@ -199,6 +202,14 @@ async function buildKinds(directory: string, baseUrl: string): Promise<RunKind[]
       ...fixture,
       flags: [...fixture.flags, ...module],
     })),
+    {
+      name: "K-run directory",
+      directory: epochs,
+      policies: ["confidence", "hybrid-v1"],
+      shape: "qa",
+      sibling: qa,
+      ...fixture,
+    },
     {
       name: "sweep",
       directory: `${directory}/sweep`,
@@ -271,7 +282,7 @@ Deno.test("every run kind through every reader: it succeeds naming its own polic
       const kinds = await buildKinds(directory, server.url);
       const problems: string[] = [];
       const cells = kinds.flatMap((kind) => READERS.map((reader) => ({ kind, reader })));
-      assertEquals(cells.length, 8 * 9);
+      assertEquals(cells.length, 9 * 9);
       for (let start = 0; start < cells.length; start += 2) {
         await Promise.all(
           cells.slice(start, start + 2).map(async ({ kind, reader }) => {

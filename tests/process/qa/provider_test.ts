@@ -1,5 +1,5 @@
 import { brotliCompressSync, constants as zlib, deflateSync, gzipSync } from "node:zlib";
-import { AnswerFailedError, CallAbortedError, ProviderError } from "../../../lib/qa/mod.ts";
+import { AnswerFailedError, CallAbortedError, ProviderError } from "../../../lib/qa/answer/errors.ts";
 import { openAiProvider, RESPONSE_BODY_LIMIT } from "../../../lib/qa/answer/provider.ts";
 import { answerWithRetries } from "../../../lib/qa/answer/retry.ts";
 import type { ChatMessage } from "../../../lib/qa/run/prompt.ts";

@@ -1,6 +1,6 @@
 /** The run-kind registry: every kind recognised from its directory, with and without its record. */
 import { assertEquals, assertRejects } from "../../helpers/assert.ts";
-import { InputError } from "../../../lib/base/mod.ts";
+import { InputError, RunFiles } from "../../../lib/base/mod.ts";
 import { recogniseRun, RUN_KIND_FILE, RUN_KINDS, runKindRecord } from "../../../lib/commands/_run_kinds.ts";
 import { GOLDEN } from "../../helpers/paths.ts";
 
@@ -50,6 +50,11 @@ async function fixtures(root: string): Promise<Record<string, string | undefined
       unpaired: [],
     }),
   );
+  // A K-run directory (run-qa --epochs 2): run 1 the directory itself, run 2 in epoch-2, K in epochs.json.
+  const epochs = `${root}/epochs`;
+  await copy(REFERENCE_QA, epochs);
+  await copy(REFERENCE_QA, `${epochs}/epoch-2`);
+  await Deno.writeTextFile(`${epochs}/epochs.json`, '{\n  "epochs": 2,\n  "schema_version": 1\n}\n');
   const sweep = `${root}/sweep`;
   await Deno.mkdir(sweep);
   for (const name of ["sweep.jsonl", "sweep.json"]) await Deno.writeTextFile(`${sweep}/${name}`, "");
@@ -63,6 +68,7 @@ async function fixtures(root: string): Promise<Record<string, string | undefined
     qa,
     "candidate-qa": candidate,
     partial,
+    epochs,
     sweep,
     demo,
     published: undefined,
@@ -91,6 +97,9 @@ Deno.test("run-kind registry: a recorded kind is read first; a partial grading r
     assertEquals((await recogniseRun(dirs.qa))?.name, "demo");
     await Deno.writeTextFile(`${dirs.partial}/${RUN_KIND_FILE}`, runKindRecord("candidate-qa"));
     assertEquals((await recogniseRun(dirs.partial))?.name, "partial");
+    // run-qa records run 1's kind in a K-run directory: its epochs.json refines a QA record.
+    await Deno.writeTextFile(`${dirs.epochs}/${RUN_KIND_FILE}`, runKindRecord("qa"));
+    assertEquals((await recogniseRun(dirs.epochs))?.name, "epochs");
     await Deno.writeTextFile(`${dirs.sweep}/${RUN_KIND_FILE}`, runKindRecord("sweep"));
     assertEquals((await recogniseRun(dirs.sweep))?.name, "sweep");
   } finally {
@@ -128,6 +137,28 @@ Deno.test("run-kind registry: no directory is the published run; a file or an em
     assertEquals(await recogniseRun(`${root}/absent`), undefined);
     await Deno.writeTextFile(`${root}/file`, "");
     assertEquals(await recogniseRun(`${root}/file`), undefined);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("run-kind registry: a K-run directory's entry holds its K runs, read from epochs.json; any other kind one", async () => {
+  const root = await Deno.makeTempDir();
+  try {
+    const dirs = await fixtures(root);
+    const epochs = (await recogniseRun(dirs.epochs))!;
+    assertEquals(await epochs.runs(new RunFiles(dirs.epochs!)), [dirs.epochs, `${dirs.epochs}/epoch-2`]);
+    const qa = (await recogniseRun(dirs.qa))!;
+    assertEquals(await qa.runs(new RunFiles(dirs.qa!)), [dirs.qa]);
+    await Deno.remove(`${dirs.epochs}/epoch-2/qa_run.json`);
+    await assertRejects(
+      () => epochs.runs(new RunFiles(dirs.epochs!)),
+      InputError,
+      "epochs.json records 2 runs",
+    );
+    // A record of kind names run 1's; a K-run directory is never a record's kind.
+    await Deno.writeTextFile(`${dirs.qa}/${RUN_KIND_FILE}`, '{"kind": "epochs"}\n');
+    await assertRejects(() => recogniseRun(dirs.qa), InputError, 'got "epochs"');
   } finally {
     await Deno.remove(root, { recursive: true });
   }

@@ -1,5 +1,5 @@
 import { DirectoryLockedError } from "../../../lib/base/errors.ts";
-import { CallAbortedError, ProviderError } from "../../../lib/qa/mod.ts";
+import { CallAbortedError, ProviderError } from "../../../lib/qa/answer/errors.ts";
 import { IoError } from "../../../lib/base/mod.ts";
 import { faultHook } from "../../helpers/faults.ts";
 import { acquireDirectoryLock, LOCK_FILE } from "../../../lib/base/lock.ts";

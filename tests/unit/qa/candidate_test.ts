@@ -3,12 +3,12 @@
 import { ContractError } from "../../../lib/base/errors.ts";
 import { evaluatePolicy, hybridParams, hybridPolicy } from "../../../lib/policy/mod.ts";
 import { prepareProtocol } from "../../../lib/protocol/prepare.ts";
+import { answerRow } from "../../../lib/qa/run/answer_rows.ts";
+import { checkRunDirectory } from "../../../lib/qa/answer/resume.ts";
 import {
-  answerRow,
   answerRowJson,
   buildAnswerTasks,
   checkMarker,
-  checkRunDirectory,
   planRows,
   type QaCandidate,
   qaRunMarker,
