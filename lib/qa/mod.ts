@@ -61,6 +61,7 @@ export {
 } from "./grade/grading.ts";
 export { holmAdjust } from "./grade/holm.ts";
 export { plan, planLines, type PlanQuestion } from "./answer/plan.ts";
+export { caseBootstrap, signFlipP } from "./grade/case_stats.ts";
 export { caseLevelLines, type EpochStats, epochStats } from "./grade/epochs.ts";
 export { interruptHandler } from "./answer/interrupt.ts";
 export {

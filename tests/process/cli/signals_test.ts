@@ -5,7 +5,7 @@
 
 import { POLICY_OUTPUTS } from "../../../lib/commands/run_policy.ts";
 import { QA_OUTPUTS } from "../../../lib/commands/grade_qa.ts";
-import { EPOCHS_FILE, epochsRecordJson } from "../../../lib/qa/mod.ts";
+import { EPOCHS_FILE, epochsRecordJson } from "../../../lib/qa/run/epochs.ts";
 import { completion, startAnswerServer } from "../../helpers/answer_server.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
