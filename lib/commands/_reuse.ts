@@ -21,7 +21,7 @@ import {
   type ReuseSource,
   type RowPlan,
 } from "../qa/mod.ts";
-import { verifyQaRun } from "../verify/mod.ts";
+import { checkLine, verifyQaRun } from "../verify/mod.ts";
 
 /** The `--reuse` and `--reuse-ungraded` flags. */
 export const REUSE_FLAG = {
@@ -153,7 +153,9 @@ async function gradedAnswers(
   }
   const { result, rows } = await verifyQaRun(runFilesOf(directory), contracts);
   if (!result.ok || rows === undefined) {
-    throw new InputError(`not reused: ${result.conclusion} (run verify on it)`, { path: directory });
+    const failed = result.checks.find((check) => check.verdict === "fail");
+    const first = failed === undefined ? "" : `; the first: ${checkLine(failed)}`;
+    throw new InputError(`not reused: ${result.conclusion}${first} (run verify on it)`, { path: directory });
   }
   return new Map(rows.map((row) => [row.row_id, row]));
 }

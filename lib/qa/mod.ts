@@ -66,6 +66,8 @@ export { type CostBudget, costLines, TOKEN_RULE } from "./answer/cost.ts";
 export { readSpend, SPEND_FILE, spentUsd } from "./answer/spend.ts";
 export { resolveCredentials } from "./answer/credentials.ts";
 export {
+  type AnswerMismatch,
+  answerMismatch,
   GradedRow,
   gradedRow,
   gradedRowLine,

@@ -11,11 +11,13 @@
  */
 
 import {
+  answerMismatch,
   type AnswerTask,
   checkMarker,
   GRADED_ROWS_FILE,
   type GradedRow,
   MARKER_FILE,
+  parseAnswerRow,
   parseGradedRows,
   type PolicyPair,
   policyPair,
@@ -23,15 +25,19 @@ import {
   QA_SUMMARY_FILE,
   qaStats,
   qaSummary,
+  RESPONSES_DIR,
   REUSE_FILE,
   type ReusedRows,
   reusedRows,
   ReuseRecord,
+  rowFileName,
   type RunCandidate,
   runCandidateSchema,
 } from "../qa/mod.ts";
 import {
+  ANSWER_ROW_CAP,
   decodeUtf8,
+  exists,
   firstInvalidUtf8,
   GRADED_ROWS_CAP,
   InputError,
@@ -119,6 +125,7 @@ export async function verifyQaRun(
   const read = await checkRowsFile(list, files, contracts, pair);
   await checkDerivedFiles(list, files, contracts, read, pair);
   await checkMarkerFile(list, files, contracts, candidate);
+  await checkResponses(list, files, read.rows);
   checkRowsAgainstTheirTasks(list, read.rows, tasks);
   const result = list.result(tasks === undefined ? "structure-and-statistics" : "every-derivable-field");
   const reused = await reusedOf(files, read.rows);
@@ -252,6 +259,38 @@ async function checkMarkerFile(
   } catch (error) {
     list.fail(markerName, describe(error));
   }
+}
+
+/**
+ * Where the run kept its answers (`responses/`, absent from a published run's files): every graded row's answer
+ * must be the one recorded in its `responses/<row_id>.json`, field for field, so an answer edited after grading
+ * fails here, naming the file and field. Each file is read once, through the run's held files.
+ */
+async function checkResponses(
+  list: CheckList,
+  files: RunFiles,
+  rows: readonly GradedRow[] | undefined,
+): Promise<void> {
+  if (!await exists(files.path(RESPONSES_DIR))) return;
+  const name =
+    `${RESPONSES_DIR}/: every graded row's answer is the one recorded in ${RESPONSES_DIR}/<row_id>.json, field for field`;
+  if (rows === undefined) return list.fail(name, "not checked: the rows do not parse");
+  const problems: string[] = [];
+  for (const graded of rows) {
+    try {
+      const file = `${RESPONSES_DIR}/${rowFileName(graded.row_id)}`;
+      const path = files.path(file);
+      const text = await files.text(file, "answer row", ANSWER_ROW_CAP);
+      if (text === undefined) problems.push(`${path}: missing`);
+      else {
+        const mismatch = answerMismatch(parseAnswerRow(text, path), graded);
+        if (mismatch !== undefined) problems.push(`${path}: ${mismatch.field}: ${mismatch.reason}`);
+      }
+    } catch (error) {
+      problems.push(describe(error));
+    }
+  }
+  list.record(name, problems);
 }
 
 const PER_ROW: readonly [string, (rows: readonly GradedRow[], tasks: readonly AnswerTask[]) => string[]][] = [

@@ -32,6 +32,7 @@ import { type QaRunMarker, readMarker } from "../run/run_marker.ts";
 import { responsePath, responsesDir, supersededDir } from "../run/run_dir.ts";
 import type { RowPlan } from "./resume.ts";
 import type { AnswerTask } from "../run/tasks.ts";
+import { answerMismatch } from "../grade/graded_rows.ts";
 
 /** The sidecar's name in a run directory (no reference tool reads it). */
 export const REUSE_FILE = "reuse.json";
@@ -252,21 +253,9 @@ function checkAgainstGrade(
   recorded: Omit<AnswerRow, "created_at"> | undefined,
   path: string,
 ): void {
-  if (recorded === undefined) {
-    throw new RowIntegrityError("not among the rows qa.rows.jsonl graded; not reused", {
-      path,
-      field: "row_id",
-    });
-  }
-  for (const [field, value] of Object.entries(recorded)) {
-    if (!(field in row)) continue; // a graded row's own fields (its grade) are not the answer's
-    const actual = (row as unknown as Record<string, unknown>)[field];
-    if (JSON.stringify(actual) !== JSON.stringify(value)) {
-      throw new RowIntegrityError(
-        `differs from what qa.rows.jsonl graded (changed after grading); not reused`,
-        { path, field },
-      );
-    }
+  const mismatch = answerMismatch(row, recorded);
+  if (mismatch !== undefined) {
+    throw new RowIntegrityError(`${mismatch.reason}; not reused`, { path, field: mismatch.field });
   }
 }
 
