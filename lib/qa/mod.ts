@@ -29,6 +29,7 @@ export {
   ReuseRecord,
   type ReuseSource,
   STAND_IN_ENDPOINT,
+  unansweredTasks,
 } from "./answer/answer_reuse.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,

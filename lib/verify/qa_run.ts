@@ -41,6 +41,7 @@ import {
   firstInvalidUtf8,
   GRADED_ROWS_CAP,
   InputError,
+  readTextIfExists,
   type RunFiles,
   runFilesOf,
   UnreadableFileError,
@@ -264,7 +265,7 @@ async function checkMarkerFile(
 /**
  * Where the run kept its answers (`responses/`, absent from a published run's files): every graded row's answer
  * must be the one recorded in its `responses/<row_id>.json`, field for field, so an answer edited after grading
- * fails here, naming the file and field. Each file is read once, through the run's held files.
+ * fails here, naming the file and field. Each file is read once, one at a time.
  */
 async function checkResponses(
   list: CheckList,
@@ -278,9 +279,9 @@ async function checkResponses(
   const problems: string[] = [];
   for (const graded of rows) {
     try {
-      const file = `${RESPONSES_DIR}/${rowFileName(graded.row_id)}`;
-      const path = files.path(file);
-      const text = await files.text(file, "answer row", ANSWER_ROW_CAP);
+      const path = files.path(`${RESPONSES_DIR}/${rowFileName(graded.row_id)}`);
+      // Read, compared and let go (not held with the run's files): no reader shows a response's bytes.
+      const text = await readTextIfExists(path, "answer row", ANSWER_ROW_CAP);
       if (text === undefined) problems.push(`${path}: missing`);
       else {
         const mismatch = answerMismatch(parseAnswerRow(text, path), graded);

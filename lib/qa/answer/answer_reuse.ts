@@ -211,7 +211,9 @@ export async function lookAtReuseSource(
  * (a {@linkcode RowIntegrityError} naming the file and field): a row that does not parse, is misnamed, is not
  * one of the run's two policies or its module, whose fingerprint is not the one its case and kept facts give
  * under this protocol, or — with `graded`, the source's verified graded rows by row id — one that is not graded
- * there or differs from what its grade recorded (an answer edited after grading).
+ * there or differs from what its grade recorded (an answer edited after grading). Every row is checked; only
+ * those whose request one of `open` makes (the tasks no earlier source answers; default all) are held, so the
+ * memory reuse takes does not grow with the number of sources.
  */
 export async function readReuseRows(
   directory: string,
@@ -219,9 +221,10 @@ export async function readReuseRows(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   graded?: ReadonlyMap<string, Omit<AnswerRow, "created_at">>,
+  open: readonly AnswerTask[] = tasks,
 ): Promise<ReuseSource> {
   const expected = new Map(tasks.map((task) => [caseAndFacts(task.caseId, task.keptFactIds), task]));
-  const wanted = new Set(tasks.map((task) => task.requestFingerprint));
+  const wanted = new Set(open.map((task) => task.requestFingerprint));
   const pair = policyPair(marker.candidate);
   const rows = new Map<string, AnswerRow[]>();
   for (const name of await listDirectory(responsesDir(directory)) ?? []) {
@@ -362,6 +365,11 @@ function findAnswer(
     if (row !== undefined) return { row, directory: source.directory, graded: source.graded };
   }
   return undefined;
+}
+
+/** The tasks none of `sources` answers: what a further source may still give. */
+export function unansweredTasks(tasks: readonly AnswerTask[], sources: readonly ReuseSource[]): AnswerTask[] {
+  return tasks.filter((task) => findAnswer(task, sources) === undefined);
 }
 
 /** The tasks of `plans` without a row of their own that `sources` would answer (what a dry run leaves out). */
