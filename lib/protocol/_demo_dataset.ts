@@ -63,10 +63,13 @@ export function isDemoDataset(dataset: { repository: string; sha256: string }): 
  * ```ts
  * import { match } from "node:assert/strict";
  * import { demoDatasetSource } from "./_demo_dataset.ts";
- * match(demoDatasetSource("f.json", "0".repeat(64)), /^the demo's generated f\.json \(SHA-256 0+\) is not downloaded/);
+ * const source = demoDatasetSource("f.json", "0".repeat(64));
+ * match(source, /^the demo's generated f\.json \(SHA-256 0+\) is not downloaded/);
+ * match(source, /regenerate it with `deermem-eval demo --output-dir DIR`/);
  * ```
  */
 export function demoDatasetSource(filename: string, sha256: string): string {
-  return `the demo's generated ${filename} (SHA-256 ${sha256}) is not downloaded from anywhere: regenerate it ` +
-    `with \`deermem-eval demo --output-dir DIR\`, which writes it to DIR/protocol/dataset/${DEMO_DATASET_FILENAME}`;
+  return `the demo's generated ${filename} (SHA-256 ${sha256}) is not downloaded from anywhere: ` +
+    "regenerate it with `deermem-eval demo --output-dir DIR`, which writes it to " +
+    `DIR/protocol/dataset/${DEMO_DATASET_FILENAME}`;
 }

@@ -1,7 +1,7 @@
 /**
  * A protocol is presented by its bytes, not its name: one that wears the pinned id without the pinned artifacts
- * says "not the pinned protocol" first in report (text, Markdown, HTML, JSON) and verify; SYNTHETIC follows the demo's data
- * wherever it is read from; "answers are the stand-in's" is said exactly when they were.
+ * says "not the pinned protocol" first in report (text, Markdown, HTML, JSON) and verify; SYNTHETIC follows the
+ * demo's data wherever it is read from; "answers are the stand-in's" is said exactly when they were.
  */
 
 import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
