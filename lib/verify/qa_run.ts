@@ -2,7 +2,8 @@
  * `verify`: proves offline what can be proved about a published results directory, and says exactly what that
  * is. Always: `qa.rows.jsonl` is the canonical serialisation of its parsed rows byte for byte, one row per (case,
  * policy) with the QA capacity's kept facts; the summary and statistics are re-derived byte for byte; the run
- * marker passes the check `grade-qa` applies. With the dataset: every derivable field of every row (identity,
+ * marker passes the check `grade-qa` applies; when the run keeps its `responses/`, every graded row is the answer
+ * recorded there, field for field. With the dataset: every derivable field of every row (identity,
  * kept facts, fingerprint, question type, support fields, grade and rule) is re-derived from the recomputed
  * tasks. What no offline check can prove — the prediction text as the model's, usage, attempts, response model —
  * is named as recorded, not re-derivable.
