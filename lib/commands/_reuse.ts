@@ -20,8 +20,9 @@ import {
   reusableTasks,
   type ReuseSource,
   type RowPlan,
+  unansweredTasks,
 } from "../qa/mod.ts";
-import { verifyQaRun } from "../verify/mod.ts";
+import { checkLine, verifyQaRun } from "../verify/mod.ts";
 
 /** The `--reuse` and `--reuse-ungraded` flags. */
 export const REUSE_FLAG = {
@@ -43,7 +44,8 @@ export const REUSE_FLAG = {
 const LOCKED_SOURCE = "a run-qa is answering into this --reuse source; reuse it once that run has finished";
 
 /**
- * Reads every source in order, one at a time, holding only the rows this run's requests ask for; a skipped one
+ * Reads every source in order, one at a time, holding only the rows of requests no earlier source answers (so
+ * memory does not grow with the number of sources); a skipped one
  * is told through `warn` and gives nothing. Refused: a locked source, a graded one that `verify` does not pass
  * or whose answers differ from its grades, an ungraded one without `ungraded`.
  */
@@ -55,6 +57,7 @@ export async function readReuseSources(
   options: { warn: (line: string) => void; ungraded: boolean },
 ): Promise<ReuseSource[]> {
   const sources: ReuseSource[] = [];
+  let open: readonly AnswerTask[] = tasks;
   for (const directory of directories) {
     await refuseIfLocked(directory, LOCKED_SOURCE);
     const look = await lookAtReuseSource(directory, contracts, endpoint);
@@ -63,7 +66,10 @@ export async function readReuseSources(
       continue;
     }
     const graded = await gradedAnswers(directory, contracts, options.ungraded);
-    sources.push(await readReuseRows(directory, look.marker, contracts, tasks, graded));
+    // Every source is proved; each holds only the answers no earlier source gives (the first source's win).
+    const source = await readReuseRows(directory, look.marker, contracts, tasks, graded, open);
+    sources.push(source);
+    open = unansweredTasks(open, [source]);
   }
   return sources;
 }
@@ -153,7 +159,9 @@ async function gradedAnswers(
   }
   const { result, rows } = await verifyQaRun(runFilesOf(directory), contracts);
   if (!result.ok || rows === undefined) {
-    throw new InputError(`not reused: ${result.conclusion} (run verify on it)`, { path: directory });
+    const failed = result.checks.find((check) => check.verdict === "fail");
+    const first = failed === undefined ? "" : `; the first: ${checkLine(failed)}`;
+    throw new InputError(`not reused: ${result.conclusion}${first} (run verify on it)`, { path: directory });
   }
   return new Map(rows.map((row) => [row.row_id, row]));
 }

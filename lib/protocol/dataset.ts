@@ -21,7 +21,7 @@ import {
   isRecord,
   selectEvidence,
 } from "./evidence.ts";
-import { checkJsonLimits, type JsonLimits, parsePyJson, parsePyJsonBytes, pyStr } from "../py/mod.ts";
+import { checkJsonLimits, type JsonLimits, parsePyJson, pyStr } from "../py/mod.ts";
 
 /** One dataset row, as the reference reads it. */
 export interface DatasetRow {
@@ -151,7 +151,7 @@ function parseDatasetRows(bytes: Uint8Array, path: string): ParsedRows {
       return parsed;
     }
   }
-  return parseRows(parsePyJsonBytes(bytes, CHECKED), path);
+  return parseRows(parseWhole(bytes), path);
 }
 
 // A parse overlapping the hash of a file that proves not to be the pinned one holds its rows for nothing.
@@ -189,7 +189,15 @@ export function parseDatasetJson(bytes: Uint8Array): unknown {
       // Fall through to the single parse, which also gives the error message for invalid input.
     }
   }
-  return parsePyJsonBytes(bytes, CHECKED);
+  return parseWhole(bytes);
+}
+
+/**
+ * The whole file in one parse, as the reference's `json.load` of the file opened as UTF-8 reads it: a leading
+ * byte-order mark is refused in Python's words ("Unexpected UTF-8 BOM"), not skipped.
+ */
+function parseWhole(bytes: Uint8Array): unknown {
+  return parsePyJson(decodeStrictUtf8(bytes), CHECKED);
 }
 
 function isJsonSpace(byte: number): boolean {

@@ -12,6 +12,7 @@ import { type Dataset, loadDataset, parseRows } from "./dataset.ts";
 import type { OfficialManifest } from "./manifest.ts";
 import { recomputeSelection } from "./cases.ts";
 import { type ContractPaths, type PreparedProtocol, prepareProtocol } from "./prepare.ts";
+import { DEMO_DATASET_FILENAME, DEMO_DATASET_REPOSITORY, demoDatasetRevision } from "./_demo_dataset.ts";
 
 /** The demo protocol's id; it says "demo" wherever it is recorded. */
 export const DEMO_PROTOCOL_ID = "deermem-demo-synthetic-v1";
@@ -23,19 +24,7 @@ export const SYNTHETIC_NOTICE =
 /** What a report adds when its answers are the stand-in's (on the demo's data or any other). */
 export const STAND_IN_NOTICE = "answers are the stand-in's (deermem-stand-in-v1), not a language model's";
 
-/**
- * The SHA-256 of the dataset {@linkcode buildDemoProtocol} generates: what marks data as the demo's wherever
- * it is read, whatever protocol id it is given.
- *
- * @example
- * ```ts
- * import { strictEqual } from "node:assert/strict";
- * import { sha256Hex } from "../base/mod.ts";
- * import { buildDemoProtocol, DEMO_DATASET_SHA256 } from "./demo.ts";
- * strictEqual(await sha256Hex((await buildDemoProtocol()).dataset), DEMO_DATASET_SHA256);
- * ```
- */
-export const DEMO_DATASET_SHA256 = "2acda63745d9a75196be76c592ab3e7d53c36c219f501447e604126cb04c7427";
+export { DEMO_DATASET_SHA256 } from "./_demo_dataset.ts";
 
 /** The model the demo's config asks for: the built-in stand-in answerer's name (qa/answer/stand_in.ts), no real model. */
 export const STAND_IN_MODEL = "deermem-stand-in-v1";
@@ -191,8 +180,9 @@ export async function buildDemoProtocol(
   const sha256 = await sha256Hex(dataset);
   const config = EMBEDDED_ARTIFACTS["configs/pr4789-reproduction-v1.yaml"]
     .replace(/^protocol_id: .*$/m, `protocol_id: ${DEMO_PROTOCOL_ID}`)
-    .replace(/^ {2}repository: .*$/m, "  repository: deermem-eval/demo-synthetic")
-    .replace(/^ {2}filename: .*$/m, "  filename: demo-longmemeval-shaped.json")
+    .replace(/^ {2}repository: .*$/m, `  repository: ${DEMO_DATASET_REPOSITORY}`)
+    .replace(/^ {2}revision: [0-9a-f]{40}$/m, `  revision: ${demoDatasetRevision(sha256)}`)
+    .replace(/^ {2}filename: .*$/m, `  filename: ${DEMO_DATASET_FILENAME}`)
     .replace(/^ {2}sha256: [0-9a-f]{64}$/m, `  sha256: ${sha256}`)
     .replace(/^ {2}model: .*$/m, `  model: ${STAND_IN_MODEL}`);
   const official = embeddedJson("manifests/longmemeval-pr4789-v1.json");
@@ -311,7 +301,7 @@ export async function writeDemoProtocol(directory: string, demo: DemoProtocol): 
     officialManifest: `${directory}/manifests/demo-official-v1.json`,
     syntheticManifest: `${directory}/manifests/synthetic-corrections-demo-v1.json`,
   };
-  const dataset = `${directory}/dataset/demo-longmemeval-shaped.json`;
+  const dataset = `${directory}/dataset/${DEMO_DATASET_FILENAME}`;
   for (const folder of ["configs", "manifests", "prompts", "dataset"]) {
     await ensureDir(`${directory}/${folder}`);
   }

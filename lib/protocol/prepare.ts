@@ -10,6 +10,7 @@ import { type Contracts, type ContractSources, embeddedSources, loadContracts } 
 import { type Dataset, loadDataset } from "./dataset.ts";
 import { CONTRACT_CAP, DATASET_CAP, type HashedBytes, InputError, readBytes } from "../base/mod.ts";
 import { DatasetIntegrityError } from "./errors.ts";
+import { demoDatasetSource, isDemoDataset } from "./_demo_dataset.ts";
 import { prepareCases, type PreparedCase } from "./cases.ts";
 import { type EligibleCount, eligibleCount } from "./eligible.ts";
 
@@ -173,7 +174,8 @@ export async function prepareDataset(
 
 /**
  * What a user needs to fetch the pinned dataset: the file, repository, revision, SHA-256 and public URL, and
- * that a mirror of the same path serves it too; the program itself never downloads it.
+ * that a mirror of the same path serves it too; the program itself never downloads it. The demo's generated
+ * data has no URL: it says how to regenerate it.
  *
  * @example
  * ```ts
@@ -187,6 +189,7 @@ export async function prepareDataset(
  */
 export function whereToGet(contracts: Contracts): string {
   const { repository, revision, filename, sha256 } = contracts.config.dataset;
+  if (isDemoDataset(contracts.config.dataset)) return demoDatasetSource(filename, sha256);
   const url = `https://huggingface.co/datasets/${repository}/resolve/${revision}/${filename}`;
   return `the pinned ${filename} of ${repository} at revision ${revision} (SHA-256 ${sha256}) is at ${url}` +
     " (a mirror serving the same /datasets/…/resolve/<revision>/… path works too); this program never downloads it";

@@ -13,7 +13,7 @@
  */
 
 import * as z from "../base/zod.ts";
-import { PyFloat } from "./json.ts";
+import { PY_INT_MAX_STR_DIGITS, PyFloat } from "./json.ts";
 import { parsePyFloat, pyStrip } from "./builtins.ts";
 
 const INT_TEXT = /^[+-]?[0-9]+(?:_[0-9]+)*(?:\.0+)?$/;
@@ -33,6 +33,10 @@ export function laxIntValue(value: unknown): bigint | string {
   if (typeof value === "string") {
     const text = pyStrip(value);
     if (!INT_TEXT.test(text)) return "must be an integer, unable to parse string as an integer";
+    // pydantic-core's str_as_int: a string over 4,300 bytes is refused before it is read, as int() refuses it.
+    if (text.length > PY_INT_MAX_STR_DIGITS) {
+      return "must be an integer, unable to parse input string as an integer, exceeded maximum size";
+    }
     return BigInt(text.replace(/\.0+$/, "").replaceAll("_", ""));
   }
   return "must be an integer";

@@ -12,6 +12,7 @@
  */
 
 import type { DomainErrorOptions, InputError } from "../base/mod.ts";
+import { PY_INT_MAX_STR_DIGITS } from "./json_parse.ts";
 import { isCollection, isPair, Lexer, parseDocument, type ScalarTag, visit, type YAMLError } from "yaml";
 
 /** The YAML library's debug switches: it reads them on every token (an env permission) and logs to stdout. */
@@ -66,14 +67,31 @@ const YAML_TIMESTAMP =
 const TIMESTAMP_PARTS =
   /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})(?:(?:[Tt]|[ \t]+)([0-9]{1,2}):([0-9]{2}):([0-9]{2})(?:\.([0-9]*))?(?:[ \t]*(Z|([-+])([0-9]{1,2})(?::([0-9]{2}))?))?)?$/;
 
-function sexagesimal(text: string): bigint {
+/**
+ * A decimal integer PyYAML's `int()` cannot convert (Python 3.11 refuses more than
+ * {@linkcode PY_INT_MAX_STR_DIGITS} digits): held in its place until the document's keys can name it.
+ */
+class IntTooLong {
+  constructor(readonly digits: number) {}
+}
+
+/** Python's `int(text)` in base 10: the value, or the marker where it raises for the digits' count. */
+function decimalInt(text: string): bigint | IntTooLong {
+  return text.length > PY_INT_MAX_STR_DIGITS ? new IntTooLong(text.length) : BigInt(text);
+}
+
+function sexagesimal(text: string): bigint | IntTooLong {
   let value = 0n;
-  for (const part of text.split(":")) value = value * 60n + BigInt(part);
+  for (const part of text.split(":")) {
+    const digit = decimalInt(part);
+    if (digit instanceof IntTooLong) return digit;
+    value = value * 60n + digit;
+  }
   return value;
 }
 
-/** PyYAML's `construct_yaml_int`. */
-function constructInt(source: string): bigint {
+/** PyYAML's `construct_yaml_int` (bases 2, 8 and 16 have no digit limit in Python; base 10 has). */
+function constructInt(source: string): bigint | IntTooLong {
   let text = source.replaceAll("_", "");
   let sign = 1n;
   if (text[0] === "-") sign = -1n;
@@ -82,8 +100,30 @@ function constructInt(source: string): bigint {
   if (text.startsWith("0b")) return sign * BigInt(text);
   if (text.startsWith("0x")) return sign * BigInt(text);
   if (text[0] === "0") return sign * BigInt(`0o${text}`);
-  if (text.includes(":")) return sign * sexagesimal(text);
-  return sign * BigInt(text);
+  const value = text.includes(":") ? sexagesimal(text) : decimalInt(text);
+  return value instanceof IntTooLong ? value : sign * value;
+}
+
+/** A value PyYAML refuses, with the dotted field of the document it is at. */
+export class YamlFieldError extends SyntaxError {
+  constructor(message: string, readonly field: string) {
+    super(message);
+  }
+}
+
+/** Python's words for an integer {@linkcode IntTooLong}, at the first field that holds one. */
+function refuseLongIntegers(value: unknown, field: string[] = []): void {
+  if (value instanceof IntTooLong) {
+    throw new YamlFieldError(
+      `Exceeds the limit (${PY_INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${value.digits} digits`,
+      field.length === 0 ? "(root)" : field.join("."),
+    );
+  }
+  if (Array.isArray(value)) {
+    value.forEach((item, index) => refuseLongIntegers(item, [...field, String(index)]));
+  } else if (value !== null && typeof value === "object" && !(value instanceof YamlTimestamp)) {
+    for (const [key, item] of Object.entries(value)) refuseLongIntegers(item, [...field, key]);
+  }
 }
 
 /** PyYAML's `construct_yaml_float`. */
@@ -230,6 +270,7 @@ function parseWithResolvers(text: string): unknown {
   }
   refuseCollectionKeys(text, document);
   const value = document.toJS();
+  refuseLongIntegers(value);
   refuseLoneSurrogates(value);
   return value;
 }
@@ -304,6 +345,11 @@ export function parsePyYamlFile(
   try {
     return parsePyYaml(text);
   } catch (error) {
-    throw new ErrorType(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, { path, cause: error });
+    const field = error instanceof YamlFieldError ? error.field : undefined;
+    throw new ErrorType(`not valid YAML: ${(error as Error).message.split("\n")[0]}`, {
+      path,
+      field,
+      cause: error,
+    });
   }
 }

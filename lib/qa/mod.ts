@@ -19,6 +19,7 @@ export {
   type ReusedRows,
   type ReuseSource,
   STAND_IN_ENDPOINT,
+  unansweredTasks,
 } from "./answer/answer_reuse.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
@@ -45,6 +46,8 @@ export {
 export { type CostBudget, costLines, TOKEN_RULE } from "./answer/cost.ts";
 export { resolveCredentials } from "./answer/credentials.ts";
 export {
+  type AnswerMismatch,
+  answerMismatch,
   GradedRow,
   gradedRow,
   gradedRowLine,

@@ -2,7 +2,8 @@
  * `verify`: proves offline what can be proved about a published results directory, and says exactly what that
  * is. Always: `qa.rows.jsonl` is the canonical serialisation of its parsed rows byte for byte, one row per (case,
  * policy) with the QA capacity's kept facts; the summary and statistics are re-derived byte for byte; the run
- * marker passes the check `grade-qa` applies. With the dataset: every derivable field of every row (identity,
+ * marker passes the check `grade-qa` applies; when the run keeps its `responses/`, every graded row is the answer
+ * recorded there, field for field. With the dataset: every derivable field of every row (identity,
  * kept facts, fingerprint, question type, support fields, grade and rule) is re-derived from the recomputed
  * tasks. What no offline check can prove — the prediction text as the model's, usage, attempts, response model —
  * is named as recorded, not re-derivable.
@@ -11,11 +12,13 @@
  */
 
 import {
+  answerMismatch,
   type AnswerTask,
   checkMarker,
   GRADED_ROWS_FILE,
   type GradedRow,
   MARKER_FILE,
+  parseAnswerRow,
   parseGradedRows,
   type PolicyPair,
   policyPair,
@@ -24,15 +27,20 @@ import {
   qaStats,
   qaSummary,
   readReusedRows,
+  RESPONSES_DIR,
   type ReusedRows,
+  rowFileName,
   type RunCandidate,
   runCandidateSchema,
 } from "../qa/mod.ts";
 import {
+  ANSWER_ROW_CAP,
   decodeUtf8,
+  exists,
   firstInvalidUtf8,
   GRADED_ROWS_CAP,
   InputError,
+  readTextIfExists,
   type RunFiles,
   runFilesOf,
   UnreadableFileError,
@@ -117,6 +125,7 @@ export async function verifyQaRun(
   const read = await checkRowsFile(list, files, contracts, pair);
   await checkDerivedFiles(list, files, contracts, read, pair);
   await checkMarkerFile(list, files, contracts, candidate);
+  await checkResponses(list, files, read.rows);
   checkRowsAgainstTheirTasks(list, read.rows, tasks);
   const result = list.result(tasks === undefined ? "structure-and-statistics" : "every-derivable-field");
   const reused = await reusedOf(files, read.rows);
@@ -247,6 +256,38 @@ async function checkMarkerFile(
   } catch (error) {
     list.fail(markerName, describe(error));
   }
+}
+
+/**
+ * Where the run kept its answers (`responses/`, absent from a published run's files): every graded row's answer
+ * must be the one recorded in its `responses/<row_id>.json`, field for field, so an answer edited after grading
+ * fails here, naming the file and field. Each file is read once, one at a time.
+ */
+async function checkResponses(
+  list: CheckList,
+  files: RunFiles,
+  rows: readonly GradedRow[] | undefined,
+): Promise<void> {
+  if (!await exists(files.path(RESPONSES_DIR))) return;
+  const name =
+    `${RESPONSES_DIR}/: every graded row's answer is the one recorded in ${RESPONSES_DIR}/<row_id>.json, field for field`;
+  if (rows === undefined) return list.fail(name, "not checked: the rows do not parse");
+  const problems: string[] = [];
+  for (const graded of rows) {
+    try {
+      const path = files.path(`${RESPONSES_DIR}/${rowFileName(graded.row_id)}`);
+      // Read, compared and let go (not held with the run's files): no reader shows a response's bytes.
+      const text = await readTextIfExists(path, "answer row", ANSWER_ROW_CAP);
+      if (text === undefined) problems.push(`${path}: missing`);
+      else {
+        const mismatch = answerMismatch(parseAnswerRow(text, path), graded);
+        if (mismatch !== undefined) problems.push(`${path}: ${mismatch.field}: ${mismatch.reason}`);
+      }
+    } catch (error) {
+      problems.push(describe(error));
+    }
+  }
+  list.record(name, problems);
 }
 
 const PER_ROW: readonly [string, (rows: readonly GradedRow[], tasks: readonly AnswerTask[]) => string[]][] = [

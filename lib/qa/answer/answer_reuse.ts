@@ -33,6 +33,7 @@ import { type QaRunMarker, readMarker } from "../run/run_marker.ts";
 import { responsePath, responsesDir, supersededDir } from "../run/run_dir.ts";
 import type { RowPlan } from "./resume.ts";
 import type { AnswerTask } from "../run/tasks.ts";
+import { answerMismatch } from "../grade/graded_rows.ts";
 
 /** The sidecar's name in a run directory (no reference tool reads it). */
 export const REUSE_FILE = "reuse.json";
@@ -237,7 +238,9 @@ export async function lookAtReuseSource(
  * (a {@linkcode RowIntegrityError} naming the file and field): a row that does not parse, is misnamed, is not
  * one of the run's two policies or its module, whose fingerprint is not the one its case and kept facts give
  * under this protocol, or — with `graded`, the source's verified graded rows by row id — one that is not graded
- * there or differs from what its grade recorded (an answer edited after grading).
+ * there or differs from what its grade recorded (an answer edited after grading). Every row is checked; only
+ * those whose request one of `open` makes (the tasks no earlier source answers; default all) are held, so the
+ * memory reuse takes does not grow with the number of sources.
  */
 export async function readReuseRows(
   directory: string,
@@ -245,9 +248,10 @@ export async function readReuseRows(
   contracts: Contracts,
   tasks: readonly AnswerTask[],
   graded?: ReadonlyMap<string, Omit<AnswerRow, "created_at">>,
+  open: readonly AnswerTask[] = tasks,
 ): Promise<ReuseSource> {
   const expected = new Map(tasks.map((task) => [caseAndFacts(task.caseId, task.keptFactIds), task]));
-  const wanted = new Set(tasks.map((task) => task.requestFingerprint));
+  const wanted = new Set(open.map((task) => task.requestFingerprint));
   const pair = policyPair(marker.candidate);
   const rows = new Map<string, AnswerRow[]>();
   for (const name of await listDirectory(responsesDir(directory)) ?? []) {
@@ -279,21 +283,9 @@ function checkAgainstGrade(
   recorded: Omit<AnswerRow, "created_at"> | undefined,
   path: string,
 ): void {
-  if (recorded === undefined) {
-    throw new RowIntegrityError("not among the rows qa.rows.jsonl graded; not reused", {
-      path,
-      field: "row_id",
-    });
-  }
-  for (const [field, value] of Object.entries(recorded)) {
-    if (!(field in row)) continue; // a graded row's own fields (its grade) are not the answer's
-    const actual = (row as unknown as Record<string, unknown>)[field];
-    if (JSON.stringify(actual) !== JSON.stringify(value)) {
-      throw new RowIntegrityError(
-        `differs from what qa.rows.jsonl graded (changed after grading); not reused`,
-        { path, field },
-      );
-    }
+  const mismatch = answerMismatch(row, recorded);
+  if (mismatch !== undefined) {
+    throw new RowIntegrityError(`${mismatch.reason}; not reused`, { path, field: mismatch.field });
   }
 }
 
@@ -400,6 +392,11 @@ function findAnswer(
     if (row !== undefined) return { row, directory: source.directory, graded: source.graded };
   }
   return undefined;
+}
+
+/** The tasks none of `sources` answers: what a further source may still give. */
+export function unansweredTasks(tasks: readonly AnswerTask[], sources: readonly ReuseSource[]): AnswerTask[] {
+  return tasks.filter((task) => findAnswer(task, sources) === undefined);
 }
 
 /** The tasks of `plans` without a row of their own that `sources` would answer (what a dry run leaves out). */

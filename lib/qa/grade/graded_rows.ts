@@ -80,6 +80,51 @@ export function gradedRowLine(row: GradedRow): string {
   return dumps({ ...row, support_recall: new PyFloat(row.support_recall) } as PyJson) + "\n";
 }
 
+/** Where a response row is not the answer its graded row recorded: the field and why. */
+export interface AnswerMismatch {
+  /** The answer row's field that differs (`row_id` when the row was not graded at all). */
+  field: string;
+  /** Why, naming `qa.rows.jsonl`. */
+  reason: string;
+}
+
+/**
+ * Whether `row` (a `responses/` file) is the answer `graded` (its row in `qa.rows.jsonl`) recorded, field for
+ * field, its creation time aside: the one comparison `verify` and `run-qa --reuse` make. `undefined` when it
+ * is.
+ *
+ * @example
+ * ```ts
+ * import { deepStrictEqual, strictEqual } from "node:assert/strict";
+ * import { answerMismatch } from "./graded_rows.ts";
+ * import { graded } from "./_samples.ts";
+ * const grade = graded("q1", "hybrid-v1", true, "longmemeval");
+ * const { grade_correct: _c, grade_rule: _r, grader_version: _v, question_type: _q, support_all_retained: _s, support_recall: _p, ...answer } = grade;
+ * const row = { ...answer, created_at: "2026-11-29T11:12:02Z" };
+ * strictEqual(answerMismatch(row, grade), undefined);
+ * deepStrictEqual(answerMismatch({ ...row, prediction: "y" }, grade), {
+ *   field: "prediction",
+ *   reason: "differs from what qa.rows.jsonl graded (changed after grading)",
+ * });
+ * strictEqual(answerMismatch(row, undefined)?.field, "row_id");
+ * ```
+ */
+export function answerMismatch(
+  row: AnswerRow,
+  graded: Omit<AnswerRow, "created_at"> | undefined,
+): AnswerMismatch | undefined {
+  if (graded === undefined) return { field: "row_id", reason: "not among the rows qa.rows.jsonl graded" };
+  const recorded = graded as Record<string, unknown>;
+  const answer = row as unknown as Record<string, unknown>;
+  for (const field of Object.keys(answerRowObject.shape)) {
+    if (field === "created_at") continue;
+    if (JSON.stringify(answer[field]) !== JSON.stringify(recorded[field])) {
+      return { field, reason: "differs from what qa.rows.jsonl graded (changed after grading)" };
+    }
+  }
+  return undefined;
+}
+
 /**
  * Parses `qa.rows.jsonl` text: every line must be a {@linkcode GradedRow}, at the QA capacity, with this
  * grader's version, and every case must have both policies of the pair (default the published pair) exactly once.

@@ -131,3 +131,67 @@ Deno.test("validate-contracts refuses qa.model spelt as an escaped surrogate pai
     );
   });
 });
+
+Deno.test("validate refuses a dataset that begins with a UTF-8 BOM, in Python's words, naming the file", async () => {
+  await withTempDir(async (directory) => {
+    const bytes = await Deno.readFile(FIXTURE_DATASET);
+    const dataset = `${directory}/longmemeval-fixture.json`;
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...bytes]);
+    await Deno.writeFile(dataset, withBom);
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", withBom));
+    const sha256 = [...digest].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+    const text = await Deno.readTextFile(`${FIXTURE_PROTOCOL}/config.yaml`);
+    const config = `${directory}/config.yaml`;
+    const changed = text.replace(/sha256: cd5c2b2[0-9a-f]+/, `sha256: ${sha256}`);
+    assert(changed !== text);
+    await Deno.writeTextFile(config, changed);
+    const result = await runCli(["validate", "--dataset", dataset, ...protocolFlags({ config })]);
+    assertOneLineRefusal(
+      result,
+      /longmemeval-fixture\.json: .*Unexpected UTF-8 BOM \(decode using utf-8-sig\)$/,
+    );
+  });
+});
+
+for (
+  const [where, from, to] of [
+    ["statistics.bootstrap_seed", "bootstrap_seed: 4789", "bootstrap_seed: 1"],
+    ["pool.size", "size: 10", "size: 1"],
+  ] as const
+) {
+  Deno.test(`validate-contracts refuses an integer of over 4,300 digits in ${where} as Python's int() does, naming the file and field`, async () => {
+    await withTempDir(async (directory) => {
+      const text = await Deno.readTextFile(`${FIXTURE_PROTOCOL}/config.yaml`);
+      const config = `${directory}/config.yaml`;
+      for (const [digits, underscores] of [[4301, false], [4301, true]] as const) {
+        const value = `${to}${"0".repeat(digits - 1)}`;
+        const spelt = underscores ? value.replace(/(\d)(\d)/, "$1_$2") : value;
+        const changed = text.replace(from, spelt);
+        assert(changed !== text);
+        await Deno.writeTextFile(config, changed);
+        const result = await runCli(["validate-contracts", ...protocolFlags({ config })]);
+        assertOneLineRefusal(
+          result,
+          new RegExp(
+            `config\\.yaml: ${
+              where.replace(".", "\\.")
+            }: .*Exceeds the limit \\(4300 digits\\) for integer string conversion`,
+          ),
+        );
+      }
+    });
+  });
+}
+
+Deno.test("validate-contracts takes a bootstrap_seed of exactly 4,300 digits, as Python's int() does", async () => {
+  await withTempDir(async (directory) => {
+    const text = await Deno.readTextFile(`${FIXTURE_PROTOCOL}/config.yaml`);
+    const config = `${directory}/config.yaml`;
+    await Deno.writeTextFile(
+      config,
+      text.replace("bootstrap_seed: 4789", `bootstrap_seed: 1${"0".repeat(4299)}`),
+    );
+    const result = await runCli(["validate-contracts", ...protocolFlags({ config })]);
+    assertEquals(result.stderr.includes("Exceeds the limit"), false, result.stderr);
+  });
+});

@@ -3,7 +3,7 @@
  * CPython 3.11.7, encoded as {int}, {float} (repr), {bool}, {datetime} (isoformat), {date}, a string or null.
  */
 import { floatRepr } from "../../../lib/py/json.ts";
-import { parsePyYaml, YamlTimestamp } from "../../../lib/py/yaml.ts";
+import { parsePyYaml, YamlFieldError, YamlTimestamp } from "../../../lib/py/yaml.ts";
 import process from "node:process";
 import { assertEquals, assertThrows } from "../../helpers/assert.ts";
 
@@ -183,4 +183,25 @@ Deno.test("the library reads YAML with no env permission, and the YAML library's
   });
   assertEquals([logging.code, logging.stdout], [0, "deermem-hybrid-v1-pr4789-reproduction-v1\n"]);
   assertEquals(process.env.LOG_TOKENS, undefined); // this process's environment is untouched
+});
+
+Deno.test("a decimal integer over 4,300 digits is refused as Python's int() refuses it, naming its field; bases 2, 8, 16 are not", () => {
+  const long = `1${"0".repeat(4300)}`;
+  const refused: [string, string][] = [
+    [`a: ${long}`, "a"],
+    [`a: {b: [1, -${long}]}`, "a.b.1"],
+    [`a: ${long.replace("10", "1_0")}`, "a"],
+    [`a: ${long}:30`, "a"],
+  ];
+  for (const [text, field] of refused) {
+    const error = assertThrows(() => parsePyYaml(text), YamlFieldError);
+    assertEquals(
+      [error.field, error.message],
+      [field, "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits"],
+    );
+  }
+  assertEquals(encode(parsePyYaml(`a: ${long.slice(0, -1)}`)), { a: { int: long.slice(0, -1) } }); // 4,300 digits
+  assertEquals(encode(parsePyYaml(`a: 0${"7".repeat(4400)}`)), { a: { int: (8n ** 4400n - 1n).toString() } });
+  assertEquals(typeof (parsePyYaml(`a: 0x${"f".repeat(4400)}`) as { a: unknown }).a, "bigint");
+  assertEquals(typeof (parsePyYaml(`a: ${"1".repeat(4300)}`) as { a: unknown }).a, "bigint");
 });

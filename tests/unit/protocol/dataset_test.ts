@@ -115,7 +115,8 @@ const encoder = new TextEncoder();
 
 /** The single whole-text parse the row-wise one must always equal. */
 function single(bytes: Uint8Array): PyJson {
-  return parsePyJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  // The file as the reference's json.load reads it: opened as UTF-8, a leading BOM kept (and then refused).
+  return parsePyJson(new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes));
 }
 
 function row(id: string, extra: Record<string, unknown> = {}) {
@@ -187,9 +188,10 @@ Deno.test("row-wise decode is as strict as the single decode: invalid UTF-8 and 
   // A U+FFFD written in the file is text, not a decoding error.
   const replacement = join(head, encoder.encode("\uFFFD"), tail);
   assertEquals(outcome(() => parseDatasetJson(replacement)), outcome(() => single(replacement)));
-  // A mark at the file's start is dropped by both; one after a row's comma is not whitespace for either.
+  // A mark at the file's start is refused by both; one after a row's comma is not whitespace for either.
   const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
   const rows = encoder.encode(`[{"question_id": "a"}, {"question_id": "b"}]`);
+  assert(outcome(() => single(join(bom, rows))).includes("Unexpected UTF-8 BOM"));
   assertEquals(outcome(() => parseDatasetJson(join(bom, rows))), outcome(() => single(join(bom, rows))));
   const inside = join(encoder.encode(`[{"question_id": "a"},`), bom, encoder.encode(`{"question_id": "b"}]`));
   assert(outcome(() => single(inside)).startsWith("SyntaxError"));
@@ -313,7 +315,7 @@ Deno.test("dataset rows: question_id must be a unique non-empty string; non-stri
   );
 });
 
-Deno.test("dataset bytes: invalid UTF-8 is refused; a genuine U+FFFD is kept and a leading BOM skipped (json.loads of bytes)", async () => {
+Deno.test("dataset bytes: invalid UTF-8 is refused; a genuine U+FFFD is kept and a leading BOM refused (the reference's json.load)", async () => {
   const encoder = new TextEncoder();
   const rowJson = (question: string) =>
     `[{"question_id": "q1", "question_type": "x", "question": "${question}", "answer": "a", ` +
@@ -330,7 +332,8 @@ Deno.test("dataset bytes: invalid UTF-8 is refused; a genuine U+FFFD is kept and
     `d.json: not valid UTF-8: line 1, byte offset ${encoder.encode(before).length}`,
   );
   const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(rowJson("q"))]);
-  assertEquals((await load(bom)).rows[0].questionId, "q1");
+  const refused = await assertRejects(() => load(bom), DatasetIntegrityError);
+  assertEquals(refused.message, "d.json: not valid JSON: Unexpected UTF-8 BOM (decode using utf-8-sig)");
 });
 
 Deno.test("a dataset nested past 900 levels or of more than 2^23 values is refused before it is parsed, naming the limit", async () => {

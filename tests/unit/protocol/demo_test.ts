@@ -1,15 +1,25 @@
 /** The demo protocol: generated LongMemEval-shaped data, and contracts pinned to it that load and select. */
-import { loadContracts } from "../../../lib/protocol/contracts.ts";
+import { embeddedSources, loadContracts } from "../../../lib/protocol/contracts.ts";
 import { parseRows } from "../../../lib/protocol/dataset.ts";
 import {
   buildDemoProtocol,
   DEMO_PROTOCOL_ID,
   generateDemoDataset,
+  loadDemoContracts,
   loadDemoDataset,
 } from "../../../lib/protocol/demo.ts";
+import { prepareDataset, prepareProtocol } from "../../../lib/protocol/prepare.ts";
+import { DatasetIntegrityError } from "../../../lib/protocol/errors.ts";
+import { InputError } from "../../../lib/base/errors.ts";
 import { eligibleCount } from "../../../lib/protocol/eligible.ts";
 import { sha256Hex } from "../../../lib/base/hash.ts";
-import { assert, assertEquals, assertNotEquals } from "../../helpers/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertNotEquals,
+  assertRejects,
+  assertStringIncludes,
+} from "../../helpers/assert.ts";
 
 Deno.test("the generated dataset is deterministic, parses as LongMemEval rows, and scales", () => {
   const rows = generateDemoDataset();
@@ -62,4 +72,25 @@ Deno.test("the demo's dataset has more than 150 eligible official cases; the 40 
     new Set(added.map((row) => row.questionType)),
     new Set(["knowledge-update", "temporal-reasoning"]),
   );
+});
+
+Deno.test("the demo's dataset carries its own identity, not LongMemEval's revision; its refusal says how to regenerate it, with no URL", async () => {
+  const contracts = await loadDemoContracts(await buildDemoProtocol());
+  const pinned = (await loadContracts(embeddedSources())).config.dataset;
+  const { repository, revision, filename, sha256 } = contracts.config.dataset;
+  assertNotEquals(revision, pinned.revision);
+  assertEquals(revision, sha256.slice(0, 40)); // its own bytes name it: a config's revision is 40 hex digits
+  assertEquals([repository, filename], ["deermem-eval/demo-synthetic", "demo-longmemeval-shaped.json"]);
+  const missing = await assertRejects(() => prepareDataset(contracts, undefined), InputError);
+  const wrong = await assertRejects(
+    () => prepareProtocol(contracts, new TextEncoder().encode("[]"), "d.json"),
+    DatasetIntegrityError,
+  );
+  for (const error of [missing, wrong]) {
+    assert(!error.message.includes("https://") && !error.message.includes("huggingface"), error.message);
+    assert(!error.message.includes(pinned.revision), error.message);
+    assertStringIncludes(error.message, "deermem-eval demo --output-dir DIR");
+    assertStringIncludes(error.message, "DIR/protocol/dataset/demo-longmemeval-shaped.json");
+    assertStringIncludes(error.message, sha256);
+  }
 });

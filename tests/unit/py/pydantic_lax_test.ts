@@ -33,6 +33,11 @@ const INT: [unknown, string | null][] = [
   [new PyFloat(7), "7"],
   [7.5, null],
   [18446744073709551621n, "18446744073709551621"],
+  // pydantic-core's str_as_int refuses a stripped string over 4,300 bytes (int_parsing_size), as int() would.
+  [`1${"0".repeat(4299)}`, `1${"0".repeat(4299)}`],
+  [` 1${"0".repeat(4299)} `, `1${"0".repeat(4299)}`],
+  [`1${"0".repeat(4300)}`, null],
+  [`1${"0".repeat(4296)}.000`, null],
 ];
 
 const FLOAT: [unknown, string | null][] = [
