@@ -194,7 +194,8 @@ export function parseGradedRows(
  * ```ts
  * import { deepStrictEqual } from "node:assert/strict";
  * import { buildDemoProtocol, prepareDemoProtocol } from "../../protocol/mod.ts";
- * import { answerRow, buildAnswerTasks } from "../mod.ts";
+ * import { buildAnswerTasks } from "../mod.ts";
+ * import { answerRow } from "../run/answer_rows.ts";
  * import { gradedRow } from "./graded_rows.ts";
  * const { contracts, cases } = await prepareDemoProtocol(await buildDemoProtocol());
  * const [task] = await buildAnswerTasks(contracts, cases);
