@@ -26,14 +26,21 @@ import { defineCommand, publishOptions } from "./_command.ts";
 import { requiredDirectory, wroteLine } from "./_flags.ts";
 
 const PROMPT = "prompts/answer-v1.txt";
+/** The pinned protocol's config, official and synthetic manifest, as the program embeds them. */
+const EMBEDDED_SOURCE_PATHS = {
+  config: "configs/pr4789-reproduction-v1.yaml",
+  official: "manifests/longmemeval-pr4789-v1.json",
+  synthetic: "manifests/synthetic-corrections-pr4789-v1.json",
+} as const;
 const PROTOCOL_FOLDERS = ["configs", "manifests", "prompts", "dataset"];
 
 /** The `author-protocol` command. */
 export const command = defineCommand({
   name: "author-protocol",
   summary: "author a new protocol from another's selection rule over a whole dataset",
-  description: `Reads the protocol directory --from and the dataset --dataset, applies the official manifest's
-selection rule to every row, and writes a protocol directory into --output-dir (which must not exist):
+  description:
+    `Reads the protocol directory --from (without it, the pinned protocol embedded in this program) and the
+dataset --dataset, applies the official manifest's selection rule to every row, and writes a protocol directory into --output-dir (which must not exist):
 configs/ (the source's config with the new protocol id, a line authored_from naming the source protocol, and
 the dataset's file name and SHA-256), manifests/ (the official manifest: each eligible type gives the same
 number of cases, a multiple of the scenario count, the first ones by question_id, scenario i taking each
@@ -47,8 +54,7 @@ the source protocol; no network.`,
     from: {
       type: "string",
       value: "PROTOCOL_DIR",
-      required: true,
-      help: "the protocol directory to author from",
+      help: "the protocol directory to author from (default: the pinned protocol embedded in this program)",
     },
     dataset: { type: "string", value: "PATH", required: true, help: "the dataset to select from" },
     cases: {
@@ -76,7 +82,7 @@ the source protocol; no network.`,
   },
   async run({ flags, io, seams }) {
     const output = requiredDirectory(flags["output-dir"]);
-    const from = requiredDirectory(flags.from, "--from");
+    const from = flags.from === undefined ? undefined : requiredDirectory(flags.from, "--from");
     const datasetPath = flags.dataset;
     if (datasetPath === undefined || datasetPath === "") throw new InputError("needs --dataset PATH");
     if (flags.cases === undefined) throw new InputError("needs --cases all|N");
@@ -89,13 +95,12 @@ the source protocol; no network.`,
         },
       );
     }
-    if (isInside(output, from)) {
+    if (from !== undefined && isInside(output, from)) {
       throw new InputError("the new protocol cannot be written into the source protocol", {
         field: "--output-dir",
       });
     }
-    const found = await readProtocolDirectory(from);
-    const contracts = await readContracts(found.contracts);
+    const { contracts, texts } = await sourceProtocol(from);
     const bytes = await readBytes(datasetPath, "dataset", DATASET_CAP);
     const dataset = await loadDataset(bytes, datasetPath, await sha256Hex(bytes));
     const protocolId = flags["protocol-id"] ??
@@ -105,17 +110,16 @@ the source protocol; no network.`,
         field: "--protocol-id",
       });
     }
-    const text = (path: string) => readText(path, "protocol file", CONTRACT_CAP);
     const authored = await authorProtocol({
-      configText: await text(found.contracts.config),
-      officialText: await text(found.contracts.officialManifest),
-      syntheticText: await text(found.contracts.syntheticManifest),
+      configText: texts.config,
+      officialText: texts.official,
+      syntheticText: texts.synthetic,
       protocolId: contracts.config.protocol_id,
       official: contracts.official,
       dataset,
       datasetName: basename(datasetPath),
     }, { cases: flags.cases === "all" ? "all" : flags.cases as number, seed, protocolId });
-    const prompt = await readTextIfExists(`${from}/${PROMPT}`, "prompt") ?? EMBEDDED_ARTIFACTS[PROMPT];
+    const prompt = texts.prompt;
     const publish = publishOptions(io, seams);
     for (const folder of PROTOCOL_FOLDERS) {
       await ensureDir(`${output}/${folder}`, publish);
@@ -136,6 +140,28 @@ the source protocol; no network.`,
     io.out(wroteLine(output, files.map(([name]) => name)));
   },
 });
+
+/** The source protocol and its artifacts' texts: the directory `from`, or the pinned one this program embeds. */
+async function sourceProtocol(from: string | undefined) {
+  if (from === undefined) {
+    const [config, official, synthetic] = Object.values(EMBEDDED_SOURCE_PATHS).map((path) =>
+      EMBEDDED_ARTIFACTS[path]
+    );
+    return {
+      contracts: await readContracts(),
+      texts: { config, official, synthetic, prompt: EMBEDDED_ARTIFACTS[PROMPT] },
+    };
+  }
+  const found = await readProtocolDirectory(from);
+  const text = (path: string) => readText(path, "protocol file", CONTRACT_CAP);
+  const texts = {
+    config: await text(found.contracts.config),
+    official: await text(found.contracts.officialManifest),
+    synthetic: await text(found.contracts.syntheticManifest),
+    prompt: await readTextIfExists(`${from}/${PROMPT}`, "prompt") ?? EMBEDDED_ARTIFACTS[PROMPT],
+  };
+  return { contracts: await readContracts(found.contracts), texts };
+}
 
 /** Whether `path` is the protocol directory `directory` or inside one of its folders. */
 function isInside(path: string, directory: string): boolean {

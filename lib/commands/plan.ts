@@ -9,7 +9,14 @@
 import { CommandFailedError, exists, InputError, RunFiles, visible } from "../base/mod.ts";
 import { refuseOtherProtocol, verifyQaRun } from "../verify/mod.ts";
 import { type GradedRow, plan, planLines, type PlanQuestion, qaStatsSuites, SUITE_ROWS } from "../qa/mod.ts";
-import { type Contracts, pinnedEligibleBound, prepareDataset, readContracts } from "../protocol/mod.ts";
+import {
+  type Contracts,
+  embeddedOr,
+  pinnedEligibleBound,
+  prepareDataset,
+  readContracts,
+  withPublishedRun,
+} from "../protocol/mod.ts";
 import { defineCommand, type Io, writeDocument } from "./_command.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
@@ -37,6 +44,7 @@ in the official cases the manifest's selection rule finds eligible in it (--json
 a protocol of the pinned dataset, whether they fit in its public upper bound (LongMemEval's oracle file: 72
 knowledge-update + 127 temporal-reasoning non-abstention questions before the length filters, at most 199
 eligible; --json: eligible_upper_bound). An effect above ψ and a suite with no discordant case are refused.
+results/pr4789-reproduction-v1, where no such directory is, is the published run embedded in this program.
 Writes nothing; no network.`,
   flags: {
     effect: {
@@ -77,44 +85,50 @@ Writes nothing; no network.`,
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, positionals, io }) {
-    const directory = positionals[0];
+    const named = positionals[0];
     if (flags.effect === undefined) {
       throw new InputError("needs --effect D (the accuracy difference to detect)");
     }
-    if (!await exists(directory)) throw new InputError("results directory not found", { path: directory });
-    const prices = pricePair(flags);
-    const source = await protocolSource(flags, io, directory);
-    const contracts = await readContracts(source.contracts);
-    const rows = await verifiedRows(new RunFiles(directory), contracts, io);
-    const suite = flags.suite ?? "longmemeval";
-    const key = SUITES[suite as keyof typeof SUITES];
-    const { cases, mcnemar } = qaStatsSuites(rows, contracts.config)[key];
-    const suiteRows = rows.filter(SUITE_ROWS[key]);
-    const question: PlanQuestion = {
-      suite,
-      cases,
-      discordant: mcnemar.only_first_correct + mcnemar.only_second_correct,
-      effect: flags.effect,
-      power: flags.power ?? 0.8,
-      alpha: flags.alpha ?? 0.05,
-      epochs: flags.epochs ?? 1,
-      promptTokens: suiteRows.reduce((sum, row) => sum + (row.usage.prompt_tokens ?? 0), 0) /
-        Math.max(1, suiteRows.length),
-      maxTokens: contracts.config.qa.max_tokens,
-      prices,
+    const effect = flags.effect;
+    const body = async (directory: string): Promise<void> => {
+      const prices = pricePair(flags);
+      const source = await protocolSource(flags, io, directory);
+      const contracts = await readContracts(source.contracts);
+      const rows = await verifiedRows(new RunFiles(directory), contracts, io);
+      const suite = flags.suite ?? "longmemeval";
+      const key = SUITES[suite as keyof typeof SUITES];
+      const { cases, mcnemar } = qaStatsSuites(rows, contracts.config)[key];
+      const suiteRows = rows.filter(SUITE_ROWS[key]);
+      const question: PlanQuestion = {
+        suite,
+        cases,
+        discordant: mcnemar.only_first_correct + mcnemar.only_second_correct,
+        effect,
+        power: flags.power ?? 0.8,
+        alpha: flags.alpha ?? 0.05,
+        epochs: flags.epochs ?? 1,
+        promptTokens: suiteRows.reduce((sum, row) => sum + (row.usage.prompt_tokens ?? 0), 0) /
+          Math.max(1, suiteRows.length),
+        maxTokens: contracts.config.qa.max_tokens,
+        prices,
+      };
+      const result = plan(question);
+      if (source.dataset !== undefined) {
+        result.eligible = (await prepareDataset(contracts, source.dataset)).eligible.total;
+      } else {
+        const bound = pinnedEligibleBound(contracts);
+        if (bound !== undefined) result.eligible_upper_bound = bound;
+      }
+      if (flags.json) {
+        writeDocument(io, JSON.stringify(result, null, 2));
+        return;
+      }
+      for (const line of planLines(question, result)) io.out(line);
     };
-    const result = plan(question);
-    if (source.dataset !== undefined) {
-      result.eligible = (await prepareDataset(contracts, source.dataset)).eligible.total;
-    } else {
-      const bound = pinnedEligibleBound(contracts);
-      if (bound !== undefined) result.eligible_upper_bound = bound;
-    }
-    if (flags.json) {
-      writeDocument(io, JSON.stringify(result, null, 2));
-      return;
-    }
-    for (const line of planLines(question, result)) io.out(line);
+    // results/pr4789-reproduction-v1 outside the checkout (the bundle) is the embedded published run.
+    if (await embeddedOr(named) === undefined) return await withPublishedRun(body);
+    if (!await exists(named)) throw new InputError("results directory not found", { path: named });
+    return await body(named);
   },
 });
 

@@ -38,7 +38,13 @@ import {
   type Verification,
   verificationLines,
 } from "../report/mod.ts";
-import { PUBLISHED_FILES, PUBLISHED_RUN, readContracts, withPublishedRun } from "../protocol/mod.ts";
+import {
+  embeddedOr,
+  PUBLISHED_FILES,
+  PUBLISHED_RUN,
+  readContracts,
+  withPublishedRun,
+} from "../protocol/mod.ts";
 import { defineCommand, type FlagValues, type Io, type TestSeams, writeDocument } from "./_command.ts";
 import { prepareStage, withTasks } from "./_protocol.ts";
 import { timedStep } from "./_progress.ts";
@@ -86,7 +92,8 @@ export const command = defineCommand({
   summary: "show a verified run: suites, scenarios, retention, discordant cases, tokens, provenance",
   positionals: [{ name: "DIR", optional: true, repeats: true }],
   description:
-    `Without DIR, reports the published run embedded in this program (results/pr4789-reproduction-v1).
+    `Without DIR (or with results/pr4789-reproduction-v1 where no such directory is), reports the published run
+embedded in this program.
 Reads DIR — a QA results directory (qa.rows.jsonl, qa.summary.json, qa.stats.json, optional qa_run.json) or
 a policy run (policy.raw.jsonl, summary.json, run.json) — and first runs the same checks as \`verify\`: if any
 fails it refuses, printing them. Then it prints, from the verified files through the library's own functions:
@@ -114,7 +121,7 @@ refused there.`,
       const { contracts } = await protocolSource(flags, io, positionals[0]);
       return await reportManyCandidates(positionals, contracts, flags, io, seams);
     }
-    const directory = positionals[0];
+    const directory = await embeddedOr(positionals[0]);
     const prices = pricePair(flags);
     refuseJsonConflicts(flags);
     await refuseReportTargets(flags);

@@ -6,7 +6,7 @@
 
 import { exists, InputError, RunFiles } from "../base/mod.ts";
 import { refuseOtherProtocol } from "../verify/mod.ts";
-import { notPinnedLine, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
+import { embeddedOr, notPinnedLine, PUBLISHED_RUN, withPublishedRun } from "../protocol/mod.ts";
 import { defineCommand } from "./_command.ts";
 import { DATASET_FLAG, PROTOCOL_FLAGS } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
@@ -21,7 +21,8 @@ export const command = defineCommand({
   summary: "prove offline that a published results directory follows from its rows",
   positionals: [{ name: "RESULTS_DIR", optional: true }],
   description:
-    `Without RESULTS_DIR, verifies the published run embedded in this program (results/pr4789-reproduction-v1).
+    `Without RESULTS_DIR (or with results/pr4789-reproduction-v1 where no such directory is), verifies the
+published run embedded in this program.
 Reads RESULTS_DIR (qa.rows.jsonl, qa.summary.json, qa.stats.json, qa_run.json) and lists each check with its
 verdict: the rows' schema, QA capacity and grader version; one row per (case, policy) with the capacity's kept
 facts; qa.rows.jsonl byte for byte the canonical serialisation of its rows; qa.summary.json and qa.stats.json
@@ -45,7 +46,7 @@ and the case-level verdict of the K runs re-derived from their rows. Writes noth
     ...PROTOCOL_FLAGS,
   },
   async run({ flags, positionals, io }) {
-    const directory = positionals[0];
+    const directory = await embeddedOr(positionals[0]);
     const json = flags.json ?? false;
     // Each file of the run is read once, by the module's check or the run's own: one set of bytes per verdict.
     const held = directory === undefined ? undefined : new RunFiles(directory);

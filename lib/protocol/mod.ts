@@ -53,7 +53,7 @@ export {
   validatedLine,
 } from "./prepare.ts";
 export { KEPT_PROTOCOL_DIR, readProtocolDirectory } from "./protocol_dir.ts";
-export { PUBLISHED_FILES, PUBLISHED_RUN, withPublishedRun } from "./published.ts";
+export { embeddedOr, PUBLISHED_FILES, PUBLISHED_RUN, withPublishedRun } from "./published.ts";
 export { EVICTION_POLICY_VERSION, GRADER_VERSION } from "./versions.ts";
 export { type Artifact, type ContractSources } from "./contracts.ts";
 export { type Dataset, type DatasetRow } from "./dataset.ts";

@@ -10,10 +10,29 @@ import rows from "../../results/pr4789-reproduction-v1/qa.rows.jsonl" with { typ
 import stats from "../../results/pr4789-reproduction-v1/qa.stats.json" with { type: "text" };
 import summary from "../../results/pr4789-reproduction-v1/qa.summary.json" with { type: "text" };
 import marker from "../../results/pr4789-reproduction-v1/qa_run.json" with { type: "text" };
-import { publishFiles } from "../base/mod.ts";
+import { exists, publishFiles } from "../base/mod.ts";
 
 /** Where the published run lives in the repository, and how the program names it. */
 export const PUBLISHED_RUN = "results/pr4789-reproduction-v1";
+
+/**
+ * `path`, or `undefined` (the embedded run) where `path` names the published run (`results/pr4789-reproduction-v1`,
+ * also with `./` or a trailing `/`) and nothing is there: a program run outside the checkout (the bundle) reads
+ * its embedded copy, so the README's commands run as shown.
+ *
+ * @example
+ * ```ts
+ * import { strictEqual } from "node:assert/strict";
+ * import { embeddedOr } from "./published.ts";
+ * strictEqual(await embeddedOr(undefined), undefined);
+ * strictEqual(await embeddedOr("results/pr4789-reproduction-v2"), "results/pr4789-reproduction-v2");
+ * ```
+ */
+export async function embeddedOr(path: string | undefined): Promise<string | undefined> {
+  if (path === undefined) return undefined;
+  const named = path.replace(/^\.\//, "").replace(/\/+$/, "") === PUBLISHED_RUN;
+  return named && !await exists(path) ? undefined : path;
+}
 
 /** The published run's files by name. */
 export const PUBLISHED_FILES: Readonly<Record<string, string>> = Object.freeze({

@@ -5,7 +5,7 @@
  */
 
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
+import { runCli, taskFlags, unwrap, withTempDir } from "../../helpers/cli.ts";
 import { buildDemoProtocol, eligibleRows, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
 import { loadDemoDataset } from "../../../lib/protocol/demo.ts";
 
@@ -204,5 +204,42 @@ Deno.test("author-protocol --seed with --cases all is refused in one line, exit 
     assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
     assertStringIncludes(refused.stderr, "--seed: expected --cases N to draw from, got all");
     assertEquals(await Deno.stat(output).then(() => true, () => false), false);
+  });
+});
+
+Deno.test("author-protocol without --from authors from the pinned protocol embedded, as --from the checkout does", async () => {
+  await withTempDir(async (directory) => {
+    const { dataset } = await writeDemoProtocol(`${directory}/demo`, await buildDemoProtocol());
+    const args = ["author-protocol", "--dataset", dataset, "--cases", "all", "--output-dir"];
+    // From an empty directory, as the bundle runs: the program's own protocol is the source.
+    await Deno.mkdir(`${directory}/empty`);
+    const embedded = await runCli([...args, "out"], { flags: CLI, cwd: `${directory}/empty` });
+    assertEquals(embedded.code, 0, embedded.stderr);
+    assertStringIncludes(
+      unwrap(embedded.stdout),
+      "authored deermem-hybrid-v1-pr4789-reproduction-v1-authored-all from deermem-hybrid-v1-pr4789-reproduction-v1:",
+    );
+    const checkout = await runCli([...args, `${directory}/checkout`, "--from", "."], { flags: CLI });
+    assertEquals(checkout.code, 0, checkout.stderr);
+    assertEquals(
+      await snapshot(`${directory}/empty/out`).then((files) =>
+        files.map((f) => f.slice(directory.length + 10))
+      ),
+      await snapshot(`${directory}/checkout`).then((files) =>
+        files.map((f) => f.slice(directory.length + 9))
+      ),
+    );
+    for (
+      const name of [
+        "configs/deermem-hybrid-v1-pr4789-reproduction-v1-authored-all.yaml",
+        "prompts/answer-v1.txt",
+      ]
+    ) {
+      assertEquals(
+        await Deno.readTextFile(`${directory}/empty/out/${name}`),
+        await Deno.readTextFile(`${directory}/checkout/${name}`),
+        name,
+      );
+    }
   });
 });

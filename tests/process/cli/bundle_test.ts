@@ -143,6 +143,40 @@ Deno.test("the bundle runs alone in an empty directory as ./deermem-eval.js COMM
   });
 });
 
+Deno.test("README's commands on results/pr4789-reproduction-v1 run with the bundle alone: the embedded run", async () => {
+  await withTempDir(async (directory) => {
+    await buildBundle(`${directory}/deermem-eval.js`);
+    const verify = await runBundle(directory, ["verify", "results/pr4789-reproduction-v1"]);
+    assertEquals(verify.code, 0, verify.stderr);
+    assertMatch(
+      verify.stdout,
+      /^results\/pr4789-reproduction-v1: the published run embedded in this program$/m,
+    );
+    assertMatch(verify.stdout, /^structure and statistics verified; predictions and grades need --dataset$/m);
+    const report = await runBundle(directory, ["report", "./results/pr4789-reproduction-v1/"]);
+    assertEquals(report.code, 0, report.stderr);
+    assertMatch(report.stdout, /^deermem-eval report: results\/pr4789-reproduction-v1 \(QA results\)$/m);
+    assertMatch(report.stdout, /exact McNemar p = 0\.0018 \(mid-p 0\.000977\)/);
+    const plan = await runBundle(directory, [
+      "plan",
+      "results/pr4789-reproduction-v1",
+      "--effect",
+      "0.10",
+      "--json",
+    ]);
+    assertEquals(plan.code, 0, plan.stderr);
+    const planned = JSON.parse(plan.stdout);
+    assertEquals([planned.cases, planned.discordance, planned.cases_needed], [40, 0.35, 289]);
+    // Another missing directory is still refused in one line, exit 2.
+    const other = await runBundle(directory, ["report", "results/pr4789-reproduction-v2"]);
+    assertEquals(other.code, 2, other.stdout);
+    assertEquals(other.stderr.trim().split("\n").length, 1, other.stderr);
+    const names = [];
+    for await (const entry of Deno.readDir(directory)) names.push(entry.name);
+    assertEquals(names, ["deermem-eval.js"], "nothing is written beside the bundle");
+  });
+});
+
 Deno.test("the bundle's run-qa reaches the endpoint with the key from the environment", async () => {
   const server = startAnswerServer(() => completion("x"));
   try {

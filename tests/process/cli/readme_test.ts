@@ -135,8 +135,8 @@ function substitute(
     ` ${places.runs}/`,
   ).replace(/(?<= )M(?= |$)/g, places.module)
     .replace(/(?<= )CASE(?= |$)/g, places.caseId);
-  // A command naming its own protocol (an authored one) or its source (author-protocol --from) keeps it.
-  if (/ --dataset | runs\//.test(command) && !/ --protocol | --from /.test(command)) {
+  // A command naming its own protocol (an authored one) keeps it; author-protocol's source is the pinned one.
+  if (/ --dataset | runs\//.test(command) && !/ --protocol | author-protocol /.test(command)) {
     text += ` --protocol ${places.protocol}`;
   }
   return text;
