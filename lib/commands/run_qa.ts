@@ -9,36 +9,27 @@
 import { InputError, type PublishOptions } from "../base/mod.ts";
 import {
   type ContractPaths,
-  type Contracts,
   type ProtocolConfig,
   type SourceState,
   STAND_IN_MODEL,
 } from "../protocol/mod.ts";
 import {
-  answerEpochs,
-  type AnswerTask,
+  type Answerer,
+  answererFor,
+  answerRun,
   checkOutputDirectory,
   checkQaSettings,
   type CostBudget,
-  costLines,
-  endpointIdentity,
-  epochDirectory,
-  epochDryRunLines,
+  dryRunPlan,
   MAX_EPOCHS,
   MIN_SECRET_LENGTH,
-  openAiProvider,
-  planRows,
   redact,
   refuseSelfReuse,
-  requestSettings,
-  resolveCredentials,
+  type ReuseRequest,
   type RunCandidate,
   type RunEvent,
   type RunQaSummary,
-  secretOf,
-  spentByRuns,
-  STAND_IN_ENDPOINT,
-  startStandIn,
+  type RunStart,
 } from "../qa/mod.ts";
 
 import { defineCommand, publishOptions, writeDocument } from "./_command.ts";
@@ -55,7 +46,7 @@ import { type EvictionPolicy, POLICIES } from "../policy/mod.ts";
 import { DATASET_FLAG, PRICE_FLAGS, pricePair, PROTOCOL_FLAGS, requiredDirectory } from "./_flags.ts";
 import { protocolSource } from "./_protocol_source.ts";
 import { progressReporter, redactingIo } from "./_run_qa_progress.ts";
-import { dryRunReuse, readReuseSourcesByRun, REUSE_FLAG } from "./_reuse.ts";
+import { dryRunBaseUrl, proveReuseSource, REUSE_FLAG } from "./_reuse.ts";
 import { SOURCE_STATE } from "./_version.ts";
 import { RUN_QA_DESCRIPTION } from "./_run_qa_help.ts";
 import {
@@ -64,9 +55,6 @@ import {
   requireRunQaPermissions,
 } from "./_run_qa_permissions.ts";
 import { listenForInterrupt, reportOutcome } from "./_run_qa_outcome.ts";
-
-/** The bearer token sent to the stand-in, which checks none (long enough to be redacted like any key). */
-const STAND_IN_KEY = "stand-in-answerer-needs-no-key";
 
 /** What `run-qa` reads and where it reports. */
 export interface RunQaRequest {
@@ -138,7 +126,7 @@ export type RunQaOutcome =
 export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
   const { directory, dryRun } = request;
   if (request.standIn && dryRun) throw new InputError("--stand-in answers the tasks; --dry-run calls none");
-  let credentials: ReturnType<typeof resolveCredentials> | undefined;
+  let answerer: Answerer | undefined;
   let stageCandidate: StageCandidate | undefined;
   let candidate: RunCandidate | undefined;
   let epochs = request.epochs ?? 1;
@@ -146,14 +134,10 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     beforeDataset: async (contracts) => {
       checkQaSettings(contracts);
       // Credentials first: a missing variable must fail before the dataset is touched.
-      if (request.standIn) {
-        requireLoopbackPermission();
-        credentials = { apiKey: STAND_IN_KEY, baseUrl: "" }; // the stand-in's URL is known once it listens
-      } else {
-        if (!dryRun) requireRunQaPermissions(contracts.config.qa);
-        credentials = dryRun ? undefined : resolveCredentials(contracts.config, request.env);
-        if (credentials !== undefined) requireNetPermission(credentials.baseUrl, contracts.config.qa);
-      }
+      if (request.standIn) requireLoopbackPermission();
+      else if (!dryRun) requireRunQaPermissions(contracts.config.qa);
+      answerer = answererFor(contracts, { standIn: request.standIn ?? false, dryRun, env: request.env });
+      if (answerer?.kind === "endpoint") requireNetPermission(answerer.baseUrl, contracts.config.qa);
       // The module is loaded (and hashed) after the credentials are read and before any call is made.
       if (request.policyModule !== undefined) {
         const loaded = await loadCandidate(request.policyModule);
@@ -170,123 +154,37 @@ export async function runQa(request: RunQaRequest): Promise<RunQaOutcome> {
     },
     candidate: () => stageCandidate,
   });
-  const runs = Array.from({ length: epochs }, (_, index) => index + 1);
-  if (credentials === undefined) {
-    const plans = await Promise.all(
-      runs.map((run) =>
-        directory === undefined ? undefined : planRows(epochDirectory(directory, run), tasks)
-      ),
-    );
-    const taken = await dryRunReuse(request, { contracts, tasks, epochs }, plans);
-    const toCall = plans.flatMap((runPlans, index) =>
-      (runPlans ?? tasks.map((task) => ({ task, state: "missing" as const })))
-        .filter((plan) => plan.state !== "reuse" && !taken[index].has(plan.task.rowId)).map((plan) =>
-          plan.task
-        )
-    );
-    const maxTokens = contracts.config.qa.max_tokens;
-    const spent = directory === undefined || request.prices === undefined
-      ? 0
-      : await spentByRuns(directory, epochs, { maxTokens, prices: request.prices });
-    const estimate = costLines(toCall, maxTokens, request.prices, request.maxCostUsd, spent);
-    const reused = taken.reduce((sum, rows) => sum + rows.size, 0);
-    if (reused > 0) estimate.unshift(`would reuse ${reused} answer(s) from earlier runs`);
-    return { kind: "dry-run", lines: epochDryRunLines(tasks, plans), estimate };
-  }
-  for (const run of runs) {
-    await refuseMixedAnswerers(epochDirectory(request.directory!, run), tasks, request.standIn ?? false);
-  }
-  const standIn = request.standIn ? startStandIn() : undefined;
-  try {
-    const baseUrlFor = (run: number) => standIn?.runUrl(run) ?? credentials!.baseUrl;
-    return await answerAll(request, { contracts, tasks, epochs }, { ...credentials, baseUrlFor }, candidate);
-  } finally {
-    await standIn?.close();
-  }
-}
-
-/** A run's rows come all from the stand-in or none: its answers must never pass for, or mix with, a model's. */
-async function refuseMixedAnswerers(directory: string, tasks: AnswerTask[], standIn: boolean): Promise<void> {
-  const models = (await planRows(directory, tasks)).flatMap((plan) =>
-    plan.state === "reuse" && plan.row !== undefined ? [plan.row.response_model] : []
-  );
-  const foreign = models.filter((model) => (model === STAND_IN_MODEL) !== standIn);
-  if (foreign.length === 0) return;
-  const from = standIn ? `${foreign[0]}, not the stand-in` : `the stand-in ${STAND_IN_MODEL}`;
-  throw new InputError(
-    `holds ${foreign.length} answer(s) from ${from}: a run's answers come from one answerer; use a fresh ` +
-      "output directory",
-    { path: directory },
-  );
-}
-
-/** The calls of a run (the stand-in, when asked for, already listening at `credentials.baseUrl`). */
-async function answerAll(
-  request: RunQaRequest,
-  stage: { contracts: Contracts; tasks: AnswerTask[]; epochs: number },
-  credentials: { apiKey: string; baseUrlFor: (run: number) => string },
-  candidate: RunCandidate | undefined,
-): Promise<RunQaOutcome> {
-  const { contracts, tasks } = stage;
-  const qa = contracts.config.qa;
-  const baseUrl = credentials.baseUrlFor(1);
-  const endpoint = request.standIn ? STAND_IN_ENDPOINT : endpointIdentity(baseUrl);
-  // Every source of every run is read and checked before anything is written or called.
-  const reuses = await readReuseSourcesByRun(request.reuse ?? [], stage.epochs, {
-    contracts,
-    endpoint,
-    tasks,
-    warn: request.onNotice ?? (() => {}),
-    ungraded: request.reuseUngraded ?? false,
-  });
-  const reuseFor = (run: number) => Promise.resolve({ endpoint, sources: reuses[run - 1] });
-  const budget: CostBudget | undefined = request.maxCostUsd === undefined
-    ? undefined
-    : { maxCostUsd: request.maxCostUsd, prices: request.prices!, maxTokens: qa.max_tokens };
-  const providerFor = (run: number) =>
-    openAiProvider({
-      baseUrl: credentials.baseUrlFor(run),
-      apiKey: credentials.apiKey,
-      settings: requestSettings(contracts),
-      timeoutSeconds: qa.timeout_seconds,
+  const reuse = reuseRequest(request);
+  if (answerer === undefined) {
+    const baseUrl = () => dryRunBaseUrl(contracts, request.env);
+    const { prices, maxCostUsd } = request;
+    const planned = await dryRunPlan({ contracts, tasks, epochs }, {
+      directory,
+      prices,
+      maxCostUsd,
+      reuse: { ...reuse, baseUrl },
     });
-  request.onStart?.({
-    secret: secretOf(credentials.apiKey),
-    host: new URL(baseUrl).host,
-    model: request.standIn ? `the stand-in answerer ${STAND_IN_MODEL} (not a language model)` : qa.model,
-    workers: qa.workers,
-    attempts: qa.max_attempts,
-  });
-  const summary = await answerEpochs(contracts, tasks, request.directory!, stage.epochs, {
-    providerFor,
-    retry: { maxAttempts: qa.max_attempts },
-    workers: qa.workers,
-    source: request.source,
-    signal: request.signal,
-    onEvent: request.onEvent,
-    secret: secretOf(credentials.apiKey),
-    publish: request.publish,
-    limit: request.limit,
-    candidate,
-    budget,
-    reuseFor,
+    return { kind: "dry-run", ...planned };
+  }
+  const { source, signal, onStart, onEvent, publish, limit, prices, maxCostUsd } = request;
+  const summary = await answerRun({ contracts, tasks, epochs, directory: directory! }, answerer, {
+    ...{ source, signal, onStart, onEvent, publish, limit, candidate, prices, maxCostUsd, reuse },
     record: {
       name: RUN_KIND_FILE,
       text: runKindRecord(request.kind ?? (candidate === undefined ? "qa" : "candidate-qa")),
     },
   });
-  return { kind: "ran", summary, qa, maxCostUsd: request.maxCostUsd };
+  return { kind: "ran", summary, qa: contracts.config.qa, maxCostUsd };
 }
 
-/** What run-qa is about to do, told once before the first call. */
-export interface RunStart {
-  /** The text to redact (`""` when the key is too short to be a secret). */
-  secret: string;
-  /** The endpoint's host. */
-  host: string;
-  model: string;
-  workers: number;
-  attempts: number;
+/** The `--reuse` sources as the qa layer reads them, each graded source proved by `verify`. */
+function reuseRequest(request: RunQaRequest): ReuseRequest {
+  return {
+    directories: request.reuse ?? [],
+    ungraded: request.reuseUngraded ?? false,
+    warn: request.onNotice ?? (() => {}),
+    prove: proveReuseSource,
+  };
 }
 
 /** The `run-qa` command. */

@@ -5,7 +5,7 @@
  */
 
 export { PolicyModuleError } from "./errors.ts";
-export { SANDBOX_LIMITS, sandboxMemoryBound } from "./limits.ts";
+export { SANDBOX_LIMITS } from "./limits.ts";
 
 export { rankOrder } from "./_radix.ts";
 export { POLICY_MEMORY_BOUND } from "./_sandbox_command.ts";
@@ -47,7 +47,7 @@ export {
   retentionTableOf,
   runRecord,
 } from "./outputs.ts";
-export { DEFAULT_POLICY_TIME_LIMIT_SECONDS, type SandboxModule } from "./sandbox.ts";
+export { type SandboxModule } from "./sandbox.ts";
 export {
   DEFAULT_HYBRID_PARAMS,
   type EvictedFact,

@@ -9,21 +9,13 @@ export { DatasetIntegrityError } from "./errors.ts";
 export { CASE_SOURCES, type CaseSource, distractorOffset, type PreparedCase } from "./cases.ts";
 export { ProtocolConfig } from "./config.ts";
 export { type Contracts, EMBEDDED_ARTIFACTS, embeddedSources, loadContracts } from "./contracts.ts";
-export { type AuthoredProtocol, authorProtocol, type AuthorRequest, type AuthorSource } from "./author.ts";
+export { authorProtocol } from "./author.ts";
 export { loadDataset } from "./dataset.ts";
 export { answerText, renderEvidence } from "./evidence.ts";
-export {
-  type EligibleCount,
-  eligibleCount,
-  eligibleLine,
-  eligibleRows,
-  PINNED_DATASET_QUESTIONS,
-  pinnedEligibleBound,
-} from "./eligible.ts";
+export { type EligibleCount, eligibleLine, pinnedEligibleBound } from "./eligible.ts";
 export {
   buildDemoProtocol,
   DEMO_DATASET_SHA256,
-  DEMO_PROTOCOL_ID,
   prepareDemoProtocol,
   STAND_IN_MODEL,
   STAND_IN_NOTICE,
@@ -36,8 +28,6 @@ export {
   type DatasetIdentity,
   datasetIdentity,
   notPinnedLine,
-  PINNED_PROTOCOL_ID,
-  pinnedDifferences,
   type SourceState,
 } from "./identity.ts";
 export { buildPool, type Fact, type Pool, type UsageEntry } from "./pool.ts";

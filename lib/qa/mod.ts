@@ -8,19 +8,7 @@ export { BudgetExceededError, ProviderError } from "./answer/errors.ts";
 
 export { type RunEvent, type RunQaSummary } from "./answer/answer_types.ts";
 export { qaSummary, type QaSummaryGroup, qaSummaryGroups } from "./grade/accuracy_summary.ts";
-export {
-  endpointIdentity,
-  lookAtReuseSource,
-  readReusedRows,
-  readReuseRows,
-  refuseSelfReuse,
-  reusableTasks,
-  reusedLine,
-  type ReusedRows,
-  type ReuseSource,
-  STAND_IN_ENDPOINT,
-  unansweredTasks,
-} from "./answer/answer_reuse.ts";
+export { readReusedRows, refuseSelfReuse, reusedLine, type ReusedRows } from "./answer/answer_reuse.ts";
 export {
   ANSWER_ROW_SCHEMA_VERSION,
   AnswerRow,
@@ -32,8 +20,10 @@ export {
   parseAnswerRow,
 } from "./run/answer_rows.ts";
 export { answerTasks } from "./answer/answering.ts";
-export { answerEpochs, checkOutputDirectory, epochDryRunLines, spentByRuns } from "./answer/epoch_runs.ts";
-export { epochDirectory, epochRunDirectories, EPOCHS_FILE, MAX_EPOCHS } from "./run/epochs.ts";
+export { type Answerer, answererFor, answerRun, dryRunPlan, type RunStart } from "./answer/answer_run.ts";
+export { type ReuseRequest } from "./answer/reuse_sources.ts";
+export { checkOutputDirectory } from "./answer/epoch_runs.ts";
+export { epochRunDirectories, EPOCHS_FILE, MAX_EPOCHS } from "./run/epochs.ts";
 export {
   type ExpectedCandidate,
   type PolicyPair,
@@ -43,10 +33,8 @@ export {
   type RunCandidate,
   runCandidateSchema,
 } from "./run/candidate.ts";
-export { type CostBudget, costLines, TOKEN_RULE } from "./answer/cost.ts";
-export { resolveCredentials } from "./answer/credentials.ts";
+export { type CostBudget, TOKEN_RULE } from "./answer/cost.ts";
 export {
-  type AnswerMismatch,
   answerMismatch,
   GradedRow,
   gradedRow,
@@ -87,9 +75,7 @@ export {
   requestFingerprint,
   type RequestSettings,
 } from "./run/prompt.ts";
-export { openAiProvider } from "./answer/provider.ts";
-export { MIN_SECRET_LENGTH, redact, secretOf } from "./answer/redact.ts";
-export { planRows, type RowPlan } from "./answer/resume.ts";
+export { MIN_SECRET_LENGTH, redact } from "./answer/redact.ts";
 export {
   GRADED_OUTPUTS,
   GRADED_ROWS_FILE,
@@ -112,7 +98,6 @@ export {
   qaRunMarker,
   readMarker,
 } from "./run/run_marker.ts";
-export { startStandIn } from "./answer/stand_in.ts";
 export {
   type BootstrapOptions,
   type BootstrapResult,
@@ -133,11 +118,5 @@ export {
   SUITE_ROWS,
   suiteLines,
 } from "./grade/suite_stats.ts";
-export {
-  type AnswerTask,
-  buildAnswerTasks,
-  type CandidateModule,
-  checkQaSettings,
-  requestSettings,
-} from "./run/tasks.ts";
+export { type AnswerTask, buildAnswerTasks, type CandidateModule, checkQaSettings } from "./run/tasks.ts";
 export { demoGradedRun } from "./grade/demo_run.ts";

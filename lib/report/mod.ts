@@ -4,9 +4,7 @@
  * @module
  */
 
-export { NotVerifiedError } from "../verify/mod.ts";
 export {
-  comparePublished,
   publishedComparisonHeading,
   publishedComparisonSections,
   readPublishedComparison,
@@ -16,31 +14,15 @@ export { readCaseAnswers } from "./explain/case_answers.ts";
 export { compareRuns, comparisonHeading, comparisonSections } from "./compare/compare.ts";
 export { explainText } from "./explain/explain.ts";
 export { explainCase } from "./explain/explanation.ts";
-export { formatCount, formatP, formatSigned, pClause, shorten } from "./document/format.ts";
 export { reportHtml, sectionsHtml, sweepHtml } from "./render/html.ts";
-export { escapeHtml } from "./document/html_escape.ts";
 export type { Section } from "./document/model.ts";
 export { type Notice, reportNotices } from "./document/notices.ts";
-export {
-  PolicyReportJson,
-  QaReportJson,
-  reportJson,
-  SweepReportJson,
-  sweepReportJson,
-} from "./render/json.ts";
+export { reportJson, sweepReportJson } from "./render/json.ts";
 export { buildReport, reportRuns, type RunsRequest } from "./run/load.ts";
 export { type CandidateRunInput, checkOneBaseline, manyCandidates } from "./compare/many_candidates.ts";
 export { renderManyCandidates } from "./compare/many_page.ts";
-export {
-  markdownEscape,
-  markdownTable,
-  reportMarkdown,
-  sectionsMarkdown,
-  sweepMarkdown,
-} from "./render/markdown.ts";
-export { detectRunKind } from "./run/run_kind.ts";
-export { type PolicyReport, type Prices, type QaReport, type RunReport } from "./run/run_report.ts";
-export { reportSections } from "./run/sections.ts";
-export { readSweepReport, sweepReport } from "./sweep/sweep.ts";
-export { noticesText, reportText, sectionsText, tableLines, verificationLines } from "./render/text.ts";
+export { reportMarkdown, sectionsMarkdown, sweepMarkdown } from "./render/markdown.ts";
+export { type Prices, type QaReport, type RunReport } from "./run/run_report.ts";
+export { readSweepReport } from "./sweep/sweep.ts";
+export { noticesText, reportText, sectionsText, verificationLines } from "./render/text.ts";
 export { type Verification } from "./run/verification.ts";

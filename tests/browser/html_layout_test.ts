@@ -8,7 +8,6 @@ import { embeddedSources, loadContracts } from "../../lib/protocol/contracts.ts"
 import { prepareProtocol } from "../../lib/protocol/prepare.ts";
 import {
   buildReport,
-  comparePublished,
   compareRuns,
   comparisonHeading,
   comparisonSections,
@@ -19,7 +18,6 @@ import {
   reportHtml,
   sectionsHtml,
   sweepHtml,
-  sweepReport,
 } from "../../lib/report/mod.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../lib/sweep/mod.ts";
 import { PUBLISHED_FILES } from "../../lib/protocol/published.ts";
@@ -29,6 +27,8 @@ import { type BrowserPage, openBrowser, requireChromium } from "../helpers/chrom
 import { GOLDEN, ROOT } from "../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../helpers/fixture.ts";
 import { contrast, intersects, PROBE, type Probe } from "../helpers/layout_probe.ts";
+import { comparePublished } from "../../lib/report/compare/against_published.ts";
+import { sweepReport } from "../../lib/report/sweep/sweep.ts";
 
 const WIDTHS = [390, 1400] as const;
 const MIN_TEXT = 11;

@@ -6,8 +6,9 @@
 
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { runCli, taskFlags, unwrap, withTempDir } from "../../helpers/cli.ts";
-import { buildDemoProtocol, eligibleRows, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
 import { loadDemoDataset } from "../../../lib/protocol/demo.ts";
+import { eligibleRows } from "../../../lib/protocol/eligible.ts";
 
 const CLI = taskFlags("cli");
 const RUN_QA = taskFlags("run-qa");

@@ -8,7 +8,8 @@ import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { fixtureProtocolFlags, runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET } from "../../helpers/fixture.ts";
 import { answerServer } from "../../helpers/qa_runs.ts";
-import { buildDemoProtocol, DEMO_PROTOCOL_ID, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
+import { DEMO_PROTOCOL_ID } from "../../../lib/protocol/demo.ts";
 
 const PINNED_PROTOCOL_ID = "deermem-hybrid-v1-pr4789-reproduction-v1";
 const RUN_QA = taskFlags("run-qa");

@@ -4,7 +4,8 @@ import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../h
 import { fixtureProtocolFlags, ROOT, runCli, taskFlags, unwrap, withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET, REFERENCE_QA } from "../../helpers/fixture.ts";
 import { runInTerminal } from "../../helpers/terminal.ts";
-import { escapeHtml, markdownEscape } from "../../../lib/report/mod.ts";
+import { escapeHtml } from "../../../lib/report/document/html_escape.ts";
+import { markdownEscape } from "../../../lib/report/render/markdown.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
 const QA_FILES = ["qa.rows.jsonl", "qa.summary.json", "qa.stats.json", "qa_run.json"];

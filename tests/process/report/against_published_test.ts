@@ -16,8 +16,9 @@ import {
   assertThrows,
 } from "../../helpers/assert.ts";
 import { InputError } from "../../../lib/base/errors.ts";
-import { comparePublished, publishedComparisonSections, sectionsText } from "../../../lib/report/mod.ts";
+import { publishedComparisonSections, sectionsText } from "../../../lib/report/mod.ts";
 import { runCli, unwrap, withTempDir } from "../../helpers/cli.ts";
+import { comparePublished } from "../../../lib/report/compare/against_published.ts";
 
 const SHA = "ab".repeat(32);
 

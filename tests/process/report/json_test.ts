@@ -1,15 +1,10 @@
 /** report --json: the report's data as one schema'd document, each figure the text report shows. */
-import {
-  buildReport,
-  PolicyReportJson,
-  QaReportJson,
-  reportJson,
-  SweepReportJson,
-} from "../../../lib/report/mod.ts";
+import { buildReport, reportJson } from "../../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
 import { publishedReport } from "../../helpers/published.ts";
+import { PolicyReportJson, QaReportJson, SweepReportJson } from "../../../lib/report/render/json.ts";
 
 const CLI = { flags: taskFlags("cli") };
 

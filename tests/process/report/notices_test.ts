@@ -3,10 +3,10 @@
  * own schema, and every format opens with the notice.
  */
 
-import { PolicyReportJson, QaReportJson } from "../../../lib/report/mod.ts";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { runCli, withTempDir } from "../../helpers/cli.ts";
 import { SYNTHETIC_NOTICE } from "../../../lib/protocol/mod.ts";
+import { PolicyReportJson, QaReportJson } from "../../../lib/report/render/json.ts";
 
 const STAND_IN_FLAGS = [
   "--no-prompt",

@@ -1,8 +1,9 @@
 /** The sandbox's limits are stated once: the docs page and the help say the numbers SANDBOX_LIMITS holds. */
-import { SANDBOX_LIMITS, sandboxMemoryBound } from "../../../lib/policy/mod.ts";
+import { SANDBOX_LIMITS } from "../../../lib/policy/mod.ts";
 import { POLICY_TIME_LIMIT_FLAG } from "../../../lib/commands/_flags.ts";
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { ROOT } from "../../helpers/paths.ts";
+import { sandboxMemoryBound } from "../../../lib/policy/limits.ts";
 
 Deno.test("docs/reference.md states the sandbox's limits as SANDBOX_LIMITS holds them", async () => {
   const page = (await Deno.readTextFile(`${ROOT}docs/reference.md`)).replace(/\s+/g, " ");

@@ -9,7 +9,6 @@ import {
   answerRowJson,
   buildAnswerTasks,
   checkMarker,
-  planRows,
   type QaCandidate,
   qaRunMarker,
   responsePath,
@@ -17,6 +16,7 @@ import {
 import { assertEquals, assertRejects, assertThrows } from "../../helpers/assert.ts";
 import { withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
+import { planRows } from "../../../lib/qa/answer/resume.ts";
 
 const contracts = await fixtureContracts();
 const prepared = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);

@@ -2,18 +2,12 @@
  * The report is a typed document: the renderers draw its notices, its checks and its claim from fields, never
  * from each other's text.
  */
-import {
-  type Notice,
-  PolicyReportJson,
-  reportHtml,
-  reportJson,
-  reportMarkdown,
-  reportText,
-} from "../../../lib/report/mod.ts";
+import { type Notice, reportHtml, reportJson, reportMarkdown, reportText } from "../../../lib/report/mod.ts";
 import { claimOf } from "../../../lib/report/run/claim.ts";
 import { samplePolicyReport } from "../../../lib/report/run/samples.ts";
 import type { PolicyReport } from "../../../lib/report/run/run_report.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { PolicyReportJson } from "../../../lib/report/render/json.ts";
 
 const PARTIAL: Notice = {
   kind: "partial",

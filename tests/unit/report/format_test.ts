@@ -1,6 +1,6 @@
 /** Cell formatting: counts, signed differences, p-values, shortened predictions. */
-import { formatCount, formatP, formatSigned, pClause, shorten } from "../../../lib/report/mod.ts";
 import { assertEquals } from "../../helpers/assert.ts";
+import { formatCount, formatP, formatSigned, pClause, shorten } from "../../../lib/report/document/format.ts";
 
 Deno.test("formatting helpers: counts, signed differences, shortened predictions", () => {
   assertEquals(formatCount(86342), "86,342");

@@ -3,7 +3,6 @@
  * row re-derived; a suite with no cases shows no statistics.
  */
 import {
-  comparePublished,
   publishedComparisonHeading,
   publishedComparisonSections,
   reportHtml,
@@ -18,6 +17,7 @@ import { policySummaryGroups } from "../../../lib/policy/mod.ts";
 import type { PolicyReport } from "../../../lib/report/run/run_report.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { publishedReport } from "../../helpers/published.ts";
+import { comparePublished } from "../../../lib/report/compare/against_published.ts";
 
 Deno.test("a module policy run read without its module: the claim says which rows were re-derived and which were not", () => {
   const sample = samplePolicyReport();

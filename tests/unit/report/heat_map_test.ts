@@ -1,9 +1,10 @@
 import { heatColour, heatLevel, heatMapModel } from "../../../lib/report/sweep/_heat_map.ts";
 import { prepareProtocol } from "../../../lib/protocol/prepare.ts";
-import { sweepHtml, sweepReport } from "../../../lib/report/mod.ts";
+import { sweepHtml } from "../../../lib/report/mod.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../../lib/sweep/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
+import { sweepReport } from "../../../lib/report/sweep/sweep.ts";
 
 const contracts = await fixtureContracts();
 const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);

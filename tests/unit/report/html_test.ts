@@ -1,8 +1,9 @@
 import { embeddedSources, loadContracts } from "../../../lib/protocol/contracts.ts";
-import { buildReport, type QaReport, reportHtml, reportSections } from "../../../lib/report/mod.ts";
+import { buildReport, type QaReport, reportHtml } from "../../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { GOLDEN, ROOT, withTempDir } from "../../helpers/cli.ts";
 import { fixtureContracts } from "../../helpers/fixture.ts";
+import { reportSections } from "../../../lib/report/run/sections.ts";
 
 const PUBLISHED = `${ROOT}results/pr4789-reproduction-v1`;
 const contracts = await loadContracts(embeddedSources());

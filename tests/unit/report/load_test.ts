@@ -1,8 +1,9 @@
 /** The `report` stage's collection: a directory verify rejects is refused. */
-import { buildReport, NotVerifiedError, type Verification } from "../../../lib/report/mod.ts";
+import { buildReport, type Verification } from "../../../lib/report/mod.ts";
 import { assertEquals, assertRejects } from "../../helpers/assert.ts";
 import { withTempDir } from "../../helpers/cli.ts";
 import { contracts, copyDirectory, PUBLISHED, QA_FILES } from "../../helpers/published.ts";
+import { NotVerifiedError } from "../../../lib/verify/mod.ts";
 
 Deno.test("report refuses a directory verify rejects, and shows no numbers", async () => {
   await withTempDir(async (directory) => {

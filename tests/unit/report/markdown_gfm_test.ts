@@ -12,7 +12,6 @@ import {
   reportMarkdown,
   sectionsMarkdown,
   sweepMarkdown,
-  sweepReport,
 } from "../../../lib/report/mod.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../../lib/sweep/mod.ts";
 import { prepareProtocol } from "../../../lib/protocol/prepare.ts";
@@ -21,6 +20,7 @@ import { GOLDEN, withTempDir } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts, fixtureTasks, REFERENCE_QA } from "../../helpers/fixture.ts";
 import { gfmBlocks, gfmProblems } from "../../helpers/gfm.ts";
 import { contracts, copyDirectory, PUBLISHED, publishedReport, QA_FILES } from "../../helpers/published.ts";
+import { sweepReport } from "../../../lib/report/sweep/sweep.ts";
 
 const PRICES = { input: 0.27, output: 1.1 };
 

@@ -1,7 +1,8 @@
 /** Markdown rendering of reports: escaping and GFM tables. */
-import { markdownEscape, markdownTable, reportMarkdown, reportText } from "../../../lib/report/mod.ts";
+import { reportMarkdown, reportText } from "../../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { publishedReport } from "../../helpers/published.ts";
+import { markdownEscape, markdownTable } from "../../../lib/report/render/markdown.ts";
 
 Deno.test("markdownEscape: Markdown's punctuation gets a backslash, line breaks become one space", () => {
   assertEquals(

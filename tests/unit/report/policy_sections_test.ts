@@ -2,10 +2,11 @@
 import { evaluateAll } from "../../../lib/policy/mod.ts";
 import { retentionTable } from "../../../lib/policy/mod.ts";
 import { prepareProtocol } from "../../../lib/protocol/prepare.ts";
-import { buildReport, type PolicyReport, reportText } from "../../../lib/report/mod.ts";
+import { buildReport, reportText } from "../../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { GOLDEN } from "../../helpers/cli.ts";
 import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
+import type { PolicyReport } from "../../../lib/report/run/run_report.ts";
 
 const FIXTURE_POLICY = `${GOLDEN}/fixture-run/policy`;
 

@@ -1,9 +1,9 @@
 /** Run-kind detection. */
 import { InputError } from "../../../lib/base/errors.ts";
-import { detectRunKind } from "../../../lib/report/mod.ts";
 import { assertEquals, assertRejects } from "../../helpers/assert.ts";
 import { GOLDEN, withTempDir } from "../../helpers/cli.ts";
 import { PUBLISHED } from "../../helpers/published.ts";
+import { detectRunKind } from "../../../lib/report/run/run_kind.ts";
 
 const FIXTURE_POLICY = `${GOLDEN}/fixture-run/policy`;
 

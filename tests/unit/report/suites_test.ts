@@ -1,14 +1,9 @@
 /** The suites section: the published run's headline numbers, as values and as terminal text. */
-import {
-  formatSigned,
-  QaReportJson,
-  reportHtml,
-  reportJson,
-  reportMarkdown,
-  reportText,
-} from "../../../lib/report/mod.ts";
+import { reportHtml, reportJson, reportMarkdown, reportText } from "../../../lib/report/mod.ts";
 import { assert, assertEquals, assertMatch, assertStringIncludes } from "../../helpers/assert.ts";
 import { publishedReport } from "../../helpers/published.ts";
+import { formatSigned } from "../../../lib/report/document/format.ts";
+import { QaReportJson } from "../../../lib/report/render/json.ts";
 
 Deno.test("the published run's suites: 23/40 vs 35/40 (p 0.0018, +0.300 [+0.150, +0.450]), 1/5 vs 5/5, 24/45 vs 40/45", async () => {
   const report = await publishedReport();

@@ -3,7 +3,8 @@ import { FIXTURE_DATASET, fixtureContracts } from "../../helpers/fixture.ts";
 import { InputError } from "../../../lib/base/errors.ts";
 import { prepareProtocol } from "../../../lib/protocol/prepare.ts";
 import { parseGrid, runSweep, sweepJsonl, sweepJsonlSha256, sweepRecord } from "../../../lib/sweep/mod.ts";
-import { readSweepReport, sweepReport } from "../../../lib/report/mod.ts";
+import { readSweepReport } from "../../../lib/report/mod.ts";
+import { sweepReport } from "../../../lib/report/sweep/sweep.ts";
 
 const contracts = await fixtureContracts();
 const protocol = await prepareProtocol(contracts, await Deno.readFile(FIXTURE_DATASET), FIXTURE_DATASET);

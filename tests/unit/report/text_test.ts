@@ -1,6 +1,7 @@
 /** The terminal renderer: aligned tables. */
-import { sectionsText, tableLines } from "../../../lib/report/mod.ts";
+import { sectionsText } from "../../../lib/report/mod.ts";
 import { assertEquals } from "../../helpers/assert.ts";
+import { tableLines } from "../../../lib/report/render/text.ts";
 
 Deno.test("tableLines: columns aligned, numeric ones to the right", () => {
   assertEquals(
