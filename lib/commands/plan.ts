@@ -8,7 +8,15 @@
 
 import { CommandFailedError, exists, InputError, RunFiles, visible } from "../base/mod.ts";
 import { refuseOtherProtocol, verifyQaRun } from "../verify/mod.ts";
-import { type GradedRow, plan, planLines, type PlanQuestion, qaStatsSuites, SUITE_ROWS } from "../qa/mod.ts";
+import {
+  epochRunDirectories,
+  type GradedRow,
+  plan,
+  planLines,
+  type PlanQuestion,
+  qaStatsSuites,
+  SUITE_ROWS,
+} from "../qa/mod.ts";
 import {
   type Contracts,
   embeddedOr,
@@ -44,6 +52,8 @@ in the official cases the manifest's selection rule finds eligible in it (--json
 a protocol of the pinned dataset, whether they fit in its public upper bound (LongMemEval's oracle file: 72
 knowledge-update + 127 temporal-reasoning non-abstention questions before the length filters, at most 199
 eligible; --json: eligible_upper_bound). An effect above ψ and a suite with no discordant case are refused.
+On a K-run directory (run-qa --epochs K) ψ is run 1's, and the first line says so (--json:
+discordance_of_run).
 results/pr4789-reproduction-v1, where no such directory is, is the published run embedded in this program.
 Writes nothing; no network.`,
   flags: {
@@ -113,6 +123,8 @@ Writes nothing; no network.`,
         prices,
       };
       const result = plan(question);
+      const runs = (await epochRunDirectories(directory)).length;
+      if (runs > 1) result.discordance_of_run = { run: 1, of: runs };
       if (source.dataset !== undefined) {
         result.eligible = (await prepareDataset(contracts, source.dataset)).eligible.total;
       } else {

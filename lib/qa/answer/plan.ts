@@ -49,6 +49,8 @@ export interface Plan {
   eligible?: number;
   /** Without the dataset, the most the pinned dataset can give by its public counts (an upper bound). */
   eligible_upper_bound?: number;
+  /** Which run's discordance was used, when the directory holds K runs (run 1: one run's McNemar is planned). */
+  discordance_of_run?: { run: number; of: number };
 }
 
 /**
@@ -106,6 +108,12 @@ function signed(value: number): string {
   return `+${value.toFixed(3)}`;
 }
 
+/** " in run 1 of the directory's K runs" when the discordance is one run's of several, else nothing. */
+function runOf(result: Plan): string {
+  const of = result.discordance_of_run;
+  return of === undefined ? "" : ` in run ${of.run} of the directory's ${of.of} runs`;
+}
+
 /**
  * `plan`'s text: one line per figure, what epochs buy, and the eligible cases (or, without the dataset, the pinned
  * dataset's upper bound) when they apply.
@@ -127,7 +135,7 @@ export function planLines(question: PlanQuestion, result: Plan): string[] {
   const lines = [
     `${suite}: ${result.cases} cases, ${question.discordant} discordant (discordance ${
       fixed(result.discordance)
-    })`,
+    })${runOf(result)}`,
     `exact McNemar power at ${result.cases} cases for ${signed(effect)} (alpha ${alpha}): ` +
     fixed(result.power_at_cases),
     result.cases_needed === null

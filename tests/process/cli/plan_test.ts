@@ -4,6 +4,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
 import { copyDirectory, PUBLISHED, QA_FILES } from "../../helpers/published.ts";
 import { exactPower } from "../../../lib/qa/grade/power.ts";
+import { EPOCHS_FILE, epochsRecordJson } from "../../../lib/qa/run/epochs.ts";
 import { prepareDataset, readContracts, readProtocolDirectory } from "../../../lib/protocol/mod.ts";
 
 const CLI = taskFlags("cli");
@@ -114,5 +115,27 @@ Deno.test("plan on the demo's run counts the eligible cases of the demo's own da
     const json = await runCli(["plan", `${directory}/demo`, "--effect", "0.1", "--json"], { flags: CLI });
     const document = JSON.parse(json.stdout);
     assertEquals([document.eligible, document.eligible_upper_bound], [prepared.eligible.total, undefined]);
+  });
+});
+
+Deno.test("plan on a K-run directory says its discordance is run 1's, in the text and the JSON", async () => {
+  await withTempDir(async (directory) => {
+    const run = `${directory}/k2`;
+    await Deno.mkdir(`${run}/epoch-2`, { recursive: true });
+    await copyDirectory(PUBLISHED, run, QA_FILES);
+    await copyDirectory(PUBLISHED, `${run}/epoch-2`, QA_FILES);
+    await Deno.writeTextFile(`${run}/${EPOCHS_FILE}`, epochsRecordJson(2));
+    const text = await runCli(["plan", run, "--effect", "0.10"], { flags: CLI });
+    assertEquals(text.code, 0, text.stderr);
+    const lines = text.stdout.split("\n");
+    assertEquals(
+      lines[0],
+      "longmemeval: 40 cases, 14 discordant (discordance 0.350) in run 1 of the directory's 2 runs",
+    );
+    const json = await runCli(["plan", run, "--effect", "0.10", "--json"], { flags: CLI });
+    assertEquals(json.code, 0, json.stderr);
+    assertEquals(JSON.parse(json.stdout).discordance_of_run, { run: 1, of: 2 });
+    const one = await runCli(["plan", PUBLISHED, "--effect", "0.10", "--json"], { flags: CLI });
+    assertEquals(JSON.parse(one.stdout).discordance_of_run, undefined);
   });
 });
