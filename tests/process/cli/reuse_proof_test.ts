@@ -106,11 +106,21 @@ Deno.test("reuse: a graded source is reused and every reader names it; a source 
       assertEquals(taken.code, 0, taken.stderr);
       assertEquals(server.requests.length, 90);
       assertEquals((await grade(`${directory}/n`)).code, 0);
+      const line = `reused: 90 row(s) taken from earlier runs, not answered by this one: ${directory}/g (90)`;
       const verified = await offline(["verify", `${directory}/n`]);
-      assertStringIncludes(
-        verified.stdout.replace(/\s+/g, " "),
-        `reused: 90 row(s) taken from earlier runs, not answered by this one: ${directory}/g (90)`,
-      );
+      assertStringIncludes(verified.stdout.replace(/\s+/g, " "), line);
+      // The report says it in each format: text, Markdown, HTML and --json.
+      const [markdown, html] = [`${directory}/n.md`, `${directory}/n.html`];
+      const reported = await offline(["report", `${directory}/n`, "--markdown", markdown, "--html", html]);
+      assertEquals(reported.code, 0, reported.stderr);
+      assertStringIncludes(reported.stdout.replace(/\s+/g, " "), line);
+      assertStringIncludes((await Deno.readTextFile(markdown)).replace(/\s+/g, " "), line);
+      assertStringIncludes(await Deno.readTextFile(html), `<p>· ${line}</p>`);
+      const json = JSON.parse((await offline(["report", `${directory}/n`, "--json"])).stdout);
+      assertEquals(json.verification.reused, {
+        rows: 90,
+        sources: [{ from: `${directory}/g`, rows: 90, graded: true }],
+      });
     });
   } finally {
     await server.close();
