@@ -16,6 +16,8 @@ import {
   GRADED_ROWS_FILE,
   type GradedRow,
   lookAtReuseSource,
+  PARTIAL_DIR,
+  PARTIAL_RECORD_FILE,
   readReuseRows,
   reusableTasks,
   type ReuseSource,
@@ -151,8 +153,13 @@ async function gradedAnswers(
 ): Promise<Map<string, GradedRow> | undefined> {
   if (!await exists(`${directory}/${GRADED_ROWS_FILE}`)) {
     if (ungraded) return undefined;
+    // A partial grading proves only its rows: the source is refused as ungraded, and the refusal says why.
+    const partial = await exists(`${directory}/${PARTIAL_DIR}/${PARTIAL_RECORD_FILE}`);
     throw new InputError(
-      "not reused: it is not graded, so nothing proves its answers (grade it with grade-qa, or give " +
+      (partial
+        ? `not reused: it is graded only in part (${PARTIAL_DIR}/), which does not prove a source's answers ` +
+          "(answer and grade the rest, or give "
+        : "not reused: it is not graded, so nothing proves its answers (grade it with grade-qa, or give ") +
         "--reuse-ungraded to take them unproved)",
       { path: directory },
     );

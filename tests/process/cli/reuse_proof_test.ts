@@ -181,3 +181,24 @@ Deno.test("reuse: stand-in runs reuse each other (one stand-in identity, whateve
     assertStringIncludes(second.stdout, "answer rows: 90 reused, 0 called, 0 failed");
   });
 });
+
+Deno.test("reuse: a source graded only in part (a --limit run's partial/) is refused, and the refusal says so", async () => {
+  await withTempDir(async (directory) => {
+    const protocol = `${directory}/protocol`;
+    await writeDemoProtocol(protocol, await buildDemoProtocol());
+    const run = (out: string, extra: string[]) =>
+      runCli(["run-qa", "--stand-in", "--protocol", protocol, "--output-dir", out, ...extra], {
+        flags: taskFlags("run-qa"),
+      });
+    assertEquals((await run(`${directory}/a`, ["--limit", "4"])).code, 0);
+    const graded = await runCli(["grade-qa", "--protocol", protocol, "--output-dir", `${directory}/a`], {
+      flags: CLI,
+    });
+    assertEquals(graded.code, 0, graded.stderr);
+    const refused = await run(`${directory}/b`, ["--reuse", `${directory}/a`]);
+    assertEquals(refused.code, 2, refused.stdout + refused.stderr);
+    assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+    assertStringIncludes(refused.stderr, `${directory}/a: not reused: it is graded only in part (partial/)`);
+    assertStringIncludes(refused.stderr, "--reuse-ungraded");
+  });
+});
