@@ -1,7 +1,8 @@
 /**
  * A partial run's grading (`DIR/partial/`, see `qa/run/partial.ts`) found and verified: every check of a full run
- * restricted to its complete pairs, plus that each row file it graded still has the recorded SHA-256 and that its
- * copy of the marker is the run's, byte for byte.
+ * restricted to its complete pairs (each graded row's answer the one in the run's `responses/`, field for field),
+ * plus that each row file it graded still has the recorded SHA-256 and that its copy of the marker is the run's,
+ * byte for byte.
  *
  * @module
  */
@@ -150,7 +151,7 @@ export async function verifyPartialRun(
     partial.grading,
     contracts,
     tasks && gradedTasks(partial, tasks),
-    options,
+    { ...options, responses: `${partial.run}/${RESPONSES_DIR}` }, // each graded row's answer is its responses/ file's
   );
   const list = new CheckList();
   list.checks.push(...own, ...result.checks);

@@ -125,7 +125,7 @@ export async function verifyQaRun(
   const read = await checkRowsFile(list, files, contracts, pair);
   await checkDerivedFiles(list, files, contracts, read, pair);
   await checkMarkerFile(list, files, contracts, candidate);
-  await checkResponses(list, files, read.rows);
+  await checkResponses(list, options.responses ?? files.path(RESPONSES_DIR), read.rows);
   checkRowsAgainstTheirTasks(list, read.rows, tasks);
   const result = list.result(tasks === undefined ? "structure-and-statistics" : "every-derivable-field");
   const reused = await reusedOf(files, read.rows);
@@ -147,6 +147,8 @@ async function reusedOf(
 export interface VerifyOptions {
   /** The candidate the run must have been made with (`--policy-module`, its baseline from the marker). */
   candidate?: RunCandidate;
+  /** Where the run keeps its answers when they are not beside the rows (a partial grading's run's `responses/`). */
+  responses?: string;
 }
 
 /**
@@ -265,17 +267,17 @@ async function checkMarkerFile(
  */
 async function checkResponses(
   list: CheckList,
-  files: RunFiles,
+  responses: string,
   rows: readonly GradedRow[] | undefined,
 ): Promise<void> {
-  if (!await exists(files.path(RESPONSES_DIR))) return;
+  if (!await exists(responses)) return;
   const name =
     `${RESPONSES_DIR}/: every graded row's answer is the one recorded in ${RESPONSES_DIR}/<row_id>.json, field for field`;
   if (rows === undefined) return list.fail(name, "not checked: the rows do not parse");
   const problems: string[] = [];
   for (const graded of rows) {
     try {
-      const path = files.path(`${RESPONSES_DIR}/${rowFileName(graded.row_id)}`);
+      const path = `${responses}/${rowFileName(graded.row_id)}`;
       // Read, compared and let go (not held with the run's files): no reader shows a response's bytes.
       const text = await readTextIfExists(path, "answer row", ANSWER_ROW_CAP);
       if (text === undefined) problems.push(`${path}: missing`);

@@ -12,6 +12,7 @@ import { exists, InputError, refuseIfLocked } from "../../base/mod.ts";
 import type { Contracts } from "../../protocol/mod.ts";
 import { epochDirectory } from "../run/epochs.ts";
 import { GRADED_ROWS_FILE } from "../run/run_dir.ts";
+import { PARTIAL_DIR, PARTIAL_RECORD_FILE } from "../run/partial.ts";
 import type { AnswerTask } from "../run/tasks.ts";
 import type { GradedRow } from "../grade/graded_rows.ts";
 import {
@@ -124,8 +125,13 @@ async function gradedAnswers(
 ): Promise<Map<string, GradedRow> | undefined> {
   if (!await exists(`${directory}/${GRADED_ROWS_FILE}`)) {
     if (request.ungraded) return undefined;
+    // A partial grading proves only its rows: the source is refused as ungraded, and the refusal says why.
+    const partial = await exists(`${directory}/${PARTIAL_DIR}/${PARTIAL_RECORD_FILE}`);
     throw new InputError(
-      "not reused: it is not graded, so nothing proves its answers (grade it with grade-qa, or give " +
+      (partial
+        ? `not reused: it is graded only in part (${PARTIAL_DIR}/), which does not prove a source's answers ` +
+          "(answer and grade the rest, or give "
+        : "not reused: it is not graded, so nothing proves its answers (grade it with grade-qa, or give ") +
         "--reuse-ungraded to take them unproved)",
       { path: directory },
     );

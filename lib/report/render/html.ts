@@ -43,6 +43,8 @@ function figure(svg: string, caption: string, table: Table): string {
 
 function sectionHtml(section: Section, chart?: string, cellHtml?: CellHtml): string {
   const parts = [`<section id="${section.id}"><h2>${escapeHtml(section.title)}</h2>`];
+  // A section's lines come first, as in the text (the verification's reused rows before its checks).
+  for (const line of section.lines) parts.push(`<p>${escapeHtml(line)}</p>`);
   if (section.checks !== undefined) {
     const { items, proved } = section.checks;
     parts.push(
@@ -55,11 +57,8 @@ function sectionHtml(section: Section, chart?: string, cellHtml?: CellHtml): str
       }</ul>`,
       `<p class="proved">${escapeHtml(`proved: ${proved}`)}</p>`,
     );
-  } else {
-    for (const line of section.lines) parts.push(`<p>${escapeHtml(line)}</p>`);
-    if (chart !== undefined) parts.push(chart);
-    else for (const table of section.tables) parts.push(tableHtml(table, cellHtml));
-  }
+  } else if (chart !== undefined) parts.push(chart);
+  else for (const table of section.tables) parts.push(tableHtml(table, cellHtml));
   parts.push("</section>");
   return parts.join("\n");
 }

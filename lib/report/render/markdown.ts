@@ -55,10 +55,10 @@ export function markdownTable(table: Table): string[] {
 
 function sectionMarkdown(section: Section): string[] {
   const lines = [`## ${section.title}`, ""];
+  // A section's lines come first, as in the text (the verification's reused rows before its checks).
+  for (const line of section.lines) lines.push(markdownEscape(line), "");
   if (section.checks !== undefined) {
     lines.push(...checksText(section.checks).map((line) => `- ${markdownEscape(line)}`), "");
-  } else if (section.lines.length > 0) {
-    for (const line of section.lines) lines.push(markdownEscape(line), "");
   }
   for (const table of section.tables) lines.push(...markdownTable(table), "");
   return lines;

@@ -1,11 +1,11 @@
 /**
  * A policy run's own sections: support retained per capacity, scenario and policy (with a total per
- * capacity), and the cases where the two policies keep different supports.
+ * capacity), and the cases where the policies keep different supports.
  *
  * @module
  */
 
-import { POLICIES, type PolicyRawRow } from "../../policy/mod.ts";
+import type { PolicyRawRow } from "../../policy/mod.ts";
 import { compareCodePoints } from "../../base/mod.ts";
 import { fraction } from "../document/format.ts";
 import { type Section, table } from "../document/model.ts";
@@ -13,32 +13,25 @@ import type { PolicyReport, SupportDifference } from "./run_report.ts";
 import { capacitiesOf, policyGroup, runPolicies, scenarioKeys, supportKept } from "./groups.ts";
 
 /**
- * Every case and capacity where exactly one policy kept every support fact, by source, scenario, case id
- * (code-point order) and capacity.
+ * Every case and capacity where the run's policies (the published two, and a module's) do not all keep every
+ * support fact, once for each policy that kept it, by source, scenario, case id (code-point order), capacity and
+ * policy (the run's order). With two policies that is the one that kept it.
  */
 export function supportDifferences(rows: readonly PolicyRawRow[]): SupportDifference[] {
-  const [first, second] = POLICIES;
-  const byKey = new Map<string, Record<string, PolicyRawRow>>();
-  for (const row of rows) {
-    const key = JSON.stringify([row.case_id, row.capacity]);
-    byKey.set(key, { ...byKey.get(key), [row.policy]: row });
-  }
+  const policies = runPolicies(rows);
+  const byPair = Map.groupBy(rows, (row) => JSON.stringify([row.case_id, row.capacity]));
   const differences: SupportDifference[] = [];
-  for (const pair of byKey.values()) {
-    const a = pair[first];
-    const b = pair[second];
-    if (a === undefined || b === undefined || a.support_all_retained === b.support_all_retained) continue;
-    differences.push({
-      caseId: a.case_id,
-      source: a.source,
-      scenario: a.scenario,
-      capacity: a.capacity,
-      keptBy: a.support_all_retained ? first : second,
-    });
+  for (const pair of byPair.values()) {
+    if (new Set(pair.map((row) => row.support_all_retained)).size < 2) continue;
+    for (const row of pair.filter((row) => row.support_all_retained)) {
+      const { case_id: caseId, source, scenario, capacity } = row;
+      differences.push({ caseId, source, scenario, capacity, keptBy: row.policy });
+    }
   }
   return differences.sort((a, b) =>
     compareCodePoints(a.source, b.source) || compareCodePoints(a.scenario, b.scenario) ||
-    compareCodePoints(a.caseId, b.caseId) || a.capacity - b.capacity
+    compareCodePoints(a.caseId, b.caseId) || a.capacity - b.capacity ||
+    policies.indexOf(a.keptBy) - policies.indexOf(b.keptBy)
   );
 }
 
@@ -77,7 +70,8 @@ export function supportRetainedSection(report: Pick<PolicyReport, "groups" | "en
 }
 
 /**
- * The differences as a section: one row per case, the capacities at which only one policy kept the support.
+ * The differences as a section: one row per case, for each of the run's `policies` the capacities at which it
+ * kept the support and another policy did not.
  *
  * @example
  * ```ts
@@ -88,27 +82,31 @@ export function supportRetainedSection(report: Pick<PolicyReport, "groups" | "en
  * deepStrictEqual(section.tables[0].rows, [["q1", "access_help", "–", "5, 7"]]);
  * ```
  */
-export function differencesSection(differences: readonly SupportDifference[]): Section {
-  const [first, second] = POLICIES;
+export function differencesSection(
+  differences: readonly SupportDifference[],
+  policies: readonly string[] = runPolicies(differences.map((item) => ({ policy: item.keptBy }))),
+): Section {
   const byCase = new Map<string, SupportDifference[]>();
   for (const difference of differences) {
     byCase.set(difference.caseId, [...(byCase.get(difference.caseId) ?? []), difference]);
   }
-  const keptOnlyBy = (items: SupportDifference[], policy: string) =>
+  const keptBy = (items: SupportDifference[], policy: string) =>
     items.filter((item) => item.keptBy === policy).map((item) => item.capacity).join(", ") || "–";
+  const pairs = new Set(differences.map((item) => `${item.caseId} ${item.capacity}`)).size;
+  // Two policies differ where one alone kept it; with a module's, a column says where each kept it and another not.
+  const heading = policies.length === 2 ? "kept only by" : "kept by";
   return {
     id: "differences",
     title: "Cases where the policies keep different supports",
-    lines: [`${byCase.size} cases, ${differences.length} case × capacity pairs`],
+    lines: [`${byCase.size} cases, ${pairs} case × capacity pairs`],
     tables: [table(
-      ["case", "scenario", `kept only by ${first} at`, `kept only by ${second} at`],
+      ["case", "scenario", ...policies.map((policy) => `${heading} ${policy} at`)],
       [...byCase.values()].map((items) => [
         items[0].caseId,
         items[0].scenario,
-        keptOnlyBy(items, first),
-        keptOnlyBy(items, second),
+        ...policies.map((policy) => keptBy(items, policy)),
       ]),
-      [false, false, true, true],
+      [false, false, ...policies.map(() => true)],
     )],
   };
 }

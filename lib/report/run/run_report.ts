@@ -99,7 +99,7 @@ export interface QaReport {
   epochs?: EpochStats;
 }
 
-/** A case and capacity where one policy keeps the support and the other does not. */
+/** A case and capacity where a policy keeps the support and another of the run's does not. */
 export interface SupportDifference {
   caseId: string;
   source: string;

@@ -13,6 +13,7 @@ import { provenanceSection } from "./provenance.ts";
 import { retentionSection } from "./retention.ts";
 import { type PerModel, perModel, type PolicyReport, type QaReport, type RunReport } from "./run_report.ts";
 import { scenariosSection } from "./scenarios.ts";
+import { runPolicies } from "./groups.ts";
 import { suitesSection } from "./suites.ts";
 import { billSection } from "./tokens.ts";
 import { epochSections } from "./epochs.ts";
@@ -62,7 +63,7 @@ function policySections(report: PolicyReport): Section[] {
   return [
     verificationSection(report.verification),
     supportRetainedSection(report),
-    differencesSection(report.differences),
+    differencesSection(report.differences, runPolicies(report.entries)),
     provenanceSection(report.provenance),
   ];
 }

@@ -137,6 +137,40 @@ Deno.test("report of a module run: text, Markdown, HTML and JSON all show the th
       JSON.parse(json.stdout).retention.map((group: { policy: string }) => group.policy),
     );
     assertEquals(policies, new Set(["confidence", "hybrid-v1", "recency"]));
+    // Where the policies keep different supports, the module counts: every (case, capacity) where the three do
+    // not all keep the support, each policy that kept it named, computed here from the raw rows.
+    const raw = (await Deno.readTextFile(`${directory}/policy.raw.jsonl`)).trim().split("\n").map((line) =>
+      JSON.parse(line) as { case_id: string; capacity: number; policy: string; support_all_retained: boolean }
+    );
+    const byPair = Map.groupBy(raw, (row) => `${row.case_id} ${row.capacity}`);
+    const expected = [...byPair].filter(([, rows]) =>
+      new Set(rows.map((row) => row.support_all_retained)).size > 1
+    )
+      .flatMap(([pair, rows]) =>
+        rows.filter((row) => row.support_all_retained).map((row) => `${pair} ${row.policy}`)
+      );
+    assert(expected.some((item) => item.endsWith(" recency")), "the fixture's recency keeps a support alone");
+    const found = JSON.parse(json.stdout).differences.map((
+      item: { case_id: string; capacity: number; kept_by: string },
+    ) => `${item.case_id} ${item.capacity} ${item.kept_by}`);
+    assertEquals(found.toSorted(), expected.toSorted());
+    assertMatch(
+      text.stdout,
+      new RegExp(
+        `^  ${new Set(expected.map((item) => item.split(" ")[0])).size} cases, ${
+          new Set(expected.map((item) => item.split(" ").slice(0, 2).join(" "))).size
+        } case × capacity pairs`,
+        "m",
+      ),
+    );
+    // The three columns' headings, fitted on two lines.
+    const headings = /\n {2}case +scenario +(kept by[^\n]+)\n([^\n]+)\n/.exec(text.stdout)?.slice(1).join(
+      " ",
+    );
+    assertEquals(
+      headings?.replace(/\s+/g, " ").match(/kept by|confidence at|hybrid-v1 at|recency/g)?.length,
+      6,
+    );
     const held = await cli(["report", directory, "--dataset", FIXTURE_DATASET, "--policy-module", RECENCY]);
     assertEquals(held.code, 0, held.stderr);
     assertMatch(held.stdout, /every\s+row\s+\(recency's\s+through\s+its\s+module\)/);

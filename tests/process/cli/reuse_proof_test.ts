@@ -106,11 +106,21 @@ Deno.test("reuse: a graded source is reused and every reader names it; a source 
       assertEquals(taken.code, 0, taken.stderr);
       assertEquals(server.requests.length, 90);
       assertEquals((await grade(`${directory}/n`)).code, 0);
+      const line = `reused: 90 row(s) taken from earlier runs, not answered by this one: ${directory}/g (90)`;
       const verified = await offline(["verify", `${directory}/n`]);
-      assertStringIncludes(
-        verified.stdout.replace(/\s+/g, " "),
-        `reused: 90 row(s) taken from earlier runs, not answered by this one: ${directory}/g (90)`,
-      );
+      assertStringIncludes(verified.stdout.replace(/\s+/g, " "), line);
+      // The report says it in each format: text, Markdown, HTML and --json.
+      const [markdown, html] = [`${directory}/n.md`, `${directory}/n.html`];
+      const reported = await offline(["report", `${directory}/n`, "--markdown", markdown, "--html", html]);
+      assertEquals(reported.code, 0, reported.stderr);
+      assertStringIncludes(reported.stdout.replace(/\s+/g, " "), line);
+      assertStringIncludes((await Deno.readTextFile(markdown)).replace(/\s+/g, " "), line);
+      assertStringIncludes(await Deno.readTextFile(html), `<p>· ${line}</p>`);
+      const json = JSON.parse((await offline(["report", `${directory}/n`, "--json"])).stdout);
+      assertEquals(json.verification.reused, {
+        rows: 90,
+        sources: [{ from: `${directory}/g`, rows: 90, graded: true }],
+      });
     });
   } finally {
     await server.close();
@@ -169,5 +179,26 @@ Deno.test("reuse: stand-in runs reuse each other (one stand-in identity, whateve
     const second = await run(`${directory}/b`, ["--reuse", `${directory}/a`, "--reuse-ungraded"]);
     assertEquals(second.code, 0, second.stderr);
     assertStringIncludes(second.stdout, "answer rows: 90 reused, 0 called, 0 failed");
+  });
+});
+
+Deno.test("reuse: a source graded only in part (a --limit run's partial/) is refused, and the refusal says so", async () => {
+  await withTempDir(async (directory) => {
+    const protocol = `${directory}/protocol`;
+    await writeDemoProtocol(protocol, await buildDemoProtocol());
+    const run = (out: string, extra: string[]) =>
+      runCli(["run-qa", "--stand-in", "--protocol", protocol, "--output-dir", out, ...extra], {
+        flags: taskFlags("run-qa"),
+      });
+    assertEquals((await run(`${directory}/a`, ["--limit", "4"])).code, 0);
+    const graded = await runCli(["grade-qa", "--protocol", protocol, "--output-dir", `${directory}/a`], {
+      flags: CLI,
+    });
+    assertEquals(graded.code, 0, graded.stderr);
+    const refused = await run(`${directory}/b`, ["--reuse", `${directory}/a`]);
+    assertEquals(refused.code, 2, refused.stdout + refused.stderr);
+    assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
+    assertStringIncludes(refused.stderr, `${directory}/a: not reused: it is graded only in part (partial/)`);
+    assertStringIncludes(refused.stderr, "--reuse-ungraded");
   });
 });
