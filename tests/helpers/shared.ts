@@ -1,6 +1,6 @@
 /**
  * Fixtures a test file builds once and its tests share: built on first use in a temporary directory that is
- * removed when the file's tests end. Tests that change what they get take a copy (`copyTree`), which costs far
+ * removed when the file ends. Tests that change what they get take a copy (`copyTree`), which costs far
  * less than building it again.
  */
 
@@ -18,7 +18,7 @@ export function sharedFixture<T>(build: (directory: string) => Promise<T>): () =
     })();
 }
 
-/** Copies the file or directory `from` to `to` (which must not exist), keeping each file's permission bits. */
+/** Copies the file or directory `from` to `to` (which must not exist), keeping permission bits. */
 export async function copyTree(from: string, to: string): Promise<void> {
   if (!(await Deno.stat(from)).isDirectory) return await Deno.copyFile(from, to);
   await Deno.mkdir(to);

@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { ROOT, runCli, withTempDir } from "../../helpers/cli.ts";
 import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
 import { loadAllCommands } from "../../../lib/commands/mod.ts";
+import { copyTree, sharedFixture } from "../../helpers/shared.ts";
 
 const STAND_IN_FLAGS = [
   "--no-prompt",
@@ -30,9 +31,18 @@ async function demoDirectory(directory: string): Promise<{ dir: string; stdout: 
   return { dir, stdout: demo.stdout };
 }
 
+/** One demo this file's tests share: each test takes its own copy (the demo keeps no path of its own). */
+const sharedDemo = sharedFixture(demoDirectory);
+
+/** A copy of the shared demo at `directory`/demo. */
+async function demoCopy(directory: string): Promise<string> {
+  await copyTree((await sharedDemo()).dir, `${directory}/demo`);
+  return `${directory}/demo`;
+}
+
 Deno.test("report DEMO_DIR, verify DEMO_DIR and explain CASE --output-dir DEMO_DIR need no other flag", async () => {
   await withTempDir(async (directory) => {
-    const { dir } = await demoDirectory(directory);
+    const dir = await demoCopy(directory);
     const report = await runCli(["report", dir]);
     assertEquals(report.code, 0, report.stderr);
     const verify = await runCli(["verify", dir]);
@@ -49,7 +59,7 @@ Deno.test("report DEMO_DIR, verify DEMO_DIR and explain CASE --output-dir DEMO_D
 
 Deno.test("a tampered kept config is refused in one line naming it, by report, verify and explain", async () => {
   await withTempDir(async (directory) => {
-    const { dir } = await demoDirectory(directory);
+    const dir = await demoCopy(directory);
     const config = `${dir}/protocol/configs/demo-synthetic-v1.yaml`;
     await Deno.writeTextFile(config, "# edited\n", { append: true }); // still valid YAML, another SHA-256
     for (const args of [["report", dir], ["verify", dir], ["explain", "x", "--output-dir", dir]]) {
@@ -142,7 +152,7 @@ Deno.test("the demo's printed next commands run as printed in the checkout and e
 
 Deno.test("every report of demo data says SYNTHETIC in its first lines: text, Markdown, HTML, JSON, policy run, sweep", async () => {
   await withTempDir(async (directory) => {
-    const { dir } = await demoDirectory(directory);
+    const dir = await demoCopy(directory);
     const protocol = ["--protocol", `${dir}/protocol`];
     const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${dir}/sweep`]);
     assertEquals(sweep.code, 0, sweep.stderr);
