@@ -9,6 +9,7 @@ import { ROOT, runCli, withTempDir } from "../../helpers/cli.ts";
 import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
 import { loadAllCommands } from "../../../lib/commands/mod.ts";
 import { copyTree, sharedFixture } from "../../helpers/shared.ts";
+import { writeSmallGrid } from "../../helpers/grids.ts";
 
 const STAND_IN_FLAGS = [
   "--no-prompt",
@@ -82,7 +83,7 @@ const ON_PROTOCOL: Record<string, (p: string, t: string) => string[]> = {
   "validate-contracts": (p) => ["validate-contracts", "--protocol", p],
   validate: (p) => ["validate", "--protocol", p],
   "run-policy": (p, t) => ["run-policy", "--protocol", p, "--output-dir", `${t}/policy`],
-  sweep: (p, t) => ["sweep", "--protocol", p, "--output-dir", `${t}/sweep`],
+  sweep: (p, t) => ["sweep", "--protocol", p, "--output-dir", `${t}/sweep`, "--grid", `${t}/grid.yaml`],
   "run-qa": (p, t) => ["run-qa", "--stand-in", "--protocol", p, "--output-dir", `${t}/qa`],
   "grade-qa": (p, t) => ["grade-qa", "--protocol", p, "--output-dir", `${t}/qa`],
   verify: (p, t) => ["verify", `${t}/qa`, "--protocol", p],
@@ -100,6 +101,7 @@ Deno.test("--protocol DIR works for every command that takes protocol flags", as
   await withTempDir(async (directory) => {
     const protocol = `${directory}/protocol`;
     await writeDemoProtocol(protocol, await buildDemoProtocol());
+    await writeSmallGrid(`${directory}/grid.yaml`); // the flag under test is --protocol, not the grid
     for (const name of Object.keys(ON_PROTOCOL)) {
       const args = ON_PROTOCOL[name](protocol, directory);
       const result = await runCli(args, { flags: name === "run-qa" ? STAND_IN_FLAGS : undefined });
@@ -154,7 +156,8 @@ Deno.test("every report of demo data says SYNTHETIC in its first lines: text, Ma
   await withTempDir(async (directory) => {
     const dir = await demoCopy(directory);
     const protocol = ["--protocol", `${dir}/protocol`];
-    const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${dir}/sweep`]);
+    const grid = await writeSmallGrid(`${directory}/grid.yaml`); // any sweep of demo data says it
+    const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${dir}/sweep`, "--grid", grid]);
     assertEquals(sweep.code, 0, sweep.stderr);
     const reports: [string, string[]][] = [
       ["text", ["report", dir]],
