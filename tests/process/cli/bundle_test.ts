@@ -8,6 +8,7 @@ import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { fixtureProtocolFlags, GOLDEN, ROOT, unwrap, withTempDir } from "../../helpers/cli.ts";
 import { completion, startAnswerServer } from "../../helpers/answer_server.ts";
 import { FIXTURE_DATASET } from "../../helpers/fixture.ts";
+import { copyTree, sharedFixture } from "../../helpers/shared.ts";
 
 const decoder = new TextDecoder();
 const DENO_DIRECTORY = Deno.execPath().slice(0, Deno.execPath().lastIndexOf("/"));
@@ -30,6 +31,17 @@ async function runBundle(cwd: string, args: string[], env: Record<string, string
   return { code: output.code, stdout: decoder.decode(output.stdout), stderr: decoder.decode(output.stderr) };
 }
 
+/** One build this file's tests share (each runs a copy): a build takes seconds, a copy milliseconds. */
+const built = sharedFixture(async (directory) => {
+  const path = `${directory}/deermem-eval.js`;
+  return { path, sha256: await buildBundle(path) };
+});
+
+/** The shared build copied to `directory`/deermem-eval.js, executable as built. */
+async function bundleIn(directory: string): Promise<void> {
+  await copyTree((await built()).path, `${directory}/deermem-eval.js`);
+}
+
 async function sha256(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -37,14 +49,15 @@ async function sha256(bytes: Uint8Array): Promise<string> {
 
 Deno.test("two builds are byte-identical, executable, and start with the permission-carrying shebang", async () => {
   await withTempDir(async (directory) => {
-    const first = await buildBundle(`${directory}/one/deermem-eval.js`);
+    // The first build is the one the other tests share; this one goes elsewhere, by another name.
+    const { path, sha256: first } = await built();
     const second = await buildBundle(`${directory}/two/other-name.js`);
-    const one = await Deno.readFile(`${directory}/one/deermem-eval.js`);
+    const one = await Deno.readFile(path);
     const two = await Deno.readFile(`${directory}/two/other-name.js`);
     assertEquals(first, second);
     assertEquals(await sha256(one), first, "the printed SHA-256 is the file's");
     assert(one.length === two.length && one.every((byte, index) => byte === two[index]), "byte-identical");
-    assertEquals((await Deno.stat(`${directory}/one/deermem-eval.js`)).mode! & 0o111, 0o111, "executable");
+    assertEquals((await Deno.stat(path)).mode! & 0o111, 0o111, "executable");
     const shebang = decoder.decode(one.subarray(0, one.indexOf(10)));
     assertMatch(shebang, /^#!\/usr\/bin\/env -S DENO_NO_UPDATE_CHECK=1 deno run --no-config --no-prompt /);
     assertMatch(shebang, / --allow-net /);
@@ -69,23 +82,20 @@ Deno.test("two builds are byte-identical, executable, and start with the permiss
 });
 
 Deno.test("the README states the bundle's size as built (within 5 %), so the figure cannot go stale", async () => {
-  await withTempDir(async (directory) => {
-    await buildBundle(`${directory}/deermem-eval.js`);
-    const size = (await Deno.stat(`${directory}/deermem-eval.js`)).size;
-    const readme = (await Deno.readTextFile(`${ROOT}README.md`)).replace(/\s+/g, " ");
-    const stated = readme.match(/the bundle is ([\d,]+) KB/);
-    assert(stated !== null, "README states the bundle's size as 'the bundle is N KB'");
-    const kilobytes = Number(stated[1].replaceAll(",", ""));
-    assert(
-      Math.abs(kilobytes * 1000 - size) <= size * 0.05,
-      `README says ${kilobytes} KB; the bundle is ${size} bytes (${Math.round(size / 1000)} KB)`,
-    );
-  });
+  const size = (await Deno.stat((await built()).path)).size;
+  const readme = (await Deno.readTextFile(`${ROOT}README.md`)).replace(/\s+/g, " ");
+  const stated = readme.match(/the bundle is ([\d,]+) KB/);
+  assert(stated !== null, "README states the bundle's size as 'the bundle is N KB'");
+  const kilobytes = Number(stated[1].replaceAll(",", ""));
+  assert(
+    Math.abs(kilobytes * 1000 - size) <= size * 0.05,
+    `README says ${kilobytes} KB; the bundle is ${size} bytes (${Math.round(size / 1000)} KB)`,
+  );
 });
 
 Deno.test("the bundle runs alone in an empty directory as ./deermem-eval.js COMMAND", async () => {
   await withTempDir(async (directory) => {
-    await buildBundle(`${directory}/deermem-eval.js`);
+    await bundleIn(directory);
     const contracts = await runBundle(directory, ["validate-contracts"]);
     assertEquals(contracts.code, 0, contracts.stderr);
     assertEquals(contracts.stdout, "validated 40 official and 5 synthetic cases\n");
@@ -181,7 +191,7 @@ Deno.test("the bundle's run-qa reaches the endpoint with the key from the enviro
   const server = startAnswerServer(() => completion("x"));
   try {
     await withTempDir(async (directory) => {
-      await buildBundle(`${directory}/deermem-eval.js`);
+      await bundleIn(directory);
       const result = await runBundle(
         directory,
         [
@@ -206,7 +216,7 @@ Deno.test("the bundle's run-qa reaches the endpoint with the key from the enviro
 
 Deno.test("the bundle's demo ends with next commands that run as they are shown, with the bundle itself", async () => {
   await withTempDir(async (directory) => {
-    await buildBundle(`${directory}/deermem-eval.js`);
+    await bundleIn(directory);
     const demo = await runBundle(directory, ["demo", "--output-dir", "demo"]);
     assertEquals(demo.code, 0, demo.stderr);
     const next = demo.stdout.slice(demo.stdout.indexOf("\nnext: ") + 1).replaceAll(" \\\n", " ");

@@ -2,6 +2,7 @@
 
 import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { ROOT, runCli, withTempDir } from "../../helpers/cli.ts";
+import { writeSmallGrid } from "../../helpers/grids.ts";
 
 const DEMO_FLAGS = ["--no-prompt", "--allow-read", "--allow-write", "--allow-net=127.0.0.1", "--ignore-env"];
 
@@ -29,6 +30,8 @@ Deno.test("demo --output-dir keeps its protocol as a protocol directory, its dat
       `${directory}/demo/protocol`,
       "--output-dir",
       `${directory}/demo/sweep`,
+      "--grid", // a small grid: what is tested is the kept protocol, not the default grid's size
+      await writeSmallGrid(`${directory}/grid.yaml`),
     ]);
     assertEquals(sweep.code, 0, sweep.stderr);
     const report = await runCli([

@@ -6,6 +6,7 @@
 
 import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { fixtureProtocolFlags, runCli, taskFlags, withTempDir } from "../../helpers/cli.ts";
+import { writeSmallGrid } from "../../helpers/grids.ts";
 import { FIXTURE_DATASET } from "../../helpers/fixture.ts";
 import { answerServer } from "../../helpers/qa_runs.ts";
 import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
@@ -72,7 +73,10 @@ Deno.test("SYNTHETIC follows the data: a sweep on demo data read without --proto
   await withTempDir(async (directory) => {
     const protocol = ["--protocol", `${directory}/protocol`];
     await writeDemoProtocol(`${directory}/protocol`, await buildDemoProtocol());
-    const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${directory}/sweep`], { flags: CLI });
+    const grid = await writeSmallGrid(`${directory}/grid.yaml`); // what is tested is the notice, not the grid
+    const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${directory}/sweep`, "--grid", grid], {
+      flags: CLI,
+    });
     assertEquals(sweep.code, 0, sweep.stderr);
     const report = await runCli(["report", `${directory}/sweep`], { flags: CLI });
     assertEquals(report.code, 0, report.stderr);

@@ -8,6 +8,8 @@ import { assert, assertEquals, assertMatch } from "../../helpers/assert.ts";
 import { ROOT, runCli, withTempDir } from "../../helpers/cli.ts";
 import { buildDemoProtocol, writeDemoProtocol } from "../../../lib/protocol/mod.ts";
 import { loadAllCommands } from "../../../lib/commands/mod.ts";
+import { copyTree, sharedFixture } from "../../helpers/shared.ts";
+import { writeSmallGrid } from "../../helpers/grids.ts";
 
 const STAND_IN_FLAGS = [
   "--no-prompt",
@@ -30,9 +32,18 @@ async function demoDirectory(directory: string): Promise<{ dir: string; stdout: 
   return { dir, stdout: demo.stdout };
 }
 
+/** One demo this file's tests share: each test takes its own copy (the demo keeps no path of its own). */
+const sharedDemo = sharedFixture(demoDirectory);
+
+/** A copy of the shared demo at `directory`/demo. */
+async function demoCopy(directory: string): Promise<string> {
+  await copyTree((await sharedDemo()).dir, `${directory}/demo`);
+  return `${directory}/demo`;
+}
+
 Deno.test("report DEMO_DIR, verify DEMO_DIR and explain CASE --output-dir DEMO_DIR need no other flag", async () => {
   await withTempDir(async (directory) => {
-    const { dir } = await demoDirectory(directory);
+    const dir = await demoCopy(directory);
     const report = await runCli(["report", dir]);
     assertEquals(report.code, 0, report.stderr);
     const verify = await runCli(["verify", dir]);
@@ -49,7 +60,7 @@ Deno.test("report DEMO_DIR, verify DEMO_DIR and explain CASE --output-dir DEMO_D
 
 Deno.test("a tampered kept config is refused in one line naming it, by report, verify and explain", async () => {
   await withTempDir(async (directory) => {
-    const { dir } = await demoDirectory(directory);
+    const dir = await demoCopy(directory);
     const config = `${dir}/protocol/configs/demo-synthetic-v1.yaml`;
     await Deno.writeTextFile(config, "# edited\n", { append: true }); // still valid YAML, another SHA-256
     for (const args of [["report", dir], ["verify", dir], ["explain", "x", "--output-dir", dir]]) {
@@ -72,7 +83,7 @@ const ON_PROTOCOL: Record<string, (p: string, t: string) => string[]> = {
   "validate-contracts": (p) => ["validate-contracts", "--protocol", p],
   validate: (p) => ["validate", "--protocol", p],
   "run-policy": (p, t) => ["run-policy", "--protocol", p, "--output-dir", `${t}/policy`],
-  sweep: (p, t) => ["sweep", "--protocol", p, "--output-dir", `${t}/sweep`],
+  sweep: (p, t) => ["sweep", "--protocol", p, "--output-dir", `${t}/sweep`, "--grid", `${t}/grid.yaml`],
   "run-qa": (p, t) => ["run-qa", "--stand-in", "--protocol", p, "--output-dir", `${t}/qa`],
   "grade-qa": (p, t) => ["grade-qa", "--protocol", p, "--output-dir", `${t}/qa`],
   verify: (p, t) => ["verify", `${t}/qa`, "--protocol", p],
@@ -90,6 +101,7 @@ Deno.test("--protocol DIR works for every command that takes protocol flags", as
   await withTempDir(async (directory) => {
     const protocol = `${directory}/protocol`;
     await writeDemoProtocol(protocol, await buildDemoProtocol());
+    await writeSmallGrid(`${directory}/grid.yaml`); // the flag under test is --protocol, not the grid
     for (const name of Object.keys(ON_PROTOCOL)) {
       const args = ON_PROTOCOL[name](protocol, directory);
       const result = await runCli(args, { flags: name === "run-qa" ? STAND_IN_FLAGS : undefined });
@@ -142,9 +154,10 @@ Deno.test("the demo's printed next commands run as printed in the checkout and e
 
 Deno.test("every report of demo data says SYNTHETIC in its first lines: text, Markdown, HTML, JSON, policy run, sweep", async () => {
   await withTempDir(async (directory) => {
-    const { dir } = await demoDirectory(directory);
+    const dir = await demoCopy(directory);
     const protocol = ["--protocol", `${dir}/protocol`];
-    const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${dir}/sweep`]);
+    const grid = await writeSmallGrid(`${directory}/grid.yaml`); // any sweep of demo data says it
+    const sweep = await runCli(["sweep", ...protocol, "--output-dir", `${dir}/sweep`, "--grid", grid]);
     assertEquals(sweep.code, 0, sweep.stderr);
     const reports: [string, string[]][] = [
       ["text", ["report", dir]],
