@@ -155,7 +155,7 @@ Deno.test("the bundle runs alone in an empty directory as ./deermem-eval.js COMM
 
 Deno.test("README's commands on results/pr4789-reproduction-v1 run with the bundle alone: the embedded run", async () => {
   await withTempDir(async (directory) => {
-    await buildBundle(`${directory}/deermem-eval.js`);
+    await bundleIn(directory);
     const verify = await runBundle(directory, ["verify", "results/pr4789-reproduction-v1"]);
     assertEquals(verify.code, 0, verify.stderr);
     assertMatch(
