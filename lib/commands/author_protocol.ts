@@ -23,7 +23,7 @@ import {
   readProtocolDirectory,
 } from "../protocol/mod.ts";
 import { defineCommand, publishOptions } from "./_command.ts";
-import { requiredDirectory, wroteLine } from "./_flags.ts";
+import { datasetPath as datasetPathOf, requiredDirectory, wroteLine } from "./_flags.ts";
 
 const PROMPT = "prompts/answer-v1.txt";
 /** The pinned protocol's config, official and synthetic manifest, as the program embeds them. */
@@ -40,7 +40,7 @@ export const command = defineCommand({
   summary: "author a new protocol from another's selection rule over a whole dataset",
   description:
     `Reads the protocol directory --from (without it, the pinned protocol embedded in this program) and the
-dataset --dataset, applies the official manifest's selection rule to every row, and writes a protocol directory into --output-dir (which must not exist):
+dataset --dataset (default $LONGMEMEVAL_ORACLE_PATH), applies the official manifest's selection rule to every row, and writes a protocol directory into --output-dir (which must not exist):
 configs/ (the source's config with the new protocol id, a line authored_from naming the source protocol, and
 the dataset's file name and SHA-256), manifests/ (the official manifest: each eligible type gives the same
 number of cases, a multiple of the scenario count, the first ones by question_id, scenario i taking each
@@ -56,7 +56,11 @@ the source protocol; no network.`,
       value: "PROTOCOL_DIR",
       help: "the protocol directory to author from (default: the pinned protocol embedded in this program)",
     },
-    dataset: { type: "string", value: "PATH", required: true, help: "the dataset to select from" },
+    dataset: {
+      type: "string",
+      value: "PATH",
+      help: "the dataset to select from (default: $LONGMEMEVAL_ORACLE_PATH)",
+    },
     cases: {
       type: "integer",
       of: "official cases",
@@ -83,8 +87,10 @@ the source protocol; no network.`,
   async run({ flags, io, seams }) {
     const output = requiredDirectory(flags["output-dir"]);
     const from = flags.from === undefined ? undefined : requiredDirectory(flags.from, "--from");
-    const datasetPath = flags.dataset;
-    if (datasetPath === undefined || datasetPath === "") throw new InputError("needs --dataset PATH");
+    const datasetPath = datasetPathOf(flags, io);
+    if (datasetPath === undefined || datasetPath === "") {
+      throw new InputError("needs --dataset PATH (or $LONGMEMEVAL_ORACLE_PATH)");
+    }
     if (flags.cases === undefined) throw new InputError("needs --cases all|N");
     const seed = flags.seed as number | undefined;
     if (seed !== undefined && flags.cases === "all") {

@@ -244,3 +244,26 @@ Deno.test("author-protocol without --from authors from the pinned protocol embed
     }
   });
 });
+
+Deno.test("author-protocol takes $LONGMEMEVAL_ORACLE_PATH for --dataset, as every --dataset does", async () => {
+  await withTempDir(async (directory) => {
+    const { dataset } = await writeDemoProtocol(`${directory}/demo`, await buildDemoProtocol());
+    const args = ["author-protocol", "--from", `${directory}/demo`, "--cases", "all", "--output-dir"];
+    const given = await runCli([...args, `${directory}/given`, "--dataset", dataset], { flags: CLI });
+    assertEquals(given.code, 0, given.stderr);
+    const env = { LONGMEMEVAL_ORACLE_PATH: dataset };
+    const fromEnv = await runCli([...args, `${directory}/env`], { flags: CLI, env });
+    assertEquals(fromEnv.code, 0, fromEnv.stderr);
+    const names = (files: string[], root: string) => files.map((file) => file.slice(root.length));
+    assertEquals(
+      names(await snapshot(`${directory}/env`), `${directory}/env`),
+      names(await snapshot(`${directory}/given`), `${directory}/given`),
+    );
+    const neither = await runCli([...args, `${directory}/neither`], { flags: CLI });
+    assertEquals([neither.code, neither.stdout], [2, ""]);
+    assertEquals(
+      neither.stderr,
+      "deermem-eval author-protocol: needs --dataset PATH (or $LONGMEMEVAL_ORACLE_PATH)\n",
+    );
+  });
+});
