@@ -40,13 +40,14 @@ function forestScale(
   return { low, high, x: (value: number) => FOREST.left + (plotWidth * (value - low)) / (high - low) };
 }
 
-function forestAxis(
-  scale: ReturnType<typeof forestScale>,
+/** A difference axis's quarter ticks and grid lines, and its zero line marked "no difference". */
+function differenceAxis(
+  x: (value: number) => number,
+  low: number,
+  high: number,
+  top: number,
   bottom: number,
-  [first, second]: PolicyPair,
 ): string[] {
-  const { width, top, left, right } = FOREST;
-  const { low, high, x } = scale;
   const parts: string[] = [];
   for (let tick = low; tick <= high + 1e-9; tick += 0.25) {
     const value = Math.round(tick * 100) / 100;
@@ -60,6 +61,19 @@ function forestAxis(
   parts.push(
     `<line class="zero" x1="${round(x(0))}" x2="${round(x(0))}" y1="${top - 10}" y2="${bottom}"/>`,
     `<text class="muted" x="${round(x(0) + 4)}" y="${top - 14}">no difference</text>`,
+  );
+  return parts;
+}
+
+function forestAxis(
+  scale: ReturnType<typeof forestScale>,
+  bottom: number,
+  [first, second]: PolicyPair,
+): string[] {
+  const { width, top, left, right } = FOREST;
+  const { low, high, x } = scale;
+  const parts = differenceAxis(x, low, high, top, bottom);
+  parts.push(
     `<text class="muted" x="${left + (width - left - right) / 2}" y="${
       bottom + 34
     }" text-anchor="middle">${second} − ${first} (accuracy)</text>`,
@@ -214,19 +228,8 @@ export function differencesChart(id: string, rows: readonly DifferenceRow[], axi
   const high = Math.max(0.25, Math.ceil(Math.max(...rows.map((row) => row.upper)) * 4) / 4);
   const x = (value: number) => side + ((width - 2 * side) * (value - low)) / (high - low);
   const bottom = top + rowHeight * rows.length;
-  const parts: string[] = [];
-  for (let tick = low; tick <= high + 1e-9; tick += 0.25) {
-    const value = Math.round(tick * 100) / 100;
-    parts.push(
-      `<line class="grid" x1="${round(x(value))}" x2="${round(x(value))}" y1="${top - 6}" y2="${bottom}"/>`,
-      `<text class="muted" x="${round(x(value))}" y="${bottom + 16}" text-anchor="middle">${
-        value === 0 ? "0" : formatSigned(value).replace(/0$/, "")
-      }</text>`,
-    );
-  }
+  const parts = differenceAxis(x, low, high, top, bottom);
   parts.push(
-    `<line class="zero" x1="${round(x(0))}" x2="${round(x(0))}" y1="${top - 10}" y2="${bottom}"/>`,
-    `<text class="muted" x="${round(x(0) + 4)}" y="${top - 14}">no difference</text>`,
     `<text class="muted" x="${width / 2}" y="${bottom + 34}" text-anchor="middle">${escapeHtml(axis)}</text>`,
   );
   rows.forEach((row, index) => parts.push(...differenceRow(row, top + rowHeight * index, x)));
