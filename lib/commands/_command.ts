@@ -76,6 +76,7 @@ interface ValueFlagBase extends FlagBase {
  */
 export interface NumberFlagDeclaration extends ValueFlagBase {
   readonly type: "integer" | "number";
+  /** What the number counts (`tasks`, `USD`), or "" for a number that counts nothing (a seed). */
   readonly of: string;
   readonly min: number;
   readonly minExclusive?: boolean;

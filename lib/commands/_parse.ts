@@ -141,12 +141,13 @@ function withinBounds(flag: NumberFlagDeclaration, value: number): boolean {
 
 /** `a whole number of tasks in [1, 999999]`, `a number of seconds in (0, 3600]`, `a non-negative number of USD`. */
 function expectedNumber(flag: NumberFlagDeclaration): string {
-  const noun = flag.type === "integer" ? "whole number" : "number";
+  const noun = (flag.type === "integer" ? "whole number" : "number") +
+    (flag.of === "" ? "" : ` of ${flag.of}`);
   if (flag.max !== undefined) {
-    return `a ${noun} of ${flag.of} in ${flag.minExclusive ? "(" : "["}${flag.min}, ${flag.max}]`;
+    return `a ${noun} in ${flag.minExclusive ? "(" : "["}${flag.min}, ${flag.max}]`;
   }
-  if (flag.min === 0 && !flag.minExclusive) return `a non-negative ${noun} of ${flag.of}`;
-  return `a ${noun} of ${flag.of} ${flag.minExclusive ? "above" : "from"} ${flag.min}`;
+  if (flag.min === 0 && !flag.minExclusive) return `a non-negative ${noun}`;
+  return `a ${noun} ${flag.minExclusive ? "above" : "from"} ${flag.min}`;
 }
 
 function checkValue(

@@ -72,7 +72,7 @@ the source protocol; no network.`,
     },
     seed: {
       type: "integer",
-      of: "seed",
+      of: "",
       min: 0,
       value: "S",
       help: "draw each type's N cases by SHA-256 of S:question_id (needs --cases N)",

@@ -204,6 +204,14 @@ Deno.test("author-protocol --seed with --cases all is refused in one line, exit 
     assertEquals([refused.code, refused.stdout], [2, ""]);
     assertEquals(refused.stderr.trim().split("\n").length, 1, refused.stderr);
     assertStringIncludes(refused.stderr, "--seed: expected --cases N to draw from, got all");
+    const fraction = await runCli(
+      ["author-protocol", "--dataset", dataset, "--cases", "8", "--seed", "1.5", "--output-dir", output],
+      { flags: CLI },
+    );
+    assertEquals(
+      [fraction.code, fraction.stderr],
+      [2, 'deermem-eval author-protocol: --seed: expected a non-negative whole number, got "1.5"\n'],
+    );
     assertEquals(await Deno.stat(output).then(() => true, () => false), false);
   });
 });
