@@ -80,7 +80,7 @@ the source protocol; no network.`,
     "protocol-id": {
       type: "string",
       value: "ID",
-      help: "the new protocol's id (default: SOURCE-authored-CASES)",
+      help: "the new protocol's id (default: SOURCE-authored-N, N the official cases taken, or all)",
     },
     "output-dir": { type: "string", value: "DIR", required: true, help: "the new protocol directory" },
   },
@@ -109,13 +109,12 @@ the source protocol; no network.`,
     const { contracts, texts } = await sourceProtocol(from);
     const bytes = await readBytes(datasetPath, "dataset", DATASET_CAP);
     const dataset = await loadDataset(bytes, datasetPath, await sha256Hex(bytes));
-    const protocolId = flags["protocol-id"] ??
-      `${contracts.config.protocol_id}-authored-${flags.cases}${seed === undefined ? "" : `-seed-${seed}`}`;
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(protocolId)) {
-      throw new InputError(`expected letters, digits, ".", "_" or "-", got ${JSON.stringify(protocolId)}`, {
-        field: "--protocol-id",
-      });
-    }
+    const given = flags["protocol-id"];
+    if (given !== undefined) checkProtocolId(given);
+    // The default id names what is taken: --cases 81 takes 80 where 80 is the largest balanced number.
+    const protocolIdOf = (cases: number) =>
+      given ?? `${contracts.config.protocol_id}-authored-${flags.cases === "all" ? "all" : cases}` +
+          (seed === undefined ? "" : `-seed-${seed}`);
     const authored = await authorProtocol({
       configText: texts.config,
       officialText: texts.official,
@@ -124,7 +123,8 @@ the source protocol; no network.`,
       official: contracts.official,
       dataset,
       datasetName: basename(datasetPath),
-    }, { cases: flags.cases === "all" ? "all" : flags.cases as number, seed, protocolId });
+    }, { cases: flags.cases === "all" ? "all" : flags.cases as number, seed, protocolId: protocolIdOf });
+    const protocolId = authored.protocolId;
     const prompt = texts.prompt;
     const publish = publishOptions(io, seams);
     for (const folder of PROTOCOL_FOLDERS) {
@@ -181,4 +181,13 @@ function isInside(path: string, directory: string): boolean {
 /** The last part of a path. */
 function basename(path: string): string {
   return path.split("/").filter((part) => part !== "").at(-1) ?? path;
+}
+
+/** A protocol id as file names and the reference take it, refused in one line otherwise. */
+function checkProtocolId(protocolId: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(protocolId)) {
+    throw new InputError(`expected letters, digits, ".", "_" or "-", got ${JSON.stringify(protocolId)}`, {
+      field: "--protocol-id",
+    });
+  }
 }

@@ -25,8 +25,8 @@ export interface AuthorRequest {
   cases: "all" | number;
   /** Draw each type's cases by this seed (only with a number of cases). */
   seed?: number;
-  /** The new protocol's id. */
-  protocolId: string;
+  /** The new protocol's id, or how to name it from the number of official cases taken. */
+  protocolId: string | ((cases: number) => string);
 }
 
 /** The authored protocol's texts, and how many official cases it holds. */
@@ -38,6 +38,8 @@ export interface AuthoredProtocol {
   perType: number;
   /** All official cases. */
   cases: number;
+  /** The new protocol's id. */
+  protocolId: string;
 }
 
 /** The source protocol's texts and values, and the dataset to select from. */
@@ -102,7 +104,10 @@ export async function authorProtocol(
     );
   }
   const take = per * scenarios.length;
-  manifest.protocol_id = request.protocolId;
+  const protocolId = typeof request.protocolId === "string"
+    ? request.protocolId
+    : request.protocolId(take * types.length);
+  manifest.protocol_id = protocolId;
   manifest.selection.take_per_question_type = take;
   manifest.selection.cases_per_type_per_scenario = per;
   delete manifest.selection.seed;
@@ -120,13 +125,14 @@ export async function authorProtocol(
     types.flatMap((type) => taken.get(type)!.slice(per * index, per * index + per)),
   ]));
   const synthetic = parseJsonText(source.syntheticText, "synthetic manifest") as Record<string, unknown>;
-  synthetic.protocol_id = request.protocolId;
+  synthetic.protocol_id = protocolId;
   return {
-    config: authoredConfig(source, request.protocolId),
+    config: authoredConfig(source, protocolId),
     official: JSON.stringify(manifest, null, 2) + "\n",
     synthetic: JSON.stringify(synthetic, null, 2) + "\n",
     perType: take,
     cases: take * types.length,
+    protocolId,
   };
 }
 
