@@ -4,7 +4,7 @@
  * @module
  */
 
-import { CommandFailedError, exists, GRADED_ROWS_CAP, InputError, RunFiles, visible } from "../base/mod.ts";
+import { CommandFailedError, GRADED_ROWS_CAP, InputError, RunFiles, visible } from "../base/mod.ts";
 import { NotVerifiedError } from "../verify/mod.ts";
 import { POLICIES } from "../policy/mod.ts";
 import { buildAnswerTasks, type EpochStats, epochStats, type GradedRow } from "../qa/mod.ts";
@@ -131,7 +131,7 @@ refused there.`,
       return;
     }
     const against = flags.against;
-    if (against === PUBLISHED_RUN && !await exists(against)) {
+    if (against !== undefined && await embeddedOr(against) === undefined) {
       // The published run is embedded: compared with wherever this program runs.
       await withPublishedRun((published) =>
         reportRun(directory, directory, prices, flags, io, seams, published)

@@ -60,16 +60,17 @@ async function candidateRun(directory: string): Promise<{ rows: GradedRow[]; cha
   return { rows: published, changed };
 }
 
-for (const where of ["the repository's copy", "the embedded copy"]) {
+for (const where of ["the repository's copy", "the embedded copy", "the embedded copy, named ./…/"]) {
   Deno.test(`report CANDIDATE_RUN --against ${PUBLISHED_RUN} (${where}): suites beside the published policies, differing rows and why`, async () => {
     await withTempDir(async (directory) => {
       await Deno.mkdir(`${directory}/run`);
       const { rows, changed } = await candidateRun(`${directory}/run`);
-      const cwd = where === "the embedded copy" ? directory : undefined;
-      const result = await runCli(["report", `${directory}/run`, "--against", PUBLISHED_RUN], { cwd });
+      const cwd = where.startsWith("the embedded copy") ? directory : undefined;
+      const named = where.endsWith("./…/") ? `./${PUBLISHED_RUN}/` : PUBLISHED_RUN;
+      const result = await runCli(["report", `${directory}/run`, "--against", named], { cwd });
       assertEquals(result.code, 0, result.stderr);
       const out = unwrap(result.stdout);
-      assertStringIncludes(out, `(candidate recency) against the published run ${PUBLISHED_RUN}`);
+      assertStringIncludes(out, `(candidate recency) against the published run ${named}`);
       const official = rows.filter((row) => row.source === "longmemeval");
       const correct = (policy: string) =>
         official.filter((row) => row.policy === policy && row.grade_correct).length;
