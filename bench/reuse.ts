@@ -4,17 +4,8 @@
 // second candidate's requests were new. Run: deno task bench:reuse
 import denoConfig from "../deno.json" with { type: "json" };
 
-const ROOT = new URL("../", import.meta.url).pathname;
-const PROTOCOL = `${ROOT}tests/golden/fixture/protocol`;
-const PROTOCOL_FLAGS = [
-  "--config",
-  `${PROTOCOL}/config.yaml`,
-  "--official-manifest",
-  `${PROTOCOL}/official.json`,
-  "--synthetic-manifest",
-  `${PROTOCOL}/synthetic.json`,
-];
-const DATASET = `${ROOT}tests/golden/fixture/longmemeval-fixture.json`;
+import { DATASET, PROTOCOL_FLAGS, ROOT } from "./_fixture.ts";
+
 // run-qa as its task runs it (a policy module's sandbox gives up permissions, so one process a run).
 const TASK = denoConfig.tasks["run-qa"].split(/\s+/);
 const RUN_FLAGS = TASK.slice(TASK.indexOf("run") + 1, TASK.indexOf("cli.ts")).filter((word) =>

@@ -6,17 +6,8 @@
 // Run: deno task bench:reuse-memory
 import denoConfig from "../deno.json" with { type: "json" };
 
-const ROOT = new URL("../", import.meta.url).pathname;
-const PROTOCOL = `${ROOT}tests/golden/fixture/protocol`;
-const PROTOCOL_FLAGS = [
-  "--config",
-  `${PROTOCOL}/config.yaml`,
-  "--official-manifest",
-  `${PROTOCOL}/official.json`,
-  "--synthetic-manifest",
-  `${PROTOCOL}/synthetic.json`,
-];
-const DATASET = `${ROOT}tests/golden/fixture/longmemeval-fixture.json`;
+import { DATASET, PROTOCOL_FLAGS, ROOT } from "./_fixture.ts";
+
 const ANSWER_BYTES = 480_000;
 const COUNTS = [1, 10, 30];
 
